@@ -1,0 +1,49 @@
+import { cdk8s, javascript } from 'projen';
+import { addProjectTasks } from './projenrc/tasks';
+
+const project = new cdk8s.ConstructLibraryCdk8s({
+  name: 'cdk8s-safe-argocd',
+  description: 'Argo CD Applications whose only expressible shape is the safe one: hardened sync policy, scoped ignore rules, PreSync migrations, and the rules that audit the rest.',
+  author: 'cdk8s-safe-argocd contributors',
+  authorAddress: 'cdk8s-safe-argocd@users.noreply.example.org',
+  repositoryUrl: 'https://example.org/cdk8s-safe-argocd/cdk8s-safe-argocd.git',
+  defaultReleaseBranch: 'main',
+  keywords: ['cdk8s', 'argocd', 'gitops', 'kubernetes', 'self-heal'],
+  packageManager: javascript.NodePackageManager.NPM,
+  projenrcTs: true,
+  github: false,
+  release: false,
+  jsiiVersion: '~6.0.0',
+  cdk8sVersion: '2.70.106',
+  constructsVersion: '10.8.1',
+  peerDeps: ['cdk8s-plus-28@^2.5.6'],
+  bundledDeps: ['jq-wasm@3.0.0-jq-1.8.2'],
+  devDeps: [
+    'cdk8s-plus-28@^2.5.6',
+    'ajv@^8.17.1',
+    'fast-check@^4',
+    'kubernetes-models@4.5.1',
+    'cdk8s-cli@2.207.60',
+  ],
+  // The example app writes its GitOps tree to dist/, as cdk8s apps do by default;
+  // jsii packages go elsewhere so that one never replaces the other.
+  artifactsDirectory: 'pkg',
+  jestOptions: {
+    updateSnapshot: javascript.UpdateSnapshot.NEVER,
+    jestConfig: {
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      collectCoverage: false,
+    },
+  },
+  eslintOptions: {
+    dirs: ['src'],
+    devdirs: ['test', 'examples', 'projenrc', 'scripts'],
+    ignorePatterns: ['src/imports/**', 'node_modules/**', 'lib/**', 'pkg/**', 'dist/**'],
+  },
+  gitignore: ['/pkg/', '/.stryker-tmp/', '/reports/', '*.safe-argocd-tmp', '*.safe-argocd-old'],
+  npmIgnoreOptions: { ignorePatterns: ['/examples/', '/scripts/', '/.ci/', '/bench/'] },
+});
+
+addProjectTasks(project);
+
+project.synth();

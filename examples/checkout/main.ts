@@ -1,0 +1,3 @@
+import { buildCheckoutApp } from './app';
+
+buildCheckoutApp('dist').synth();

@@ -1,0 +1,41 @@
+import { badValue, ErrorCode } from '../private/errors';
+import { isDns1123Subdomain } from '../private/names';
+
+/**
+ * An Argo CD AppProject an Application belongs to.
+ */
+export interface IArgoProject {
+  /** The AppProject's name. */
+  readonly projectName: string;
+}
+
+/**
+ * References to AppProjects defined outside this app.
+ */
+export class ArgoProject {
+  /**
+   * An existing AppProject, by name. The `default` project is refused: it allows every repository,
+   * destination and kind.
+   *
+   * @param projectName e.g. `payments`
+   */
+  public static fromName(projectName: string): IArgoProject {
+    if (projectName === 'default') {
+      throw badValue({
+        code: ErrorCode.DEFAULT_PROJECT, where: 'ArgoProject.fromName', prop: 'projectName', value: projectName,
+        allowed: 'must not be "default", which allows every source, destination and resource kind',
+        fix: 'create an AppProject for the team that owns the app and name it here',
+      });
+    }
+    if (typeof projectName !== 'string' || !isDns1123Subdomain(projectName)) {
+      throw badValue({
+        code: ErrorCode.INVALID_NAME, where: 'ArgoProject.fromName', prop: 'projectName', value: projectName,
+        allowed: 'must be an AppProject name (lowercase letters, digits, "-" and ".")',
+        fix: 'use the metadata.name of the AppProject',
+      });
+    }
+    return { projectName };
+  }
+
+  private constructor() {}
+}

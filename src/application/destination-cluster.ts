@@ -1,0 +1,53 @@
+import { badValue, ErrorCode } from '../private/errors';
+
+/**
+ * The cluster an Application deploys to.
+ *
+ * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/declarative-setup/#clusters
+ */
+export class DestinationCluster {
+  /** The cluster Argo CD runs in (`https://kubernetes.default.svc`). */
+  public static readonly IN_CLUSTER = new DestinationCluster('https://kubernetes.default.svc', undefined);
+
+  /**
+   * A cluster by its API server URL, as registered in Argo CD.
+   *
+   * @param url e.g. `https://prod-eu.example.com:6443`
+   */
+  public static fromServer(url: string): DestinationCluster {
+    if (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/.test(url)) {
+      throw badValue({
+        code: ErrorCode.INVALID_URL, where: 'DestinationCluster.fromServer', prop: 'url', value: url,
+        allowed: 'must be the http(s) URL of a Kubernetes API server registered in Argo CD',
+        fix: 'copy the server URL from `argocd cluster list`',
+      });
+    }
+    return new DestinationCluster(url, undefined);
+  }
+
+  /**
+   * A cluster by the name it is registered under in Argo CD.
+   *
+   * @param name e.g. `prod-eu`
+   */
+  public static fromName(name: string): DestinationCluster {
+    if (typeof name !== 'string' || name.trim().length === 0 || name.includes('*')) {
+      throw badValue({
+        code: ErrorCode.INVALID_NAME, where: 'DestinationCluster.fromName', prop: 'name', value: name,
+        allowed: 'must be the exact name a cluster is registered under in Argo CD',
+        fix: 'copy the name from `argocd cluster list`',
+      });
+    }
+    return new DestinationCluster(undefined, name);
+  }
+
+  /** The API server URL, when the cluster is given by URL. */
+  public readonly server?: string;
+  /** The registered cluster name, when the cluster is given by name. */
+  public readonly name?: string;
+
+  private constructor(server: string | undefined, name: string | undefined) {
+    this.server = server;
+    this.name = name;
+  }
+}

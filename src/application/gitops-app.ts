@@ -1,0 +1,266 @@
+import * as path from 'path';
+import { ApiObject, App, AppProps, Yaml } from 'cdk8s';
+import { IConstruct } from 'constructs';
+import { writeTreeAtomically } from '../private/atomic-write';
+import { badValue, ErrorCode, failure } from '../private/errors';
+import { compileJq } from '../private/jq';
+import type { SafeApplication } from './safe-application';
+
+const GITOPS_APP = Symbol.for('cdk8s-safe-argocd.GitOpsApp');
+
+/**
+ * Props of a {@link GitOpsApp}.
+ */
+export interface GitOpsAppProps {
+  /**
+   * The folder the GitOps tree is written to. The folder belongs to the synth: it is replaced as a whole.
+   *
+   * @default - `CDK8S_OUTDIR` when run by `cdk8s synth`, else `dist`
+   */
+  readonly outdir?: string;
+
+  /**
+   * Where `outdir` lies in the Git repository Argo CD reads, relative to the repository root
+   * (`.` for the root). Every Application's `source.path` starts with it.
+   *
+   * @default - `outdir`, which must then be a relative path (the app runs from the repository root)
+   */
+  readonly outdirFromRepoRoot?: string;
+
+  /**
+   * The folder, inside `outdir`, that receives one file per Application (`<name>.k8s.yaml`).
+   * An app-of-apps root can point at it.
+   *
+   * @default 'applications'
+   */
+  readonly applicationsDir?: string;
+
+  /**
+   * The folder, inside `outdir`, that receives one folder of workload manifests per Application
+   * (`<name>/<Kind>.<name>.k8s.yaml`). Each Application's `source.path` is its folder here.
+   *
+   * @default 'workloads'
+   */
+  readonly workloadsDir?: string;
+
+  /**
+   * The file extension of every written manifest.
+   *
+   * @default '.k8s.yaml'
+   */
+  readonly outputFileExtension?: string;
+}
+
+/**
+ * One file of the GitOps tree, as the synth would write it.
+ */
+export interface RenderedFile {
+  /** The path relative to `outdir`, with `/` separators. */
+  readonly path: string;
+  /** The file's content. */
+  readonly content: string;
+}
+
+/**
+ * A cdk8s App that writes a self-consistent GitOps tree:
+ *
+ * ```
+ * <outdir>/applications/<app>.k8s.yaml                 the Application of each SafeApplication
+ * <outdir>/workloads/<app>/<Kind>.<name>.k8s.yaml      what it deploys; its source.path points here
+ * ```
+ *
+ * Synthesis first validates everything (every SafeApplication runs the rules over its own manifests),
+ * then renders into a temporary folder next to `outdir` and swaps it in. When validation fails or the
+ * process dies mid-write, the previous output stays as it was. Output is byte-for-byte deterministic.
+ */
+export class GitOpsApp extends App {
+  /** Whether `x` is a GitOpsApp. */
+  public static isGitOpsApp(x: unknown): x is GitOpsApp {
+    return typeof x === 'object' && x !== null && GITOPS_APP in x;
+  }
+
+  /** The GitOpsApp at the root of `scope`'s tree, if the root is one. */
+  public static findRoot(scope: IConstruct): GitOpsApp | undefined {
+    const root = scope.node.root;
+    return GitOpsApp.isGitOpsApp(root) ? root : undefined;
+  }
+
+  /** `outdir` relative to the repository root, `/`-separated; empty for the root itself. */
+  public readonly outdirFromRepoRoot: string;
+  /** The folder of Application files, inside `outdir`. */
+  public readonly applicationsDir: string;
+  /** The folder of workload folders, inside `outdir`. */
+  public readonly workloadsDir: string;
+
+  public constructor(props: GitOpsAppProps = {}) {
+    const appProps: AppProps = {
+      outdir: props.outdir,
+      outputFileExtension: props.outputFileExtension,
+    };
+    super(appProps);
+    Object.defineProperty(this, GITOPS_APP, { value: true });
+    this.applicationsDir = checkFolder(this, 'applicationsDir', props.applicationsDir ?? 'applications', false);
+    this.workloadsDir = checkFolder(this, 'workloadsDir', props.workloadsDir ?? 'workloads', false);
+    if (props.outdirFromRepoRoot === undefined && path.isAbsolute(this.outdir)) {
+      throw badValue({
+        code: ErrorCode.INVALID_OUTPUT_LAYOUT, where: this, prop: 'outdirFromRepoRoot', value: undefined,
+        allowed: `must be given when outdir is an absolute path (${JSON.stringify(this.outdir)})`,
+        fix: 'say where outdir lies in the repository Argo CD reads, e.g. outdirFromRepoRoot: \'dist\'',
+      });
+    }
+    this.outdirFromRepoRoot = checkFolder(this, 'outdirFromRepoRoot', props.outdirFromRepoRoot ?? this.outdir, true);
+    if (this.applicationsDir === this.workloadsDir) {
+      throw badValue({
+        code: ErrorCode.INVALID_OUTPUT_LAYOUT, where: this, prop: 'workloadsDir', value: this.workloadsDir,
+        allowed: 'must differ from applicationsDir, or Argo CD would deploy Applications as workloads',
+        fix: 'keep the defaults, \'applications\' and \'workloads\'',
+      });
+    }
+  }
+
+  /**
+   * The folder, relative to the repository root, that the workloads of the Application named
+   * `applicationName` are written to. It is that Application's `source.path`.
+   */
+  public workloadPathFor(applicationName: string): string {
+    return path.posix.join(this.outdirFromRepoRoot || '.', this.workloadsDir, applicationName);
+  }
+
+  /**
+   * Validates the whole app and renders the GitOps tree, without writing anything.
+   *
+   * @throws listing every violation, with construct path, rule id, value and fix
+   */
+  public renderFiles(): RenderedFile[] {
+    this.validateAll();
+    const files: RenderedFile[] = [];
+    for (const app of this.safeApplications()) {
+      files.push({
+        path: `${this.applicationsDir}/${app.applicationName}${this.outputFileExtension}`,
+        content: Yaml.stringify(app.resource.toJson()),
+      });
+      const folder = `${this.workloadsDir}/${app.applicationName}`;
+      for (const [name, manifest] of nameFiles(app._workloadObjects(), this.outputFileExtension)) {
+        files.push({ path: `${folder}/${name}`, content: Yaml.stringify(manifest) });
+      }
+    }
+    return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /**
+   * Validates, renders and writes the GitOps tree to `outdir`, replacing it only once everything
+   * rendered. On any error the previous content of `outdir` is left as it was.
+   */
+  public override synth(): void {
+    const files = this.renderFiles();
+    writeTreeAtomically(this.outdir, files);
+  }
+
+  private safeApplications(): SafeApplication[] {
+    return this.node.findAll().filter((c): c is SafeApplication => isSafeApplication(c));
+  }
+
+  private validateAll(): void {
+    const apps = this.safeApplications();
+    // One jq process for the whole synth; each app's own validation then reads the cached answers.
+    compileJq(apps.flatMap((a) => a.ignoreRules.filter((r) => r.needsJqCompile).map((r) => r.value)));
+
+    const errors: string[] = [];
+    for (const c of this.node.findAll()) {
+      for (const message of c.node.validate()) {
+        errors.push(`${c.node.path}: ${message}`);
+      }
+    }
+    errors.push(...this.layoutErrors(apps));
+    if (errors.length > 0) {
+      throw failure(ErrorCode.RULE_VIOLATIONS,
+        `synth found ${errors.length} problem(s); nothing was written and ${JSON.stringify(this.outdir)} is unchanged:\n`
+        + errors.map((e) => `  - ${e}`).join('\n'));
+    }
+  }
+
+  private layoutErrors(apps: SafeApplication[]): string[] {
+    const errors: string[] = [];
+    const byName = new Map<string, SafeApplication>();
+    for (const app of apps) {
+      const other = byName.get(app.applicationName);
+      if (other) {
+        errors.push(`${app.node.path}: [${ErrorCode.DUPLICATE}] the Application name ${JSON.stringify(app.applicationName)} is also used by ${other.node.path}; `
+          + 'both would be written to the same files and Argo CD would see one app. Fix: give each SafeApplication its own name.');
+      }
+      byName.set(app.applicationName, app);
+    }
+    for (const c of this.node.findAll()) {
+      if (ApiObject.isApiObject(c) && !insideSafeApplication(c)) {
+        errors.push(`${c.node.path}: [${ErrorCode.UNOWNED_OBJECT}] ${c.kind} ${c.name} is not inside a SafeApplication, so no Application `
+          + 'would deploy it and it would not be written. Fix: define it inside the SafeApplication that should deploy it.');
+      }
+    }
+    return errors;
+  }
+}
+
+function isSafeApplication(c: unknown): c is SafeApplication {
+  return typeof c === 'object' && c !== null && Symbol.for('cdk8s-safe-argocd.SafeApplication') in c;
+}
+
+function insideSafeApplication(c: IConstruct): boolean {
+  for (let s: IConstruct | undefined = c; s; s = s.node.scope) {
+    if (isSafeApplication(s)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * File names `<Kind>.<name><ext>`; when two objects would share one, the namespace and then the API
+ * group are added, so no object overwrites another.
+ */
+function nameFiles(objects: ApiObject[], extension: string): [string, Record<string, unknown>][] {
+  const manifests = objects.map((o) => o.toJson() as Record<string, any>);
+  const clean = (s: string) => s.replace(/[^0-9a-zA-Z_.-]/g, '');
+  const candidates = (m: Record<string, any>): string[] => {
+    const kind = clean(String(m.kind));
+    const name = clean(String(m.metadata?.name));
+    const ns = clean(String(m.metadata?.namespace ?? 'cluster'));
+    const group = clean(String(m.apiVersion).split('/').slice(0, -1).join('.') || 'core');
+    return [`${kind}.${name}`, `${kind}.${ns}.${name}`, `${kind}.${group}.${ns}.${name}`];
+  };
+  const counts = new Map<string, number>();
+  for (const m of manifests) {
+    const first = candidates(m)[0];
+    counts.set(first, (counts.get(first) ?? 0) + 1);
+  }
+  const used = new Set<string>();
+  return manifests.map((m, i) => {
+    const options = candidates(m);
+    let name = counts.get(options[0])! > 1 ? options[1] : options[0];
+    if (used.has(name)) {
+      name = options[2];
+    }
+    let n = 2;
+    const base = name;
+    while (used.has(name)) {
+      name = `${base}.${n++}`;
+    }
+    used.add(name);
+    return [`${name}${extension}`, manifests[i]];
+  });
+}
+
+function checkFolder(app: IConstruct, prop: string, value: string, allowRoot: boolean): string {
+  const normalized = typeof value === 'string' ? path.posix.normalize(value.replace(/\\/g, '/')).replace(/\/+$/, '') : '';
+  const bad = typeof value !== 'string'
+    || path.posix.isAbsolute(normalized)
+    || normalized.split('/').includes('..')
+    || (!allowRoot && (normalized === '.' || normalized === ''));
+  if (bad) {
+    throw badValue({
+      code: ErrorCode.INVALID_OUTPUT_LAYOUT, where: app, prop, value,
+      allowed: `must be a relative folder without ".."${allowRoot ? '' : ' and not "."'}`,
+      fix: prop === 'outdirFromRepoRoot' ? 'give the path of outdir from the repository root, e.g. \'deploy/rendered\'' : 'keep the default',
+    });
+  }
+  return normalized === '.' ? '' : normalized;
+}

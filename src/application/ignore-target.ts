@@ -1,0 +1,111 @@
+import { ApiObject } from 'cdk8s';
+import { IConstruct } from 'constructs';
+import { badValue, ErrorCode } from '../private/errors';
+import { groupOf, isClusterScoped } from '../private/kinds';
+import { hasGlob, isDns1123Subdomain } from '../private/names';
+
+/**
+ * The coordinates of one concrete resource, for a resource that this synth does not render.
+ */
+export interface ResourceCoordinates {
+  /**
+   * The API group, for example `apps`.
+   *
+   * @default '' - the core group (Service, ConfigMap, ...)
+   */
+  readonly group?: string;
+
+  /** The kind, for example `Deployment`. No glob characters. */
+  readonly kind: string;
+
+  /** The object's `metadata.name`. */
+  readonly name: string;
+
+  /**
+   * The object's namespace.
+   *
+   * Argo CD matches the namespace exactly; leave it out only for cluster-scoped objects.
+   *
+   * @default - no namespace: the object is cluster-scoped
+   */
+  readonly namespace?: string;
+}
+
+/**
+ * The one resource an ignore rule applies to.
+ *
+ * Argo CD matches `group` and `kind` by glob, and an entry without `name` matches every object of that
+ * kind. A target is always one concrete object, so none of that can be expressed here.
+ *
+ * @see https://argo-cd.readthedocs.io/en/stable/user-guide/diffing/
+ */
+export class IgnoreTarget {
+  /**
+   * The resource rendered by an ApiObject (or by a construct whose default child is one), taking its
+   * group, kind, name and namespace from the object itself.
+   */
+  public static fromApiObject(resource: IConstruct): IgnoreTarget {
+    const obj = ApiObject.of(resource);
+    const group = groupOf(obj.apiVersion);
+    const namespace = isClusterScoped(group, obj.kind) ? undefined : obj.metadata.namespace;
+    return new IgnoreTarget(group, obj.kind, obj.name, namespace);
+  }
+
+  /**
+   * A resource that this synth does not render (created by an operator, or by an external source).
+   */
+  public static resource(coordinates: ResourceCoordinates): IgnoreTarget {
+    const where = 'IgnoreTarget.resource';
+    const group = coordinates.group ?? '';
+    if (hasGlob(group) || !/^[a-z0-9.-]*$/.test(group)) {
+      throw badValue({
+        code: ErrorCode.INVALID_IGNORE_TARGET, where, prop: 'group', value: group,
+        allowed: 'must be one concrete API group without glob characters (empty for the core group)',
+        fix: 'name the group of the one resource the rule is for, e.g. "apps"',
+      });
+    }
+    if (!/^[A-Za-z][A-Za-z0-9]*$/.test(coordinates.kind ?? '')) {
+      throw badValue({
+        code: ErrorCode.INVALID_IGNORE_TARGET, where, prop: 'kind', value: coordinates.kind,
+        allowed: 'must be one concrete kind without glob characters',
+        fix: 'name the kind of the one resource the rule is for, e.g. "Deployment"',
+      });
+    }
+    if (!isDns1123Subdomain(coordinates.name ?? '')) {
+      throw badValue({
+        code: ErrorCode.INVALID_IGNORE_TARGET, where, prop: 'name', value: coordinates.name,
+        allowed: 'must be the exact metadata.name of one object (a DNS-1123 subdomain)',
+        fix: 'name the one object the rule is for; a rule for every object of a kind hides real drift',
+      });
+    }
+    if (coordinates.namespace !== undefined && !isDns1123Subdomain(coordinates.namespace)) {
+      throw badValue({
+        code: ErrorCode.INVALID_IGNORE_TARGET, where, prop: 'namespace', value: coordinates.namespace,
+        allowed: 'must be the exact namespace of the object',
+        fix: 'give the namespace the object lives in, or leave it out for a cluster-scoped object',
+      });
+    }
+    return new IgnoreTarget(group, coordinates.kind, coordinates.name, coordinates.namespace);
+  }
+
+  /** The API group; empty for the core group. */
+  public readonly group: string;
+  /** The kind. */
+  public readonly kind: string;
+  /** The object's name. */
+  public readonly name: string;
+  /** The object's namespace; undefined for cluster-scoped objects. */
+  public readonly namespace?: string;
+
+  private constructor(group: string, kind: string, name: string, namespace?: string) {
+    this.group = group;
+    this.kind = kind;
+    this.name = name;
+    this.namespace = namespace;
+  }
+
+  /** A stable, readable key: `group/Kind/namespace/name` (empty parts stay empty). */
+  public get key(): string {
+    return `${this.group}/${this.kind}/${this.namespace ?? ''}/${this.name}`;
+  }
+}

@@ -1,0 +1,466 @@
+import { ApiObject, Chart, Duration, Lazy } from 'cdk8s';
+import { Construct, IConstruct } from 'constructs';
+import { ApplicationSpec, toJson_ApplicationSpec } from '../imports/application-argoproj.io';
+import { badValue, ErrorCode } from '../private/errors';
+import { formatFinding } from '../private/format';
+import { goDuration } from '../private/go-duration';
+import { IGNORE_REASONS_ANNOTATION, renderIgnoreDifferences, renderIgnoreReasons } from '../private/ignore-differences';
+import { compileJq } from '../private/jq';
+import { isDns1123Label, suggestDns1123Label } from '../private/names';
+import { runRules, unsuppressed } from '../rules/engine';
+import { floatingRevisionProblem } from '../rules/sa007-floating-target-revision';
+import { Manifest } from '../rules/types';
+import { IArgoProject } from './argo-project';
+import { ArgoCdVersion } from './argocd-version';
+import { DeletionPolicy } from './deletion-policy';
+import { DestinationCluster } from './destination-cluster';
+import { ExternalSource } from './external-source';
+import { GitOpsApp } from './gitops-app';
+import { IgnoreRule } from './ignore-rule';
+import { RetryOptions } from './retry-options';
+import { Suppression, Suppressions } from './suppression';
+
+
+const SAFE_APPLICATION = Symbol.for('cdk8s-safe-argocd.SafeApplication');
+
+/**
+ * Props of a {@link SafeApplication}.
+ */
+export interface SafeApplicationProps {
+  /**
+   * The Application's name in Argo CD. Explicit, because renaming an Application makes Argo CD
+   * delete and recreate it: a DNS-1123 label (lowercase letters, digits, `-`, at most 63 characters,
+   * as Argo CD's tracking label requires).
+   */
+  readonly name: string;
+
+  /**
+   * The AppProject the app belongs to. Never `default`, which allows every repository, destination and kind.
+   *
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/projects/
+   */
+  readonly project: IArgoProject;
+
+  /**
+   * The repository Argo CD reads: for rendered workloads, the Git repository this synth's output is
+   * committed to; for an external source, that source's Git or Helm repository.
+   */
+  readonly repoUrl: string;
+
+  /**
+   * The namespace the workloads are deployed to. Workloads defined in this app get it as their default
+   * namespace, and Argo CD creates it (`CreateNamespace=true`).
+   */
+  readonly destinationNamespace: string;
+
+  /**
+   * The cluster the workloads are deployed to.
+   *
+   * @default DestinationCluster.IN_CLUSTER - the cluster Argo CD runs in
+   */
+  readonly destinationCluster?: DestinationCluster;
+
+  /**
+   * The branch, tag or commit Argo CD tracks; for a Helm chart, the exact chart version (required then).
+   * `HEAD`, an empty value and chart version ranges are refused: they follow whatever someone else decides.
+   *
+   * @default 'main'
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/tracking_strategies/
+   */
+  readonly targetRevision?: string;
+
+  /**
+   * Deploy manifests that this synth does not render: a Git directory or a Helm chart.
+   * An app with an external source holds no workloads of its own.
+   *
+   * @default - the workloads defined inside this app, written by the GitOpsApp into its workloads folder,
+   * which becomes `source.path`
+   */
+  readonly externalSource?: ExternalSource;
+
+  /**
+   * The Argo CD release the Application is rendered for. Fields the release lacks are not emitted.
+   *
+   * @default ArgoCdVersion.LATEST
+   */
+  readonly argoCdVersion?: ArgoCdVersion;
+
+  /**
+   * The namespace of the Application object itself: where Argo CD looks for Applications.
+   *
+   * @default 'argocd'
+   * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/app-any-namespace/
+   */
+  readonly applicationNamespace?: string;
+
+  /**
+   * How a failed sync is retried. Always on; only the bounds can be tuned.
+   *
+   * @default - limit 5, backoff 5s, factor 2, maxDuration 3m
+   */
+  readonly retry?: RetryOptions;
+
+  /**
+   * What deleting the Application object does to the resources it deployed.
+   *
+   * @default DeletionPolicy.ORPHAN - no resources finalizer: a hand deletion of the Application at 2 a.m.
+   * does not cascade into deleting production
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/app_deletion/
+   */
+  readonly deletionPolicy?: DeletionPolicy;
+
+  /**
+   * Fields that belong to someone other than Git. More can be added with `addIgnoreRule`, and workloads
+   * inside the app add their own. Any rule also turns on `RespectIgnoreDifferences=true`.
+   *
+   * @default - none
+   */
+  readonly ignoreRules?: IgnoreRule[];
+}
+
+/**
+ * An Argo CD Application with a hardened sync policy, and the chart its workloads are defined in.
+ *
+ * The Application always has automated sync with prune and selfHeal, never allowEmpty, a bounded retry
+ * with exponential backoff, and the sync options CreateNamespace, PruneLast and ApplyOutOfSyncOnly;
+ * RespectIgnoreDifferences is added whenever it has an ignore rule. None of this can be switched off
+ * by a prop. When synthesized, the app checks its own rendered manifests (Application and workloads)
+ * against every rule in RULES.md, so escape hatches such as `ApiObject.of(app).addJsonPatch(...)` are
+ * caught too.
+ *
+ * The Application object is the child `Resource` (`ApiObject.of(app)`).
+ *
+ * @see https://argo-cd.readthedocs.io/en/stable/user-guide/auto_sync/
+ */
+export class SafeApplication extends Chart {
+  /** Whether `x` is a SafeApplication. */
+  public static isSafeApplication(x: unknown): x is SafeApplication {
+    return typeof x === 'object' && x !== null && SAFE_APPLICATION in x;
+  }
+
+  /**
+   * The SafeApplication that `scope` is defined in.
+   *
+   * @throws when `scope` is not inside a SafeApplication
+   */
+  public static enclosing(scope: IConstruct): SafeApplication {
+    for (let c: IConstruct | undefined = scope; c; c = c.node.scope) {
+      if (SafeApplication.isSafeApplication(c)) {
+        return c;
+      }
+    }
+    throw badValue({
+      code: ErrorCode.WRONG_SCOPE, where: scope, prop: 'scope', value: scope.node.path,
+      allowed: 'is not inside a SafeApplication',
+      fix: 'define the construct inside the SafeApplication that deploys it: new X(app, \'id\', {...})',
+    });
+  }
+
+  /** The Application's name. */
+  public readonly applicationName: string;
+  /** The AppProject's name. */
+  public readonly projectName: string;
+  /** The repository Argo CD reads. */
+  public readonly repoUrl: string;
+  /** The revision Argo CD tracks. */
+  public readonly targetRevision: string;
+  /** The namespace the workloads are deployed to. */
+  public readonly destinationNamespace: string;
+  /** The namespace of the Application object. */
+  public readonly applicationNamespace: string;
+  /** The Argo CD release the Application is rendered for. */
+  public readonly argoCdVersion: ArgoCdVersion;
+  /** What deleting the Application does to its resources. */
+  public readonly deletionPolicy: DeletionPolicy;
+  /**
+   * The directory Argo CD reads, relative to the repository root; undefined for a Helm chart source.
+   * For rendered workloads this is the folder the GitOpsApp writes them to.
+   */
+  public readonly sourcePath?: string;
+  /** The external source, if the app has one. */
+  public readonly externalSource?: ExternalSource;
+  /** The Application object. */
+  public readonly resource: ApiObject;
+
+  private readonly destinationCluster: DestinationCluster;
+  private readonly retryLimit: number;
+  private readonly backoffDuration: Duration;
+  private readonly backoffFactor: number;
+  private readonly backoffMaxDuration: Duration;
+  private readonly rules: IgnoreRule[] = [];
+
+  public constructor(scope: Construct, id: string, props: SafeApplicationProps) {
+    super(scope, id, { namespace: props.destinationNamespace });
+    Object.defineProperty(this, SAFE_APPLICATION, { value: true });
+
+    this.applicationName = checkLabel(this, 'name', props.name, 'the Application\'s name');
+    this.projectName = checkProject(this, props.project);
+    this.repoUrl = checkRepoUrl(this, props.repoUrl);
+    this.destinationNamespace = checkLabel(this, 'destinationNamespace', props.destinationNamespace, 'a namespace name');
+    this.applicationNamespace = checkLabel(this, 'applicationNamespace', props.applicationNamespace ?? 'argocd', 'a namespace name');
+    this.argoCdVersion = props.argoCdVersion ?? ArgoCdVersion.LATEST;
+    this.deletionPolicy = props.deletionPolicy ?? DeletionPolicy.ORPHAN;
+    this.destinationCluster = props.destinationCluster ?? DestinationCluster.IN_CLUSTER;
+    this.externalSource = props.externalSource;
+    this.targetRevision = checkRevision(this, props.targetRevision, props.externalSource?.chart !== undefined);
+
+    const retry = checkRetry(this, props.retry ?? {});
+    this.retryLimit = retry.limit;
+    this.backoffDuration = retry.backoffDuration;
+    this.backoffFactor = retry.backoffFactor;
+    this.backoffMaxDuration = retry.backoffMaxDuration;
+
+    if (props.externalSource) {
+      this.sourcePath = props.externalSource.path;
+    } else {
+      const gitops = GitOpsApp.findRoot(this);
+      if (!gitops) {
+        throw badValue({
+          code: ErrorCode.WRONG_SCOPE, where: this, prop: 'scope', value: this.node.root.node.path || '<root>',
+          allowed: 'is not a GitOpsApp, so nothing writes the workloads where source.path can point',
+          fix: 'create the app inside `new GitOpsApp()`, or give it an externalSource',
+        });
+      }
+      this.sourcePath = gitops.workloadPathFor(this.applicationName);
+    }
+
+    this.resource = new ApiObject(this, 'Resource', {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: {
+        name: this.applicationName,
+        namespace: this.applicationNamespace,
+        finalizers: finalizersFor(this.deletionPolicy),
+      },
+      spec: Lazy.any({ produce: () => toJson_ApplicationSpec(this.renderSpec()) }),
+    });
+    // Rendered late, so that rules added after construction still show.
+    this.resource.metadata.addAnnotation(IGNORE_REASONS_ANNOTATION, Lazy.any({
+      produce: () => (this.rules.length > 0 ? renderIgnoreReasons(this.rules) : undefined),
+    }) as unknown as string);
+
+    for (const rule of props.ignoreRules ?? []) {
+      this.addIgnoreRule(rule);
+    }
+    this.node.addValidation({ validate: () => this.validateApp() });
+  }
+
+  /** The ignore rules of this app, in the order they were added, duplicates included once. */
+  public get ignoreRules(): IgnoreRule[] {
+    return [...this.rules];
+  }
+
+  /** The sync options the Application carries. */
+  public get syncOptions(): string[] {
+    const options = ['CreateNamespace=true', 'PruneLast=true', 'ApplyOutOfSyncOnly=true'];
+    if (this.rules.length > 0) {
+      options.push('RespectIgnoreDifferences=true');
+    }
+    return options;
+  }
+
+  /**
+   * Adds an ignore rule. A rule identical to one already present (same resource, same field) is merged
+   * into it, keeping both reasons; workloads inside the app call this for the fields their controllers own.
+   */
+  public addIgnoreRule(rule: IgnoreRule): void {
+    if (!(rule instanceof IgnoreRule)) {
+      throw badValue({
+        code: ErrorCode.INVALID_IGNORE_TARGET, where: this, prop: 'rule', value: rule,
+        allowed: 'must be built with an IgnoreRule factory',
+        fix: 'use IgnoreRule.jsonPointer(IgnoreTarget.fromApiObject(x), \'/spec/replicas\', \'reason\') or another factory',
+      });
+    }
+    this.rules.push(rule);
+  }
+
+  /**
+   * Accepts one rule's finding on the Application object, with a reason recorded on it.
+   */
+  public addSuppression(suppression: Suppression): void {
+    Suppressions.add(this.resource, suppression);
+  }
+
+  /**
+   * The objects this app deploys: every ApiObject in it but the Application. For the GitOpsApp's writer.
+   * @internal
+   */
+  public _workloadObjects(): ApiObject[] {
+    return this.workloadObjects();
+  }
+
+  private workloadObjects(): ApiObject[] {
+    return this.node.findAll()
+      .filter((c): c is ApiObject => ApiObject.isApiObject(c))
+      .filter((o) => o !== this.resource && Chart.of(o) === this);
+  }
+
+  private renderSpec(): ApplicationSpec {
+    const ignoreDifferences = renderIgnoreDifferences(this.rules);
+    return {
+      project: this.projectName,
+      source: {
+        repoUrl: this.repoUrl,
+        targetRevision: this.targetRevision,
+        path: this.sourcePath,
+        chart: this.externalSource?.chart,
+      },
+      destination: {
+        server: this.destinationCluster.server,
+        name: this.destinationCluster.name,
+        namespace: this.destinationNamespace,
+      },
+      syncPolicy: {
+        automated: {
+          enabled: this.argoCdVersion.hasAutomatedEnabled ? true : undefined,
+          prune: true,
+          selfHeal: true,
+          allowEmpty: false,
+        },
+        syncOptions: this.syncOptions,
+        retry: {
+          limit: this.retryLimit,
+          backoff: {
+            duration: goDuration(this.backoffDuration),
+            factor: this.backoffFactor,
+            maxDuration: goDuration(this.backoffMaxDuration),
+          },
+        },
+      },
+      ignoreDifferences: ignoreDifferences.length > 0 ? ignoreDifferences : undefined,
+    };
+  }
+
+  private validateApp(): string[] {
+    const errors: string[] = [];
+    const workloads = this.workloadObjects();
+    if (this.externalSource && workloads.length > 0) {
+      errors.push(`[${ErrorCode.SOURCE_CONFLICT}] the app deploys an external source, but ${workloads.length} object(s) are defined in it `
+        + `(${workloads.slice(0, 3).map((o) => o.node.path).join(', ')}); Argo CD would never deploy them. `
+        + 'Fix: move them into an app without externalSource, or remove externalSource.');
+    }
+    if (!this.externalSource && workloads.length === 0) {
+      errors.push(`[${ErrorCode.NOTHING_TO_DEPLOY}] the app defines no workloads, so its source folder would be empty and `
+        + 'Argo CD would refuse to sync it (allowEmpty is false). Fix: define workloads inside the app, or give it an externalSource.');
+    }
+    const rawJq = this.rules.filter((r) => r.needsJqCompile);
+    compileJq(rawJq.map((r) => r.value)).forEach((error, i) => {
+      if (error) {
+        errors.push(`[${ErrorCode.INVALID_JQ}] the jq expression ${JSON.stringify(rawJq[i].value)} for ${rawJq[i].target.kind} `
+          + `${rawJq[i].target.name} does not compile as del(...): ${error.split('\n')[0]}. `
+          + 'Fix: correct the expression, or build it with IgnoreRule.jq and a typed JqPath.');
+      }
+    });
+
+    const paths = new Map<Manifest, string>();
+    const application = this.resource.toJson() as Manifest;
+    paths.set(application, this.resource.node.path);
+    const resources = workloads.map((o) => {
+      const manifest = o.toJson() as Manifest;
+      paths.set(manifest, o.node.path);
+      return manifest;
+    });
+    const findings = runRules({ application, resources, argoCdVersion: this.argoCdVersion });
+    for (const f of unsuppressed(findings)) {
+      errors.push(formatFinding(f, paths.get(f.object) ?? this.node.path));
+    }
+    return errors;
+  }
+}
+
+function finalizersFor(policy: DeletionPolicy): string[] | undefined {
+  switch (policy) {
+    case DeletionPolicy.CASCADE_FOREGROUND:
+      return ['resources-finalizer.argocd.argoproj.io'];
+    case DeletionPolicy.CASCADE_BACKGROUND:
+      return ['resources-finalizer.argocd.argoproj.io/background'];
+    default:
+      return undefined;
+  }
+}
+
+function checkLabel(scope: IConstruct, prop: string, value: string, what: string): string {
+  if (typeof value !== 'string' || !isDns1123Label(value)) {
+    throw badValue({
+      code: prop.toLowerCase().includes('namespace') ? ErrorCode.INVALID_NAMESPACE : ErrorCode.INVALID_NAME,
+      where: scope, prop, value,
+      allowed: `must be ${what} that is a DNS-1123 label: lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters`,
+      fix: `use e.g. ${JSON.stringify(suggestDns1123Label(String(value ?? '')))}`,
+    });
+  }
+  return value;
+}
+
+function checkProject(scope: IConstruct, project: IArgoProject): string {
+  const name = project?.projectName;
+  if (name === undefined || name === '' || name === 'default') {
+    throw badValue({
+      code: ErrorCode.DEFAULT_PROJECT, where: scope, prop: 'project', value: name,
+      allowed: 'must name an AppProject other than "default", which allows every repository, destination and kind',
+      fix: 'pass ArgoProject.fromName(\'<team project>\')',
+    });
+  }
+  return name;
+}
+
+function checkRepoUrl(scope: IConstruct, url: string): string {
+  const ok = typeof url === 'string'
+    && (/^(https?|ssh|git|oci):\/\/\S+$/.test(url) || /^[\w.-]+@[\w.-]+:\S+$/.test(url));
+  if (!ok) {
+    throw badValue({
+      code: ErrorCode.INVALID_URL, where: scope, prop: 'repoUrl', value: url,
+      allowed: 'must be a repository URL Argo CD can read (https://, ssh://, oci:// or git@host:path)',
+      fix: 'give the URL of the repository as it is registered in Argo CD',
+    });
+  }
+  return url;
+}
+
+function checkRevision(scope: IConstruct, revision: string | undefined, isHelmChart: boolean): string {
+  if (revision === undefined && !isHelmChart) {
+    return 'main';
+  }
+  const problem = typeof revision === 'string' && /\s/.test(revision.trim())
+    ? 'contains whitespace'
+    : floatingRevisionProblem(revision, isHelmChart);
+  if (problem) {
+    throw badValue({
+      code: ErrorCode.INVALID_REVISION, where: scope, prop: 'targetRevision', value: revision,
+      allowed: `is refused: ${problem}`,
+      fix: isHelmChart ? 'give one exact chart version, e.g. "4.11.3"' : 'name the branch, tag or commit to track, e.g. "main"',
+    });
+  }
+  return (revision as string).trim();
+}
+
+interface ResolvedRetry {
+  readonly limit: number;
+  readonly backoffDuration: Duration;
+  readonly backoffFactor: number;
+  readonly backoffMaxDuration: Duration;
+}
+
+function checkRetry(scope: IConstruct, retry: RetryOptions): ResolvedRetry {
+  const resolved: ResolvedRetry = {
+    limit: retry.limit ?? 5,
+    backoffDuration: retry.backoffDuration ?? Duration.seconds(5),
+    backoffFactor: retry.backoffFactor ?? 2,
+    backoffMaxDuration: retry.backoffMaxDuration ?? Duration.minutes(3),
+  };
+  const bounded = (prop: string, value: number, min: number, max: number, unit: string, fix: string) => {
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw badValue({
+        code: ErrorCode.RETRY_OUT_OF_BOUNDS, where: scope, prop: `retry.${prop}`, value: unit === 's' ? `${value}s` : value,
+        allowed: `must be a whole number from ${min}${unit} to ${max}${unit}`,
+        fix,
+      });
+    }
+  };
+  bounded('limit', resolved.limit, 1, 10, '', 'retry between 1 and 10 times; unlimited retries hammer a broken commit forever');
+  bounded('backoffDuration', resolved.backoffDuration.toSeconds({ integral: false }), 1, 300, 's', 'use e.g. Duration.seconds(5)');
+  bounded('backoffFactor', resolved.backoffFactor, 1, 10, '', 'use e.g. 2');
+  bounded('backoffMaxDuration', resolved.backoffMaxDuration.toSeconds({ integral: false }),
+    Math.max(1, resolved.backoffDuration.toSeconds({ integral: false })), 3600, 's',
+    'use a maximum no shorter than backoffDuration and at most an hour, e.g. Duration.minutes(3)');
+  return resolved;
+}

@@ -1,0 +1,79 @@
+import { IConstruct } from 'constructs';
+
+/**
+ * Stable error codes. A code never changes meaning once released; tests match on it.
+ */
+export const ErrorCode = {
+  INVALID_NAME: 'SAFE-001',
+  DEFAULT_PROJECT: 'SAFE-002',
+  INVALID_URL: 'SAFE-003',
+  INVALID_NAMESPACE: 'SAFE-004',
+  UNKNOWN_VERSION: 'SAFE-005',
+  RETRY_OUT_OF_BOUNDS: 'SAFE-006',
+  INVALID_POINTER: 'SAFE-007',
+  INVALID_IGNORE_TARGET: 'SAFE-008',
+  INVALID_JQ: 'SAFE-009',
+  WRONG_SCOPE: 'SAFE-010',
+  DUPLICATE: 'SAFE-011',
+  INVALID_SUPPRESSION: 'SAFE-012',
+  SOURCE_CONFLICT: 'SAFE-013',
+  NOTHING_TO_DEPLOY: 'SAFE-014',
+  UNOWNED_OBJECT: 'SAFE-015',
+  INVALID_REVISION: 'SAFE-016',
+  INVALID_OUTPUT_LAYOUT: 'SAFE-017',
+  INVALID_REASON: 'SAFE-018',
+  RULE_VIOLATIONS: 'SAFE-100',
+  WRITE_FAILED: 'SAFE-101',
+} as const;
+
+export type ErrorCodeValue = typeof ErrorCode[keyof typeof ErrorCode];
+
+/**
+ * What is needed to explain a bad value: where it was given, what it was, what is allowed, how to fix it.
+ */
+export interface BadValue {
+  readonly code: ErrorCodeValue;
+  /** The construct that received the value, or a label such as `IgnoreRule.jsonPointer` outside the tree. */
+  readonly where: IConstruct | string;
+  /** The prop or argument name. */
+  readonly prop: string;
+  readonly value: unknown;
+  /** What is allowed, as a sentence fragment: "must be ...". */
+  readonly allowed: string;
+  /** How to fix it. */
+  readonly fix: string;
+}
+
+/**
+ * The one way this library reports a bad prop or argument.
+ */
+export function badValue(details: BadValue): Error {
+  const where = typeof details.where === 'string' ? details.where : details.where.node.path || '<root>';
+  return new Error(
+    `[${details.code}] ${where}: ${details.prop} ${describe(details.value)} ${details.allowed}. Fix: ${details.fix}`,
+  );
+}
+
+/**
+ * A failure that is not about one value (a synth with violations, a failed write).
+ */
+export function failure(code: ErrorCodeValue, message: string): Error {
+  return new Error(`[${code}] ${message}`);
+}
+
+/** Renders a received value for an error message, short and unambiguous. */
+export function describe(value: unknown): string {
+  if (value === undefined) {
+    return 'is missing; it';
+  }
+  let text: string;
+  try {
+    text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  if (text.length > 120) {
+    text = `${text.slice(0, 117)}...`;
+  }
+  return `is ${text}; it`;
+}

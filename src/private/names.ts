@@ -1,0 +1,23 @@
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** RFC 1123 label, as Kubernetes checks namespace and most object names: at most 63 characters. */
+export function isDns1123Label(value: string): boolean {
+  return value.length <= 63 && DNS1123_LABEL.test(value);
+}
+
+/** RFC 1123 subdomain, as Kubernetes checks most object names: at most 253 characters. */
+export function isDns1123Subdomain(value: string): boolean {
+  return value.length <= 253 && DNS1123_SUBDOMAIN.test(value);
+}
+
+/** Turns any text into a suggestion that passes {@link isDns1123Label}. */
+export function suggestDns1123Label(value: string): string {
+  const cleaned = value.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 63).replace(/-+$/, '');
+  return cleaned.length > 0 ? cleaned : 'my-app';
+}
+
+/** Glob characters Argo CD's group and kind matching understands. */
+export function hasGlob(value: string): boolean {
+  return /[*?[\]{}]/.test(value);
+}

@@ -1,0 +1,43 @@
+import { suppressionKey } from './suppressions';
+import { Rule } from './types';
+
+/**
+ * RULES.md, rendered from the rules' own metadata. A test fails when the committed file differs.
+ */
+export function renderRulesMarkdown(rules: readonly Rule[]): string {
+  const lines: string[] = [
+    '# Rules',
+    '',
+    '<!-- Generated from src/rules by `npx projen rules-doc`. Do not edit by hand. -->',
+    '',
+    'Every SafeApplication runs these rules over its own rendered manifests when it is synthesized, and',
+    '`safe-argocd audit` runs the same rules over any GitOps repository. A finding is silenced only by a',
+    'reasoned suppression written on the object it is about:',
+    '',
+    '```yaml',
+    'metadata:',
+    '  annotations:',
+    `    ${suppressionKey('SA006')}: "retries are handled by the release pipeline"`,
+    '```',
+    '',
+    '| id | name | severity | summary |',
+    '|---|---|---|---|',
+    ...rules.map((r) => `| [${r.id}](#${r.id.toLowerCase()}-${r.name}) | ${r.name} | ${r.severity} | ${r.summary} |`),
+    '',
+  ];
+  for (const r of rules) {
+    lines.push(
+      `## ${r.id} ${r.name}`,
+      '',
+      `Severity: **${r.severity}**`,
+      '',
+      r.summary,
+      '',
+      r.explanation,
+      '',
+      `**Fix:** ${r.fix}`,
+      '',
+    );
+  }
+  return lines.join('\n');
+}

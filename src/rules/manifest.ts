@@ -1,0 +1,67 @@
+import { Manifest } from './types';
+
+/** Whether a value is a plain JSON object. */
+export function isObject(value: unknown): value is Manifest {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The value at a key path, or undefined when any step is missing or not an object. */
+export function at(value: unknown, ...keys: string[]): unknown {
+  let current: unknown = value;
+  for (const key of keys) {
+    if (!isObject(current)) {
+      return undefined;
+    }
+    current = current[key];
+  }
+  return current;
+}
+
+/** The list at a key path; anything that is not a list counts as empty. */
+export function listAt(value: unknown, ...keys: string[]): unknown[] {
+  const found = at(value, ...keys);
+  return Array.isArray(found) ? found : [];
+}
+
+/** The string at a key path, or undefined. */
+export function stringAt(value: unknown, ...keys: string[]): string | undefined {
+  const found = at(value, ...keys);
+  return typeof found === 'string' ? found : undefined;
+}
+
+/** `Kind namespace/name` for messages. */
+export function describeObject(obj: Manifest): string {
+  const kind = stringAt(obj, 'kind') ?? '<no kind>';
+  const name = stringAt(obj, 'metadata', 'name') ?? '<no name>';
+  const namespace = stringAt(obj, 'metadata', 'namespace');
+  return `${kind} ${namespace ? `${namespace}/` : ''}${name}`;
+}
+
+/** The sources of an Application: `spec.source` and every `spec.sources[]`, with their pointers. */
+export function sourcesOf(application: Manifest): { source: Manifest; path: string }[] {
+  const found: { source: Manifest; path: string }[] = [];
+  const single = at(application, 'spec', 'source');
+  if (isObject(single)) {
+    found.push({ source: single, path: '/spec/source' });
+  }
+  listAt(application, 'spec', 'sources').forEach((s, i) => {
+    if (isObject(s)) {
+      found.push({ source: s, path: `/spec/sources/${i}` });
+    }
+  });
+  return found;
+}
+
+/**
+ * Whether automated sync is on: `automated` present and not switched off with `enabled: false`
+ * (an unset `enabled` counts as on, as in Argo CD 3.1+).
+ */
+export function isAutoSync(application: Manifest): boolean {
+  const automated = at(application, 'spec', 'syncPolicy', 'automated');
+  return isObject(automated) && automated.enabled !== false;
+}
+
+/** The sync options as strings, as Argo CD reads them (`Name=value`). */
+export function syncOptionsOf(application: Manifest): string[] {
+  return listAt(application, 'spec', 'syncPolicy', 'syncOptions').filter((o): o is string => typeof o === 'string');
+}

@@ -1,0 +1,52 @@
+import { sourcesOf, stringAt } from './manifest';
+import { Severity } from './severity';
+import { Rule, Violation } from './types';
+
+// A Helm chart version that is a range rather than one release.
+const HELM_RANGE = /[*^~<>|]|(^|\.)[xX](\.|$)|\s-\s/;
+
+/**
+ * Why a targetRevision floats, or undefined when it names something definite.
+ * Shared by the rule and by the constructs, which refuse such a revision up front.
+ */
+export function floatingRevisionProblem(revision: string | undefined, isHelmChart: boolean): string | undefined {
+  const trimmed = revision?.trim() ?? '';
+  if (isHelmChart) {
+    if (trimmed === '' || HELM_RANGE.test(trimmed)) {
+      return `chart version ${revision === undefined ? 'unset' : JSON.stringify(revision)} is not one exact release`;
+    }
+    return undefined;
+  }
+  if (trimmed === '' || trimmed.toUpperCase() === 'HEAD') {
+    return `targetRevision ${revision === undefined ? 'unset' : JSON.stringify(revision)} follows the repository's default branch`;
+  }
+  return undefined;
+}
+
+/** A source whose revision follows whatever someone else decides. */
+export const floatingTargetRevision: Rule = {
+  id: 'SA007',
+  name: 'floating-target-revision',
+  severity: Severity.WARNING,
+  summary: 'A source has no targetRevision, HEAD, or a Helm chart version range.',
+  explanation:
+    'An empty targetRevision or HEAD follows the repository\'s default branch, which can be renamed or switched '
+    + 'outside any review of this app. A Helm chart version range picks up a new chart release with nobody '
+    + 'committing anything. A named branch is accepted: tracking a reviewed branch is the GitOps contract; '
+    + 'a tag or commit pins harder.',
+  fix: 'Set targetRevision to the branch, tag or commit the app tracks; for a Helm chart, to one exact chart version.',
+  check({ application }) {
+    if (!application) {
+      return [];
+    }
+    const found: Violation[] = [];
+    for (const { source, path } of sourcesOf(application)) {
+      const revision = stringAt(source, 'targetRevision');
+      const problem = floatingRevisionProblem(revision, stringAt(source, 'chart') !== undefined);
+      if (problem) {
+        found.push({ object: application, path: `${path}/targetRevision`, message: problem, value: revision });
+      }
+    }
+    return found;
+  },
+};

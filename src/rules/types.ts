@@ -1,0 +1,54 @@
+import { ArgoCdVersion } from '../application/argocd-version';
+import { Severity } from './severity';
+
+/** A Kubernetes object as plain JSON: `apiVersion`, `kind`, `metadata`, and the rest. */
+export type Manifest = { readonly [key: string]: unknown };
+
+/**
+ * What a rule looks at: one Argo CD Application and the manifests it deploys.
+ * Rules are pure: the same input gives the same findings, and nothing is changed.
+ */
+export interface RuleInput {
+  /** The Application, when there is one (an audit may also check loose manifests). */
+  readonly application?: Manifest;
+  /** The manifests the Application deploys (never including the Application itself). */
+  readonly resources: readonly Manifest[];
+  /** The Argo CD release the Application is meant for. */
+  readonly argoCdVersion: ArgoCdVersion;
+}
+
+/** What a rule's check reports: which object, where in it, and what is wrong. */
+export interface Violation {
+  /** The object the finding is about (the same reference that was passed in). */
+  readonly object: Manifest;
+  /** RFC 6901 pointer into the object, `''` for the whole object. */
+  readonly path: string;
+  /** One sentence, specific to this object. */
+  readonly message: string;
+  /** The offending value, when there is one. */
+  readonly value?: unknown;
+}
+
+/** A rule of the engine: metadata for docs and reports, and a pure check. */
+export interface Rule {
+  /** Stable id, `SA` and three digits; never reused. */
+  readonly id: string;
+  /** Short kebab-case name. */
+  readonly name: string;
+  readonly severity: Severity;
+  /** One line: what is wrong. */
+  readonly summary: string;
+  /** Why it matters in Argo CD's terms, with issue references. */
+  readonly explanation: string;
+  /** What to change. */
+  readonly fix: string;
+  /** Checks one Application and its manifests. */
+  check(input: RuleInput): Violation[];
+}
+
+/** A violation together with its rule, after suppressions were applied. */
+export interface Finding extends Violation {
+  readonly rule: Rule;
+  /** The reason of the suppression that silenced it, if one did. */
+  readonly suppressedBecause?: string;
+}
