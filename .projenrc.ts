@@ -24,6 +24,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     'fast-check@^4',
     'kubernetes-models@4.5.1',
     'cdk8s-cli@2.207.60',
+    'yaml@^2.8.1',
   ],
   // The example app writes its GitOps tree to dist/, as cdk8s apps do by default;
   // jsii packages go elsewhere so that one never replaces the other.

@@ -1,11 +1,11 @@
 import * as kplus from 'cdk8s-plus-28';
-import { ArgoProject, GitOpsApp, SafeApplication } from '../../src';
+import { ArgoProject, GitOpsApp, GitOpsAppProps, SafeApplication } from '../../src';
 
 /**
  * The checkout service of the payments team: one SafeApplication and the workloads it deploys.
  */
-export function buildCheckoutApp(outdir: string): GitOpsApp {
-  const app = new GitOpsApp({ outdir });
+export function buildCheckoutApp(props: GitOpsAppProps = {}): GitOpsApp {
+  const app = new GitOpsApp(props);
 
   const checkout = new SafeApplication(app, 'checkout', {
     name: 'checkout',

@@ -1,3 +1,4 @@
 import { buildCheckoutApp } from './app';
 
-buildCheckoutApp('dist').synth();
+// Writes dist/applications/checkout.k8s.yaml and dist/workloads/checkout/*.k8s.yaml.
+buildCheckoutApp({ outdir: 'dist' }).synth();

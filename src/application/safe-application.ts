@@ -361,11 +361,19 @@ export class SafeApplication extends Chart {
       return manifest;
     });
     const findings = runRules({ application, resources, argoCdVersion: this.argoCdVersion });
+    // Applications this app deploys (an app-of-apps, or a raw ApiObject) are checked as Applications too.
+    for (const child of resources.filter(isApplication)) {
+      findings.push(...runRules({ application: child, resources: [], argoCdVersion: this.argoCdVersion }));
+    }
     for (const f of unsuppressed(findings)) {
       errors.push(formatFinding(f, paths.get(f.object) ?? this.node.path));
     }
     return errors;
   }
+}
+
+function isApplication(m: Manifest): boolean {
+  return m.kind === 'Application' && typeof m.apiVersion === 'string' && m.apiVersion.startsWith('argoproj.io/');
 }
 
 function finalizersFor(policy: DeletionPolicy): string[] | undefined {
