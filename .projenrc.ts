@@ -1,4 +1,4 @@
-import { cdk8s, javascript } from 'projen';
+import { cdk8s, javascript, JsonFile } from 'projen';
 import { addProjectTasks } from './projenrc/tasks';
 
 const project = new cdk8s.ConstructLibraryCdk8s({
@@ -44,6 +44,17 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   gitignore: ['/pkg/', '/.stryker-tmp/', '/reports/', '*.safe-argocd-tmp', '*.safe-argocd-old'],
   npmIgnoreOptions: { ignorePatterns: ['/examples/', '/scripts/', '/.ci/', '/bench/'] },
 });
+
+// examples/ and scripts/ are type-checked (and linted) like test/, against the sources in src/.
+for (const dir of ['examples', 'scripts']) {
+  new JsonFile(project, `${dir}/tsconfig.json`, {
+    obj: {
+      extends: '../tsconfig.json',
+      compilerOptions: { rootDir: '..', noEmit: true },
+      include: ['**/*.ts'],
+    },
+  });
+}
 
 addProjectTasks(project);
 

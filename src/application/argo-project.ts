@@ -22,14 +22,20 @@ export class ArgoProject {
   public static fromName(projectName: string): IArgoProject {
     if (projectName === 'default') {
       throw badValue({
-        code: ErrorCode.DEFAULT_PROJECT, where: 'ArgoProject.fromName', prop: 'projectName', value: projectName,
+        code: ErrorCode.DEFAULT_PROJECT,
+        where: 'ArgoProject.fromName',
+        prop: 'projectName',
+        value: projectName,
         allowed: 'must not be "default", which allows every source, destination and resource kind',
         fix: 'create an AppProject for the team that owns the app and name it here',
       });
     }
     if (typeof projectName !== 'string' || !isDns1123Subdomain(projectName)) {
       throw badValue({
-        code: ErrorCode.INVALID_NAME, where: 'ArgoProject.fromName', prop: 'projectName', value: projectName,
+        code: ErrorCode.INVALID_NAME,
+        where: 'ArgoProject.fromName',
+        prop: 'projectName',
+        value: projectName,
         allowed: 'must be an AppProject name (lowercase letters, digits, "-" and ".")',
         fix: 'use the metadata.name of the AppProject',
       });

@@ -17,7 +17,10 @@ export class DestinationCluster {
   public static fromServer(url: string): DestinationCluster {
     if (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/.test(url)) {
       throw badValue({
-        code: ErrorCode.INVALID_URL, where: 'DestinationCluster.fromServer', prop: 'url', value: url,
+        code: ErrorCode.INVALID_URL,
+        where: 'DestinationCluster.fromServer',
+        prop: 'url',
+        value: url,
         allowed: 'must be the http(s) URL of a Kubernetes API server registered in Argo CD',
         fix: 'copy the server URL from `argocd cluster list`',
       });
@@ -33,7 +36,10 @@ export class DestinationCluster {
   public static fromName(name: string): DestinationCluster {
     if (typeof name !== 'string' || name.trim().length === 0 || name.includes('*')) {
       throw badValue({
-        code: ErrorCode.INVALID_NAME, where: 'DestinationCluster.fromName', prop: 'name', value: name,
+        code: ErrorCode.INVALID_NAME,
+        where: 'DestinationCluster.fromName',
+        prop: 'name',
+        value: name,
         allowed: 'must be the exact name a cluster is registered under in Argo CD',
         fix: 'copy the name from `argocd cluster list`',
       });

@@ -1,10 +1,10 @@
 import * as path from 'path';
 import { ApiObject, App, AppProps, Yaml } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import type { SafeApplication } from './safe-application';
 import { writeTreeAtomically } from '../private/atomic-write';
 import { badValue, ErrorCode, failure } from '../private/errors';
 import { compileJq } from '../private/jq';
-import type { SafeApplication } from './safe-application';
 
 const GITOPS_APP = Symbol.for('cdk8s-safe-argocd.GitOpsApp');
 
@@ -103,7 +103,10 @@ export class GitOpsApp extends App {
     this.workloadsDir = checkFolder(this, 'workloadsDir', props.workloadsDir ?? 'workloads', false);
     if (props.outdirFromRepoRoot === undefined && path.isAbsolute(this.outdir)) {
       throw badValue({
-        code: ErrorCode.INVALID_OUTPUT_LAYOUT, where: this, prop: 'outdirFromRepoRoot', value: undefined,
+        code: ErrorCode.INVALID_OUTPUT_LAYOUT,
+        where: this,
+        prop: 'outdirFromRepoRoot',
+        value: undefined,
         allowed: `must be given when outdir is an absolute path (${JSON.stringify(this.outdir)})`,
         fix: 'say where outdir lies in the repository Argo CD reads, e.g. outdirFromRepoRoot: \'dist\'',
       });
@@ -111,7 +114,10 @@ export class GitOpsApp extends App {
     this.outdirFromRepoRoot = checkFolder(this, 'outdirFromRepoRoot', props.outdirFromRepoRoot ?? this.outdir, true);
     if (this.applicationsDir === this.workloadsDir) {
       throw badValue({
-        code: ErrorCode.INVALID_OUTPUT_LAYOUT, where: this, prop: 'workloadsDir', value: this.workloadsDir,
+        code: ErrorCode.INVALID_OUTPUT_LAYOUT,
+        where: this,
+        prop: 'workloadsDir',
+        value: this.workloadsDir,
         allowed: 'must differ from applicationsDir, or Argo CD would deploy Applications as workloads',
         fix: 'keep the defaults, \'applications\' and \'workloads\'',
       });
@@ -257,7 +263,10 @@ function checkFolder(app: IConstruct, prop: string, value: string, allowRoot: bo
     || (!allowRoot && (normalized === '.' || normalized === ''));
   if (bad) {
     throw badValue({
-      code: ErrorCode.INVALID_OUTPUT_LAYOUT, where: app, prop, value,
+      code: ErrorCode.INVALID_OUTPUT_LAYOUT,
+      where: app,
+      prop,
+      value,
       allowed: `must be a relative folder without ".."${allowRoot ? '' : ' and not "."'}`,
       fix: prop === 'outdirFromRepoRoot' ? 'give the path of outdir from the repository root, e.g. \'deploy/rendered\'' : 'keep the default',
     });

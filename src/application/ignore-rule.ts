@@ -1,7 +1,7 @@
-import { badValue, ErrorCode } from '../private/errors';
-import { pointerFromKeys, pointerProblem } from '../private/json-pointer';
 import { IgnoreTarget } from './ignore-target';
 import { JqPath } from './jq-path';
+import { badValue, ErrorCode } from '../private/errors';
+import { pointerFromKeys, pointerProblem } from '../private/json-pointer';
 
 /**
  * Which of Argo CD's three ways of ignoring a field a rule uses.
@@ -38,7 +38,10 @@ export class IgnoreRule {
     const problem = typeof pointer === 'string' ? pointerProblem(pointer) : 'a JSON pointer is a string';
     if (problem) {
       throw badValue({
-        code: ErrorCode.INVALID_POINTER, where: 'IgnoreRule.jsonPointer', prop: 'pointer', value: pointer,
+        code: ErrorCode.INVALID_POINTER,
+        where: 'IgnoreRule.jsonPointer',
+        prop: 'pointer',
+        value: pointer,
         allowed: `is not a valid RFC 6901 pointer: ${problem}`,
         fix: 'write the pointer like "/spec/replicas", or build it with IgnoreRule.jsonPointerFromKeys',
       });
@@ -57,7 +60,10 @@ export class IgnoreRule {
   public static jsonPointerFromKeys(target: IgnoreTarget, keys: string[], reason: string): IgnoreRule {
     if (!Array.isArray(keys) || keys.length === 0 || keys.some((k) => typeof k !== 'string')) {
       throw badValue({
-        code: ErrorCode.INVALID_POINTER, where: 'IgnoreRule.jsonPointerFromKeys', prop: 'keys', value: keys,
+        code: ErrorCode.INVALID_POINTER,
+        where: 'IgnoreRule.jsonPointerFromKeys',
+        prop: 'keys',
+        value: keys,
         allowed: 'must be a non-empty list of keys',
         fix: 'name every key on the way to the field, e.g. ["spec", "replicas"]',
       });
@@ -90,7 +96,10 @@ export class IgnoreRule {
   public static rawJq(target: IgnoreTarget, expression: string, reason: string): IgnoreRule {
     if (typeof expression !== 'string' || expression.trim().length === 0) {
       throw badValue({
-        code: ErrorCode.INVALID_JQ, where: 'IgnoreRule.rawJq', prop: 'expression', value: expression,
+        code: ErrorCode.INVALID_JQ,
+        where: 'IgnoreRule.rawJq',
+        prop: 'expression',
+        value: expression,
         allowed: 'must be a non-empty jq path expression',
         fix: 'write a path such as ".spec.replicas", or use IgnoreRule.jq with a typed JqPath',
       });
@@ -114,7 +123,10 @@ export class IgnoreRule {
   public static managedFieldsManager(target: IgnoreTarget, manager: string, reason: string): IgnoreRule {
     if (typeof manager !== 'string' || manager.trim().length === 0 || manager.includes('*')) {
       throw badValue({
-        code: ErrorCode.INVALID_IGNORE_TARGET, where: 'IgnoreRule.managedFieldsManager', prop: 'manager', value: manager,
+        code: ErrorCode.INVALID_IGNORE_TARGET,
+        where: 'IgnoreRule.managedFieldsManager',
+        prop: 'manager',
+        value: manager,
         allowed: 'must be the exact name of one field manager',
         fix: 'copy the manager name from the live object\'s metadata.managedFields',
       });
@@ -145,7 +157,10 @@ export class IgnoreRule {
 function requireReason(where: string, reason: string): string {
   if (typeof reason !== 'string' || reason.trim().length < 3) {
     throw badValue({
-      code: ErrorCode.INVALID_REASON, where, prop: 'reason', value: reason,
+      code: ErrorCode.INVALID_REASON,
+      where,
+      prop: 'reason',
+      value: reason,
       allowed: 'must say why the field belongs to someone other than Git',
       fix: 'give a short reason, e.g. "replicas are owned by HPA checkout-web"',
     });

@@ -59,28 +59,40 @@ export class IgnoreTarget {
     const group = coordinates.group ?? '';
     if (hasGlob(group) || !/^[a-z0-9.-]*$/.test(group)) {
       throw badValue({
-        code: ErrorCode.INVALID_IGNORE_TARGET, where, prop: 'group', value: group,
+        code: ErrorCode.INVALID_IGNORE_TARGET,
+        where,
+        prop: 'group',
+        value: group,
         allowed: 'must be one concrete API group without glob characters (empty for the core group)',
         fix: 'name the group of the one resource the rule is for, e.g. "apps"',
       });
     }
     if (!/^[A-Za-z][A-Za-z0-9]*$/.test(coordinates.kind ?? '')) {
       throw badValue({
-        code: ErrorCode.INVALID_IGNORE_TARGET, where, prop: 'kind', value: coordinates.kind,
+        code: ErrorCode.INVALID_IGNORE_TARGET,
+        where,
+        prop: 'kind',
+        value: coordinates.kind,
         allowed: 'must be one concrete kind without glob characters',
         fix: 'name the kind of the one resource the rule is for, e.g. "Deployment"',
       });
     }
     if (!isDns1123Subdomain(coordinates.name ?? '')) {
       throw badValue({
-        code: ErrorCode.INVALID_IGNORE_TARGET, where, prop: 'name', value: coordinates.name,
+        code: ErrorCode.INVALID_IGNORE_TARGET,
+        where,
+        prop: 'name',
+        value: coordinates.name,
         allowed: 'must be the exact metadata.name of one object (a DNS-1123 subdomain)',
         fix: 'name the one object the rule is for; a rule for every object of a kind hides real drift',
       });
     }
     if (coordinates.namespace !== undefined && !isDns1123Subdomain(coordinates.namespace)) {
       throw badValue({
-        code: ErrorCode.INVALID_IGNORE_TARGET, where, prop: 'namespace', value: coordinates.namespace,
+        code: ErrorCode.INVALID_IGNORE_TARGET,
+        where,
+        prop: 'namespace',
+        value: coordinates.namespace,
         allowed: 'must be the exact namespace of the object',
         fix: 'give the namespace the object lives in, or leave it out for a cluster-scoped object',
       });

@@ -1,5 +1,14 @@
 import { ApiObject, Chart, Duration, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
+import { IArgoProject } from './argo-project';
+import { ArgoCdVersion } from './argocd-version';
+import { DeletionPolicy } from './deletion-policy';
+import { DestinationCluster } from './destination-cluster';
+import { ExternalSource } from './external-source';
+import { GitOpsApp } from './gitops-app';
+import { IgnoreRule } from './ignore-rule';
+import { RetryOptions } from './retry-options';
+import { Suppression, Suppressions } from './suppression';
 import { ApplicationSpec, toJson_ApplicationSpec } from '../imports/application-argoproj.io';
 import { badValue, ErrorCode } from '../private/errors';
 import { formatFinding } from '../private/format';
@@ -10,15 +19,6 @@ import { isDns1123Label, suggestDns1123Label } from '../private/names';
 import { runRules, unsuppressed } from '../rules/engine';
 import { floatingRevisionProblem } from '../rules/sa007-floating-target-revision';
 import { Manifest } from '../rules/types';
-import { IArgoProject } from './argo-project';
-import { ArgoCdVersion } from './argocd-version';
-import { DeletionPolicy } from './deletion-policy';
-import { DestinationCluster } from './destination-cluster';
-import { ExternalSource } from './external-source';
-import { GitOpsApp } from './gitops-app';
-import { IgnoreRule } from './ignore-rule';
-import { RetryOptions } from './retry-options';
-import { Suppression, Suppressions } from './suppression';
 
 
 const SAFE_APPLICATION = Symbol.for('cdk8s-safe-argocd.SafeApplication');
@@ -150,7 +150,10 @@ export class SafeApplication extends Chart {
       }
     }
     throw badValue({
-      code: ErrorCode.WRONG_SCOPE, where: scope, prop: 'scope', value: scope.node.path,
+      code: ErrorCode.WRONG_SCOPE,
+      where: scope,
+      prop: 'scope',
+      value: scope.node.path,
       allowed: 'is not inside a SafeApplication',
       fix: 'define the construct inside the SafeApplication that deploys it: new X(app, \'id\', {...})',
     });
@@ -216,7 +219,10 @@ export class SafeApplication extends Chart {
       const gitops = GitOpsApp.findRoot(this);
       if (!gitops) {
         throw badValue({
-          code: ErrorCode.WRONG_SCOPE, where: this, prop: 'scope', value: this.node.root.node.path || '<root>',
+          code: ErrorCode.WRONG_SCOPE,
+          where: this,
+          prop: 'scope',
+          value: this.node.root.node.path || '<root>',
           allowed: 'is not a GitOpsApp, so nothing writes the workloads where source.path can point',
           fix: 'create the app inside `new GitOpsApp()`, or give it an externalSource',
         });
@@ -266,7 +272,10 @@ export class SafeApplication extends Chart {
   public addIgnoreRule(rule: IgnoreRule): void {
     if (!(rule instanceof IgnoreRule)) {
       throw badValue({
-        code: ErrorCode.INVALID_IGNORE_TARGET, where: this, prop: 'rule', value: rule,
+        code: ErrorCode.INVALID_IGNORE_TARGET,
+        where: this,
+        prop: 'rule',
+        value: rule,
         allowed: 'must be built with an IgnoreRule factory',
         fix: 'use IgnoreRule.jsonPointer(IgnoreTarget.fromApiObject(x), \'/spec/replicas\', \'reason\') or another factory',
       });
@@ -391,7 +400,9 @@ function checkLabel(scope: IConstruct, prop: string, value: string, what: string
   if (typeof value !== 'string' || !isDns1123Label(value)) {
     throw badValue({
       code: prop.toLowerCase().includes('namespace') ? ErrorCode.INVALID_NAMESPACE : ErrorCode.INVALID_NAME,
-      where: scope, prop, value,
+      where: scope,
+      prop,
+      value,
       allowed: `must be ${what} that is a DNS-1123 label: lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters`,
       fix: `use e.g. ${JSON.stringify(suggestDns1123Label(String(value ?? '')))}`,
     });
@@ -403,7 +414,10 @@ function checkProject(scope: IConstruct, project: IArgoProject): string {
   const name = project?.projectName;
   if (name === undefined || name === '' || name === 'default') {
     throw badValue({
-      code: ErrorCode.DEFAULT_PROJECT, where: scope, prop: 'project', value: name,
+      code: ErrorCode.DEFAULT_PROJECT,
+      where: scope,
+      prop: 'project',
+      value: name,
       allowed: 'must name an AppProject other than "default", which allows every repository, destination and kind',
       fix: 'pass ArgoProject.fromName(\'<team project>\')',
     });
@@ -416,7 +430,10 @@ function checkRepoUrl(scope: IConstruct, url: string): string {
     && (/^(https?|ssh|git|oci):\/\/\S+$/.test(url) || /^[\w.-]+@[\w.-]+:\S+$/.test(url));
   if (!ok) {
     throw badValue({
-      code: ErrorCode.INVALID_URL, where: scope, prop: 'repoUrl', value: url,
+      code: ErrorCode.INVALID_URL,
+      where: scope,
+      prop: 'repoUrl',
+      value: url,
       allowed: 'must be a repository URL Argo CD can read (https://, ssh://, oci:// or git@host:path)',
       fix: 'give the URL of the repository as it is registered in Argo CD',
     });
@@ -433,7 +450,10 @@ function checkRevision(scope: IConstruct, revision: string | undefined, isHelmCh
     : floatingRevisionProblem(revision, isHelmChart);
   if (problem) {
     throw badValue({
-      code: ErrorCode.INVALID_REVISION, where: scope, prop: 'targetRevision', value: revision,
+      code: ErrorCode.INVALID_REVISION,
+      where: scope,
+      prop: 'targetRevision',
+      value: revision,
       allowed: `is refused: ${problem}`,
       fix: isHelmChart ? 'give one exact chart version, e.g. "4.11.3"' : 'name the branch, tag or commit to track, e.g. "main"',
     });
@@ -458,7 +478,10 @@ function checkRetry(scope: IConstruct, retry: RetryOptions): ResolvedRetry {
   const bounded = (prop: string, value: number, min: number, max: number, unit: string, fix: string) => {
     if (!Number.isInteger(value) || value < min || value > max) {
       throw badValue({
-        code: ErrorCode.RETRY_OUT_OF_BOUNDS, where: scope, prop: `retry.${prop}`, value: unit === 's' ? `${value}s` : value,
+        code: ErrorCode.RETRY_OUT_OF_BOUNDS,
+        where: scope,
+        prop: `retry.${prop}`,
+        value: unit === 's' ? `${value}s` : value,
         allowed: `must be a whole number from ${min}${unit} to ${max}${unit}`,
         fix,
       });

@@ -29,14 +29,20 @@ export class Suppressions {
     const obj = ApiObject.of(scope);
     if (!findRule(suppression.ruleId)) {
       throw badValue({
-        code: ErrorCode.INVALID_SUPPRESSION, where: obj, prop: 'ruleId', value: suppression.ruleId,
+        code: ErrorCode.INVALID_SUPPRESSION,
+        where: obj,
+        prop: 'ruleId',
+        value: suppression.ruleId,
         allowed: 'is not the id of any rule',
         fix: 'use a rule id listed in RULES.md, e.g. "SA006"',
       });
     }
     if (typeof suppression.reason !== 'string' || suppression.reason.trim().length < 10) {
       throw badValue({
-        code: ErrorCode.INVALID_SUPPRESSION, where: obj, prop: 'reason', value: suppression.reason,
+        code: ErrorCode.INVALID_SUPPRESSION,
+        where: obj,
+        prop: 'reason',
+        value: suppression.reason,
         allowed: 'must say, in at least 10 characters, why the finding is acceptable here',
         fix: `write the reason a reviewer would need, e.g. { ruleId: '${suppression.ruleId}', reason: 'retries are handled by the release pipeline' }`,
       });
@@ -44,7 +50,10 @@ export class Suppressions {
     const done = recorded.get(obj) ?? new Set<string>();
     if (done.has(suppression.ruleId)) {
       throw badValue({
-        code: ErrorCode.DUPLICATE, where: obj, prop: 'ruleId', value: suppression.ruleId,
+        code: ErrorCode.DUPLICATE,
+        where: obj,
+        prop: 'ruleId',
+        value: suppression.ruleId,
         allowed: 'is already suppressed on this object',
         fix: 'suppress each rule once per object, with one reason',
       });

@@ -1,3 +1,4 @@
+import { ArgoCdVersion } from '../application/argocd-version';
 import { Manifest } from './types';
 
 /** Whether a value is a plain JSON object. */
@@ -53,12 +54,12 @@ export function sourcesOf(application: Manifest): { source: Manifest; path: stri
 }
 
 /**
- * Whether automated sync is on: `automated` present and not switched off with `enabled: false`
- * (an unset `enabled` counts as on, as in Argo CD 3.1+).
+ * Whether automated sync is on: `automated` present and, on releases that have the field (3.1+), not
+ * switched off with `enabled: false`. Older releases do not read `enabled`, so there it changes nothing.
  */
-export function isAutoSync(application: Manifest): boolean {
+export function isAutoSync(application: Manifest, argoCdVersion: ArgoCdVersion): boolean {
   const automated = at(application, 'spec', 'syncPolicy', 'automated');
-  return isObject(automated) && automated.enabled !== false;
+  return isObject(automated) && (automated.enabled !== false || !argoCdVersion.hasAutomatedEnabled);
 }
 
 /** The sync options as strings, as Argo CD reads them (`Name=value`). */

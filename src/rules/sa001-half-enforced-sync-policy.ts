@@ -13,8 +13,8 @@ export const halfEnforcedSyncPolicy: Rule = {
     + 'Without selfHeal a manual change stays in the cluster until the next commit; without prune a resource '
     + 'removed from Git keeps running. The app has the rigidity of GitOps without its guarantees.',
   fix: 'Set syncPolicy.automated.prune: true and selfHeal: true. To pause an app, use a recorded break-glass, not a half policy.',
-  check({ application }) {
-    if (!application || !isAutoSync(application)) {
+  check({ application, argoCdVersion }) {
+    if (!application || !isAutoSync(application, argoCdVersion)) {
       return [];
     }
     const found: Violation[] = [];

@@ -1,7 +1,7 @@
-import { hasGlob } from '../private/names';
 import { isObject, listAt } from './manifest';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
+import { hasGlob } from '../private/names';
 
 /** An ignoreDifferences entry that matches more than one concrete resource. */
 export const wildcardIgnore: Rule = {

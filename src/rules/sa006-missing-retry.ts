@@ -13,8 +13,8 @@ export const missingRetry: Rule = {
     + 'out, a CRD not yet established) leaves the app failed until the next commit. syncPolicy.retry with '
     + 'exponential backoff retries the operation.',
   fix: 'Set syncPolicy.retry with limit 5 and backoff { duration: 5s, factor: 2, maxDuration: 3m }.',
-  check({ application }) {
-    if (!application || !isAutoSync(application)) {
+  check({ application, argoCdVersion }) {
+    if (!application || !isAutoSync(application, argoCdVersion)) {
       return [];
     }
     const retry = at(application, 'spec', 'syncPolicy', 'retry');

@@ -2,8 +2,9 @@ import { sourcesOf, stringAt } from './manifest';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
 
-// A Helm chart version that is a range rather than one release.
-const HELM_RANGE = /[*^~<>|]|(^|\.)[xX](\.|$)|\s-\s/;
+// One release, as Argo CD tells a chart version from a constraint (a semantic version, optionally with
+// a "v" and fewer than three parts); anything else (`*`, `^1.2`, `!=1.2.3`, `1.x`) is a constraint.
+const EXACT_CHART_VERSION = /^v?\d+(\.\d+){0,2}(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 
 /**
  * Why a targetRevision floats, or undefined when it names something definite.
@@ -12,7 +13,7 @@ const HELM_RANGE = /[*^~<>|]|(^|\.)[xX](\.|$)|\s-\s/;
 export function floatingRevisionProblem(revision: string | undefined, isHelmChart: boolean): string | undefined {
   const trimmed = revision?.trim() ?? '';
   if (isHelmChart) {
-    if (trimmed === '' || HELM_RANGE.test(trimmed)) {
+    if (!EXACT_CHART_VERSION.test(trimmed)) {
       return `chart version ${revision === undefined ? 'unset' : JSON.stringify(revision)} is not one exact release`;
     }
     return undefined;

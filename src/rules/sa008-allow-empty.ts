@@ -12,8 +12,8 @@ export const allowEmpty: Rule = {
     'With prune on, allowEmpty: true lets a commit that renders no resources (a broken generator, a wrong path) '
     + 'delete everything the app runs. The default, false, refuses to auto-sync to an empty set.',
   fix: 'Remove syncPolicy.automated.allowEmpty or set it to false; delete an app on purpose by deleting the Application.',
-  check({ application }) {
-    if (!application || !isAutoSync(application)) {
+  check({ application, argoCdVersion }) {
+    if (!application || !isAutoSync(application, argoCdVersion)) {
       return [];
     }
     const value = at(application, 'spec', 'syncPolicy', 'automated', 'allowEmpty');

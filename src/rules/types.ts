@@ -1,5 +1,5 @@
-import { ArgoCdVersion } from '../application/argocd-version';
 import { Severity } from './severity';
+import { ArgoCdVersion } from '../application/argocd-version';
 
 /** A Kubernetes object as plain JSON: `apiVersion`, `kind`, `metadata`, and the rest. */
 export type Manifest = { readonly [key: string]: unknown };

@@ -154,7 +154,8 @@ describe('SafeApplication options', () => {
   });
 
   test('retry bounds can be tuned', () => {
-    const { app } = newApp({ retry: { limit: 3, backoffDuration: Duration.seconds(10), backoffFactor: 3, backoffMaxDuration: Duration.seconds(90) } });
+    const retry = { limit: 3, backoffDuration: Duration.seconds(10), backoffFactor: 3, backoffMaxDuration: Duration.seconds(90) };
+    const { app } = newApp({ retry });
     expect(applicationOf(app).spec.syncPolicy.retry).toEqual({ limit: 3, backoff: { duration: '10s', factor: 3, maxDuration: '1m30s' } });
   });
 
@@ -288,7 +289,9 @@ describe('SafeApplication rules at synth', () => {
     // GIVEN an app-of-apps style raw child Application with a half policy
     const { app, gitops } = newApp();
     new ApiObject(app, 'child', {
-      apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'child', namespace: 'argocd' },
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: { name: 'child', namespace: 'argocd' },
       spec: { project: 'payments', source: { repoURL: 'https://x/y.git', path: 'p', targetRevision: 'main' }, destination: { namespace: 'n', server: 'https://kubernetes.default.svc' }, syncPolicy: { automated: { prune: true } } },
     });
     // WHEN synthesized THEN the child's missing selfHeal and retry are reported against the child's construct path

@@ -1,0 +1,176 @@
+import { deepFreeze, deployment, described, expectFindings, findingsFor, safeApplication } from './support';
+import { ArgoCdVersion } from '../../src/application/argocd-version';
+import { runRules, unsuppressed } from '../../src/rules/engine';
+import { ALL_RULES, findRule } from '../../src/rules/registry';
+import { Manifest, RuleInput } from '../../src/rules/types';
+
+const SUPPRESS_SA006 = 'safe-argocd/suppress.SA006';
+const REASON = 'retries are handled by the release pipeline';
+
+/** An Application without a retry policy, carrying `annotations`. */
+function withoutRetry(annotations: { [key: string]: unknown } = {}): Manifest {
+  return safeApplication({ metadata: { annotations }, spec: { syncPolicy: { retry: undefined } } });
+}
+
+/** An Application for Argo CD 3.0 that breaks every rule once. */
+function breakingEveryRule(): Manifest {
+  return safeApplication({
+    spec: {
+      project: 'default',
+      source: { targetRevision: 'HEAD' },
+      ignoreDifferences: [{ group: '*', kind: 'Deployment', name: 'checkout' }],
+      syncPolicy: { automated: { enabled: true, prune: false, allowEmpty: true }, retry: undefined, syncOptions: [] },
+    },
+  });
+}
+
+describe('runRules', () => {
+  test('passes the safe Application through every rule', () => {
+    // GIVEN
+    const input: RuleInput = { application: safeApplication(), resources: [deployment('checkout')], argoCdVersion: ArgoCdVersion.LATEST };
+    // WHEN
+    const findings = runRules(input, ALL_RULES);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('reports findings in rule order, then in the order each rule found them', () => {
+    // GIVEN
+    const app = breakingEveryRule();
+    // WHEN
+    const findings = findingsFor(app, ArgoCdVersion.V3_0);
+    // THEN
+    expectFindings(findings, app, [
+      'SA001 /spec/syncPolicy/automated/prune',
+      'SA002 /spec/syncPolicy/syncOptions',
+      'SA003 /spec/ignoreDifferences/0/group',
+      'SA004 /spec/syncPolicy/automated/enabled',
+      'SA005 /spec/project',
+      'SA006 /spec/syncPolicy/retry',
+      'SA007 /spec/source/targetRevision',
+      'SA008 /spec/syncPolicy/automated/allowEmpty',
+    ]);
+  });
+
+  test('follows the order of the rules it is given', () => {
+    // GIVEN
+    const input: RuleInput = { application: breakingEveryRule(), resources: [], argoCdVersion: ArgoCdVersion.V3_0 };
+    // WHEN
+    const findings = runRules(input, [findRule('SA008')!, findRule('SA001')!]);
+    // THEN
+    expect(described(findings)).toEqual(['SA008 /spec/syncPolicy/automated/allowEmpty', 'SA001 /spec/syncPolicy/automated/prune']);
+  });
+});
+
+describe('suppressions', () => {
+  test('marks a finding whose object carries a reasoned suppression, without dropping it', () => {
+    // GIVEN
+    const app = withoutRetry({ [SUPPRESS_SA006]: REASON });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expectFindings(findings, app, ['SA006 /spec/syncPolicy/retry']);
+    expect(findings[0].suppressedBecause).toBe(REASON);
+    expect(unsuppressed(findings)).toEqual([]);
+  });
+
+  test('keeps the reason without surrounding whitespace', () => {
+    // GIVEN
+    const app = withoutRetry({ [SUPPRESS_SA006]: `  ${REASON}\n` });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expect(findings.map((f) => f.suppressedBecause)).toEqual([REASON]);
+  });
+
+  test.each(['', '   ', true, null])('does not suppress with the reason %j', (reason) => {
+    // GIVEN
+    const app = withoutRetry({ [SUPPRESS_SA006]: reason });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expect(described(unsuppressed(findings))).toEqual(['SA006 /spec/syncPolicy/retry']);
+    expect(findings[0].suppressedBecause).toBeUndefined();
+  });
+
+  test('does not suppress with a suppression for another rule', () => {
+    // GIVEN
+    const app = withoutRetry({ 'safe-argocd/suppress.SA005': REASON });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expect(described(unsuppressed(findings))).toEqual(['SA006 /spec/syncPolicy/retry']);
+  });
+
+  test('does not suppress with a suppression on another object', () => {
+    // GIVEN the Deployment, not the Application, carries the suppression
+    const app = withoutRetry();
+    const resources = [deployment('checkout', { [SUPPRESS_SA006]: REASON })];
+    // WHEN
+    const findings = findingsFor(app, ArgoCdVersion.LATEST, resources);
+    // THEN
+    expect(described(unsuppressed(findings))).toEqual(['SA006 /spec/syncPolicy/retry']);
+  });
+});
+
+describe('purity and robustness', () => {
+  test('rules change nothing in a deeply frozen input', () => {
+    // GIVEN
+    const input: RuleInput = deepFreeze({
+      application: breakingEveryRule(),
+      resources: [deployment('checkout', { [SUPPRESS_SA006]: REASON })],
+      argoCdVersion: ArgoCdVersion.V3_0,
+    });
+    const before = JSON.stringify(input);
+    // WHEN
+    const first = runRules(input);
+    const second = runRules(input);
+    // THEN
+    expect(Object.isFrozen(input.application?.spec)).toBe(true);
+    expect(JSON.stringify(input)).toBe(before);
+    expect(first).toHaveLength(ALL_RULES.length);
+    expect(described(second)).toEqual(described(first));
+  });
+
+  const garbage: [string, unknown][] = [
+    ['an empty object', {}],
+    ['a null spec', { spec: null, metadata: null }],
+    ['a string spec', { spec: 'x' }],
+    ['null fields', { spec: { project: null, source: null, sources: null, ignoreDifferences: null, syncPolicy: null } }],
+    ['strings for lists', { spec: { sources: 'x', ignoreDifferences: 'x', syncPolicy: { automated: {}, syncOptions: 'x', retry: 'x' } } }],
+    ['a string automated block', { spec: { syncPolicy: { automated: 'true' } } }],
+    ['odd list items', { metadata: { annotations: 'x' }, spec: { sources: [null, 'x', 5, []], ignoreDifferences: [null, 5, []] } }],
+    ['a list as the application', []],
+  ];
+
+  test.each(garbage)('never throws on %s', (_, application) => {
+    // GIVEN
+    const input = { application, resources: [], argoCdVersion: ArgoCdVersion.V2_14 } as unknown as RuleInput;
+    // WHEN
+    const findings = runRules(input);
+    // THEN the missing project is still found, and every finding is about the input and points into it
+    expect(described(findings)).toContain('SA005 /spec/project');
+    for (const finding of findings) {
+      expect(finding.object).toBe(application);
+      expect(finding.path).toMatch(/^\/spec\//);
+    }
+  });
+
+  test('reports only the missing project on an empty Application', () => {
+    // GIVEN
+    const app = {};
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expectFindings(findings, app, ['SA005 /spec/project']);
+  });
+
+  test.each([undefined, null])('reports nothing without an application (%j)', (application) => {
+    // GIVEN
+    const input = { application, resources: [deployment('checkout')], argoCdVersion: ArgoCdVersion.LATEST } as unknown as RuleInput;
+    // WHEN
+    const findings = runRules(input);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+});

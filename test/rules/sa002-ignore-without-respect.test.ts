@@ -1,0 +1,54 @@
+import { expectFindings, findingsFor, safeApplication } from './support';
+
+const IGNORE_REPLICAS = [{ group: 'apps', kind: 'Deployment', name: 'checkout', jsonPointers: ['/spec/replicas'] }];
+
+describe('SA002 ignore-without-respect', () => {
+  test('passes when ignoreDifferences comes with RespectIgnoreDifferences=true', () => {
+    // GIVEN
+    const app = safeApplication({ spec: { ignoreDifferences: IGNORE_REPLICAS } });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when there is nothing to ignore and no sync option', () => {
+    // GIVEN
+    const app = safeApplication({ spec: { ignoreDifferences: [], syncPolicy: { syncOptions: undefined } } });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when the sync option is missing', () => {
+    // GIVEN
+    const app = safeApplication({ spec: { ignoreDifferences: IGNORE_REPLICAS, syncPolicy: { syncOptions: ['CreateNamespace=true'] } } });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expectFindings(findings, app, ['SA002 /spec/syncPolicy/syncOptions']);
+    expect(findings[0].value).toEqual(['CreateNamespace=true']);
+  });
+
+  test('fails when there are no sync options at all', () => {
+    // GIVEN
+    const app = safeApplication({ spec: { ignoreDifferences: IGNORE_REPLICAS, syncPolicy: { syncOptions: undefined } } });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expectFindings(findings, app, ['SA002 /spec/syncPolicy/syncOptions']);
+    expect(findings[0].value).toEqual([]);
+  });
+
+  test('fails when RespectIgnoreDifferences=false', () => {
+    // GIVEN
+    const app = safeApplication({
+      spec: { ignoreDifferences: IGNORE_REPLICAS, syncPolicy: { syncOptions: ['RespectIgnoreDifferences=false'] } },
+    });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expectFindings(findings, app, ['SA002 /spec/syncPolicy/syncOptions']);
+  });
+});

@@ -1,0 +1,78 @@
+import { expectFindings, findingsFor, safeApplication } from './support';
+import { Manifest } from '../../src/rules/types';
+
+const CHART_SOURCE = { repoURL: 'https://charts.example.org', chart: 'checkout' };
+
+function helmApp(targetRevision: string | undefined): Manifest {
+  return safeApplication({ spec: { source: { ...CHART_SOURCE, path: undefined, targetRevision } } });
+}
+
+describe('SA007 floating-target-revision', () => {
+  test.each(['main', 'v1.4.2', '0d1f5c3e9a7b2c4d6e8f0a1b3c5d7e9f1a2b3c4d'])('passes when a Git source tracks %j', (targetRevision) => {
+    // GIVEN
+    const app = safeApplication({ spec: { source: { targetRevision } } });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test.each([undefined, '', 'HEAD', 'head', ' HEAD '])('fails when a Git source has targetRevision %j', (targetRevision) => {
+    // GIVEN
+    const app = safeApplication({ spec: { source: { targetRevision } } });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expectFindings(findings, app, ['SA007 /spec/source/targetRevision']);
+    expect(findings[0].value).toBe(targetRevision);
+  });
+
+  test('passes when a Helm chart is pinned to one version', () => {
+    // GIVEN
+    const app = helmApp('4.11.3');
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test.each([undefined, '', '*', '^1.2.0', '~1.2', '>=1.0', '1.x', '1.2.X', '1.2.3 - 1.4.0', '4.11.3 || 4.12.0'])(
+    'fails when a Helm chart version is %j',
+    (targetRevision) => {
+      // GIVEN
+      const app = helmApp(targetRevision);
+      // WHEN
+      const findings = findingsFor(app);
+      // THEN
+      expectFindings(findings, app, ['SA007 /spec/source/targetRevision']);
+      expect(findings[0].message).toContain('chart version');
+    },
+  );
+
+  test('fails when a Helm chart version excludes one release ("!=4.11.3")', () => {
+    // GIVEN a constraint (not a semver version), which Argo CD resolves to the newest other release
+    const app = helmApp('!=4.11.3');
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expectFindings(findings, app, ['SA007 /spec/source/targetRevision']);
+  });
+
+  test('fails on the one floating source of a multi-source app', () => {
+    // GIVEN a pinned chart and a values repository on HEAD
+    const app = safeApplication({
+      spec: {
+        source: undefined,
+        sources: [
+          { ...CHART_SOURCE, targetRevision: '4.11.3' },
+          { repoURL: 'https://git.example.org/payments/values.git', targetRevision: 'HEAD', ref: 'values' },
+        ],
+      },
+    });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expectFindings(findings, app, ['SA007 /spec/sources/1/targetRevision']);
+    expect(findings[0].value).toBe('HEAD');
+  });
+});

@@ -1,0 +1,32 @@
+import { expectFindings, findingsFor, safeApplication } from './support';
+import { ArgoCdVersion } from '../../src/application/argocd-version';
+
+describe('SA008 allow-empty', () => {
+  test('passes when allowEmpty is false', () => {
+    // GIVEN
+    const app = safeApplication({ spec: { syncPolicy: { automated: { allowEmpty: false } } } });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when auto-sync is switched off with enabled: false', () => {
+    // GIVEN
+    const app = safeApplication({ spec: { syncPolicy: { automated: { enabled: false, allowEmpty: true } } } });
+    // WHEN
+    const findings = findingsFor(app, ArgoCdVersion.V3_5);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when automated sync has allowEmpty: true', () => {
+    // GIVEN
+    const app = safeApplication({ spec: { syncPolicy: { automated: { allowEmpty: true } } } });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expectFindings(findings, app, ['SA008 /spec/syncPolicy/automated/allowEmpty']);
+    expect(findings[0].value).toBe(true);
+  });
+});

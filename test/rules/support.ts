@@ -1,0 +1,89 @@
+import { ArgoCdVersion } from '../../src/application/argocd-version';
+import { runRules } from '../../src/rules/engine';
+import { Finding, Manifest } from '../../src/rules/types';
+
+/** A partial manifest: objects merge into the base, other values replace, `undefined` removes the key. */
+export type Overrides = { readonly [key: string]: unknown };
+
+function isPlainObject(value: unknown): value is { [key: string]: unknown } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function merge(base: { [key: string]: unknown }, overrides: Overrides): { [key: string]: unknown } {
+  const out = { ...base };
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === undefined) {
+      delete out[key];
+    } else if (isPlainObject(value) && isPlainObject(out[key])) {
+      out[key] = merge(out[key] as { [key: string]: unknown }, value);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+/**
+ * An Application that every rule accepts, with `overrides` merged in. Each call returns a fresh object.
+ */
+export function safeApplication(overrides: Overrides = {}): Manifest {
+  const base = {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: { name: 'checkout', namespace: 'argocd' },
+    spec: {
+      project: 'payments',
+      source: { repoURL: 'https://git.example.org/payments/checkout.git', path: 'deploy', targetRevision: 'main' },
+      destination: { server: 'https://kubernetes.default.svc', namespace: 'checkout' },
+      syncPolicy: {
+        automated: { prune: true, selfHeal: true },
+        retry: { limit: 5, backoff: { duration: '5s', factor: 2, maxDuration: '3m' } },
+        syncOptions: ['CreateNamespace=true', 'PruneLast=true', 'RespectIgnoreDifferences=true'],
+      },
+    },
+  };
+  return merge(base, overrides);
+}
+
+/** A manifest the Application deploys. */
+export function deployment(name: string, annotations: { [key: string]: string } = {}): Manifest {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'checkout', annotations },
+    spec: { template: { spec: { containers: [{ name, image: `example.org/${name}:1.0.0` }] } } },
+  };
+}
+
+/** Runs every rule over one Application (and optional resources) for an Argo CD release. */
+export function findingsFor(
+  application: Manifest,
+  argoCdVersion: ArgoCdVersion = ArgoCdVersion.LATEST,
+  resources: readonly Manifest[] = [],
+): Finding[] {
+  return runRules({ application, resources, argoCdVersion });
+}
+
+/** Each finding as `RULE-ID /json/pointer`, in the engine's order. */
+export function described(findings: readonly Finding[]): string[] {
+  return findings.map((f) => `${f.rule.id} ${f.path}`);
+}
+
+/** Asserts the findings exactly, as `RULE-ID /json/pointer`, and that each is about `object` itself. */
+export function expectFindings(findings: readonly Finding[], object: Manifest, expected: string[]): void {
+  expect(described(findings)).toEqual(expected);
+  for (const finding of findings) {
+    expect(finding.object).toBe(object);
+  }
+}
+
+/** Freezes a value and everything reachable from it, so that any write throws in strict mode. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) {
+      deepFreeze(child);
+    }
+    Object.freeze(value);
+  }
+  return value;
+}
