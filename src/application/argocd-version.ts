@@ -32,7 +32,7 @@ export class ArgoCdVersion {
    * @param version for example `'3.1'`, `'v3.1.16'` or `'2.14.x'`
    */
   public static of(version: string): ArgoCdVersion {
-    const match = /^v?(\d+)\.(\d+)(\.(\d+|x))?$/.exec(String(version).trim());
+    const match = /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)(\.(\d+|x))?$/.exec(String(version).trim());
     const found = match
       ? ArgoCdVersion.all().find((v) => v.major === Number(match[1]) && v.minor === Number(match[2]))
       : undefined;

@@ -2,7 +2,7 @@ import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { badValue, ErrorCode } from '../private/errors';
 import { groupOf, isClusterScoped } from '../private/kinds';
-import { hasGlob, isDns1123Subdomain } from '../private/names';
+import { hasGlob, isDns1123Label, isDns1123Subdomain } from '../private/names';
 
 /**
  * The coordinates of one concrete resource, for a resource that this synth does not render.

@@ -9,9 +9,17 @@ process.stdin.on('data', (d) => { input += d; });
 process.stdin.on('end', async () => {
   const jq = await loadJq();
   const out = JSON.parse(input).map((expression) => {
-    const result = jq.raw(null, 'del(' + expression + ')');
     // exit code 3 is a compile error; 5 is a runtime error on the null input, which proves it compiled
-    return result.exitCode === 3 ? result.stderr.trim() : null;
+    const wrapped = jq.raw(null, 'del(' + expression + ')');
+    if (wrapped.exitCode === 3) {
+      return wrapped.stderr.trim();
+    }
+    // An expression that closes del's "(" early (".a) | (.b") compiles inside del(...) but not inside
+    // [...], where its ")" has no partner: jq's own parser proves the expression stays inside del.
+    const bracketed = jq.raw(null, '[' + expression + ']');
+    return bracketed.exitCode === 3
+      ? 'the expression is not self-contained: it would escape the del(...) Argo CD wraps around it'
+      : null;
   });
   process.stdout.write(JSON.stringify(out));
 });
@@ -24,11 +32,6 @@ const cache = new Map<string, string | null>();
  * Returns each expression's compile error, or null when it compiles.
  */
 export function compileJq(expressions: readonly string[]): (string | null)[] {
-  for (const e of expressions) {
-    if (!cache.has(e) && !balanced(e)) {
-      cache.set(e, 'unbalanced parentheses: the expression would escape the del(...) Argo CD wraps around it');
-    }
-  }
   const missing = [...new Set(expressions.filter((e) => !cache.has(e)))];
   if (missing.length > 0) {
     const stdout = execFileSync(process.execPath, ['-e', WORKER, require.resolve('jq-wasm')], {
@@ -41,27 +44,4 @@ export function compileJq(expressions: readonly string[]): (string | null)[] {
     missing.forEach((e, i) => cache.set(e, results[i]));
   }
   return expressions.map((e) => cache.get(e) ?? null);
-}
-
-/** Whether parentheses outside string literals balance without ever closing more than they opened. */
-function balanced(expression: string): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < expression.length; i++) {
-    const c = expression[i];
-    if (inString) {
-      if (c === '\\') {
-        i++;
-      } else if (c === '"') {
-        inString = false;
-      }
-    } else if (c === '"') {
-      inString = true;
-    } else if (c === '(') {
-      depth++;
-    } else if (c === ')' && --depth < 0) {
-      return false;
-    }
-  }
-  return depth === 0 && !inString;
 }
