@@ -87,14 +87,24 @@ export class IgnoreTarget {
         fix: 'name the one object the rule is for; a rule for every object of a kind hides real drift',
       });
     }
-    if (coordinates.namespace !== undefined && !isDns1123Subdomain(coordinates.namespace)) {
+    if (coordinates.namespace !== undefined && !isDns1123Label(coordinates.namespace)) {
       throw badValue({
         code: ErrorCode.INVALID_IGNORE_TARGET,
         where,
         prop: 'namespace',
         value: coordinates.namespace,
-        allowed: 'must be the exact namespace of the object',
+        allowed: 'must be the exact namespace of the object (a DNS-1123 label)',
         fix: 'give the namespace the object lives in, or leave it out for a cluster-scoped object',
+      });
+    }
+    if (coordinates.namespace !== undefined && isClusterScoped(group, coordinates.kind)) {
+      throw badValue({
+        code: ErrorCode.INVALID_IGNORE_TARGET,
+        where,
+        prop: 'namespace',
+        value: coordinates.namespace,
+        allowed: `must be left out: ${coordinates.kind} is cluster-scoped, so Argo CD would compare it with the live object's empty namespace and the rule would never match`,
+        fix: 'remove the namespace',
       });
     }
     return new IgnoreTarget(group, coordinates.kind, coordinates.name, coordinates.namespace);
