@@ -11,3 +11,7 @@ export * from './application/retry-options';
 export * from './application/safe-application';
 export * from './application/suppression';
 export * from './rules/severity';
+export * from './workloads/autoscaler';
+export * from './workloads/hpa-managed-deployment';
+export * from './workloads/known-field-owner';
+export * from './workloads/migration-hook';

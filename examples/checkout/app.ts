@@ -1,5 +1,6 @@
-import * as kplus from 'cdk8s-plus-28';
-import { ArgoProject, GitOpsApp, GitOpsAppProps, SafeApplication } from '../../src';
+import {
+  ArgoProject, Autoscaler, GitOpsApp, GitOpsAppProps, HpaManagedDeployment, MigrationHook, SafeApplication,
+} from '../../src';
 
 /**
  * The checkout service of the payments team: one SafeApplication and the workloads it deploys.
@@ -14,9 +15,19 @@ export function buildCheckoutApp(props: GitOpsAppProps = {}): GitOpsApp {
     destinationNamespace: 'payments',
   });
 
-  const web = new kplus.Deployment(checkout, 'web', {
+  // Runs before anything else of the app is applied; if it fails, the sync stops and the old code keeps running.
+  new MigrationHook(checkout, 'migrate', {
+    container: {
+      image: 'registry.example.com/payments/checkout:1.42.0',
+      command: ['./checkout', 'migrate', '--to-latest'],
+      securityContext: { user: 10001, group: 10001 },
+    },
+  });
+
+  // The HPA owns the replica count: no replicas in Git, and Argo CD leaves /spec/replicas alone.
+  const web = new HpaManagedDeployment(checkout, 'web', {
     metadata: { name: 'checkout-web' },
-    replicas: 3,
+    autoscaler: Autoscaler.hpa({ minReplicas: 3, maxReplicas: 12, cpuUtilizationPercent: 70 }),
     containers: [{
       name: 'web',
       image: 'registry.example.com/payments/checkout:1.42.0',
@@ -24,7 +35,7 @@ export function buildCheckoutApp(props: GitOpsAppProps = {}): GitOpsApp {
       securityContext: { user: 10001, group: 10001 },
     }],
   });
-  web.exposeViaService({ name: 'checkout', ports: [{ port: 80, targetPort: 8080 }] });
+  web.deployment.exposeViaService({ name: 'checkout', ports: [{ port: 80, targetPort: 8080 }] });
 
   return app;
 }

@@ -228,7 +228,8 @@ function nameFiles(objects: ApiObject[], extension: string): [string, Record<str
   const clean = (s: string) => s.replace(/[^0-9a-zA-Z_.-]/g, '');
   const candidates = (m: Record<string, any>): string[] => {
     const kind = clean(String(m.kind));
-    const name = clean(String(m.metadata?.name));
+    // A hook with generateName has no name: its prefix names the file.
+    const name = clean(String(m.metadata?.name ?? String(m.metadata?.generateName ?? '').replace(/-+$/, '')));
     const ns = clean(String(m.metadata?.namespace ?? 'cluster'));
     const group = clean(String(m.apiVersion).split('/').slice(0, -1).join('.') || 'core');
     return [`${kind}.${name}`, `${kind}.${ns}.${name}`, `${kind}.${group}.${ns}.${name}`];

@@ -27,12 +27,26 @@ export class JqPath {
   public static listItem(listKeys: string[], matchKey: string, matchValue: string, itemKeys?: string[]): JqPath {
     requireKeys('JqPath.listItem', 'listKeys', listKeys);
     requireKeys('JqPath.listItem', 'matchKey', [matchKey]);
-    let expression = `${keysToJq(listKeys)}[] | select(${keysToJq([matchKey])} == ${JSON.stringify(String(matchValue))})`;
+    // `[]?` so that an object without the list is left alone instead of failing the whole expression.
+    let expression = `${keysToJq(listKeys)}[]? | select(${keysToJq([matchKey])} == ${JSON.stringify(String(matchValue))})`;
     if (itemKeys && itemKeys.length > 0) {
       requireKeys('JqPath.listItem', 'itemKeys', itemKeys);
       expression += ` | ${keysToJq(itemKeys)}`;
     }
     return new JqPath(expression);
+  }
+
+  /**
+   * One field of every item of a list, e.g. the `clientConfig.caBundle` of every webhook of a webhook
+   * configuration.
+   *
+   * @param listKeys keys leading to the list, e.g. `['webhooks']`
+   * @param itemKeys keys inside each item, e.g. `['clientConfig', 'caBundle']`
+   */
+  public static listItemsField(listKeys: string[], itemKeys: string[]): JqPath {
+    requireKeys('JqPath.listItemsField', 'listKeys', listKeys);
+    requireKeys('JqPath.listItemsField', 'itemKeys', itemKeys);
+    return new JqPath(`${keysToJq(listKeys)}[]? | ${keysToJq(itemKeys)}`);
   }
 
   /**

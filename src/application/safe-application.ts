@@ -7,9 +7,11 @@ import { DestinationCluster } from './destination-cluster';
 import { ExternalSource } from './external-source';
 import { GitOpsApp } from './gitops-app';
 import { IgnoreRule } from './ignore-rule';
+import { IgnoreTarget } from './ignore-target';
 import { RetryOptions } from './retry-options';
 import { Suppression, Suppressions } from './suppression';
 import { ApplicationSpec, toJson_ApplicationSpec } from '../imports/application-argoproj.io';
+import { SYNC_WAVE_ANNOTATION } from '../private/argo-annotations';
 import { badValue, ErrorCode } from '../private/errors';
 import { formatFinding } from '../private/format';
 import { goDuration } from '../private/go-duration';
@@ -19,6 +21,7 @@ import { isDns1123Label, suggestDns1123Label } from '../private/names';
 import { runRules, unsuppressed } from '../rules/engine';
 import { floatingRevisionProblem } from '../rules/sa007-floating-target-revision';
 import { Manifest } from '../rules/types';
+import type { KnownFieldOwner } from '../workloads/known-field-owner';
 
 
 const SAFE_APPLICATION = Symbol.for('cdk8s-safe-argocd.SafeApplication');
@@ -191,6 +194,7 @@ export class SafeApplication extends Chart {
   private readonly backoffFactor: number;
   private readonly backoffMaxDuration: Duration;
   private readonly rules: IgnoreRule[] = [];
+  private readonly waves = new Map<ApiObject, number>();
 
   public constructor(scope: Construct, id: string, props: SafeApplicationProps) {
     super(scope, id, { namespace: props.destinationNamespace });
@@ -256,9 +260,16 @@ export class SafeApplication extends Chart {
     return [...this.rules];
   }
 
-  /** The sync options the Application carries. */
+  /**
+   * The sync options the Application carries. ApplyOutOfSyncOnly is left out when the app orders resources
+   * in sync waves: with it, Argo CD has been seen to start a wave before the previous one was healthy
+   * (argo-cd #5859).
+   */
   public get syncOptions(): string[] {
-    const options = ['CreateNamespace=true', 'PruneLast=true', 'ApplyOutOfSyncOnly=true'];
+    const options = ['CreateNamespace=true', 'PruneLast=true'];
+    if (this.waves.size === 0) {
+      options.push('ApplyOutOfSyncOnly=true');
+    }
     if (this.rules.length > 0) {
       options.push('RespectIgnoreDifferences=true');
     }
@@ -281,6 +292,75 @@ export class SafeApplication extends Chart {
       });
     }
     this.rules.push(rule);
+  }
+
+  /**
+   * Declares that a controller other than Argo CD writes some fields of one resource, and adds the
+   * exact ignore rules for them (see `KnownFieldOwner`).
+   *
+   * @param target the resource the owner writes to, e.g. `IgnoreTarget.fromApiObject(webhookConfig)`
+   * @param owner the controller, e.g. `KnownFieldOwner.certManagerCaInjector()`
+   */
+  public addFieldOwner(target: IgnoreTarget, owner: KnownFieldOwner): void {
+    for (const rule of owner.ignoreRulesFor(target)) {
+      this.addIgnoreRule(rule);
+    }
+  }
+
+  /**
+   * Puts one resource of this app into a sync wave (`argocd.argoproj.io/sync-wave`). Waves order the
+   * Sync phase but are not transactional: a later wave is not rolled back when an earlier one fails.
+   * Jobs and Pods are refused; a migration that must finish before new code runs is a MigrationHook.
+   * Once any resource is in a wave, the Application drops ApplyOutOfSyncOnly (argo-cd #5859).
+   *
+   * @param resource an ApiObject of this app, or a construct whose default child is one
+   * @param wave the wave, an integer; lower waves are applied first, the default wave is 0
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/sync-waves/
+   */
+  public addToSyncWave(resource: IConstruct, wave: number): void {
+    const obj = ApiObject.of(resource);
+    if (SafeApplication.enclosing(obj) !== this) {
+      throw badValue({
+        code: ErrorCode.WRONG_SCOPE,
+        where: this,
+        prop: 'resource',
+        value: obj.node.path,
+        allowed: 'is not a resource of this app',
+        fix: 'put resources into waves of the app that deploys them',
+      });
+    }
+    if (obj.kind === 'Job' || obj.kind === 'Pod') {
+      throw badValue({
+        code: ErrorCode.INVALID_SYNC_WAVE,
+        where: this,
+        prop: 'resource',
+        value: `${obj.kind} ${obj.name}`,
+        allowed: 'is a Job or Pod: in a wave it gives no guarantee that it finished before later waves, and a failure is not rolled back',
+        fix: 'run a migration as a MigrationHook (a PreSync hook, which stops the sync when it fails)',
+      });
+    }
+    if (!Number.isInteger(wave) || Math.abs(wave) > 1000) {
+      throw badValue({
+        code: ErrorCode.INVALID_SYNC_WAVE,
+        where: this,
+        prop: 'wave',
+        value: wave,
+        allowed: 'must be a whole number from -1000 to 1000',
+        fix: 'use small integers, e.g. -1 for resources that must come first',
+      });
+    }
+    if (this.waves.has(obj)) {
+      throw badValue({
+        code: ErrorCode.DUPLICATE,
+        where: this,
+        prop: 'resource',
+        value: obj.node.path,
+        allowed: `is already in wave ${this.waves.get(obj)}`,
+        fix: 'put each resource into one wave',
+      });
+    }
+    this.waves.set(obj, wave);
+    obj.metadata.addAnnotation(SYNC_WAVE_ANNOTATION, String(wave));
   }
 
   /**

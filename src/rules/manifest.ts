@@ -1,5 +1,5 @@
-import { ArgoCdVersion } from '../application/argocd-version';
 import { Manifest } from './types';
+import { ArgoCdVersion } from '../application/argocd-version';
 
 /** Whether a value is a plain JSON object. */
 export function isObject(value: unknown): value is Manifest {
@@ -33,7 +33,8 @@ export function stringAt(value: unknown, ...keys: string[]): string | undefined 
 /** `Kind namespace/name` for messages. */
 export function describeObject(obj: Manifest): string {
   const kind = stringAt(obj, 'kind') ?? '<no kind>';
-  const name = stringAt(obj, 'metadata', 'name') ?? '<no name>';
+  const generated = stringAt(obj, 'metadata', 'generateName');
+  const name = stringAt(obj, 'metadata', 'name') ?? (generated ? `${generated}*` : '<no name>');
   const namespace = stringAt(obj, 'metadata', 'namespace');
   return `${kind} ${namespace ? `${namespace}/` : ''}${name}`;
 }

@@ -64,7 +64,7 @@ describe('JqPath.listItem', () => {
     // WHEN a list item path is made
     const path = JqPath.listItem(['spec', 'ports'], 'name', 'http');
     // THEN it iterates the list and selects by equality
-    expect(path.expression).toBe('.spec.ports[] | select(.name == "http")');
+    expect(path.expression).toBe('.spec.ports[]? | select(.name == "http")');
   });
 
   test('narrows to keys inside the item', () => {
@@ -72,7 +72,7 @@ describe('JqPath.listItem', () => {
     // WHEN a list item path is made
     const path = JqPath.listItem(['spec', 'template', 'spec', 'containers'], 'name', 'app', ['resources', 'limits', 'nvidia.com/gpu']);
     // THEN the item keys are appended as their own path, the first with a leading dot
-    expect(path.expression).toBe('.spec.template.spec.containers[] | select(.name == "app") | .resources.limits["nvidia.com/gpu"]');
+    expect(path.expression).toBe('.spec.template.spec.containers[]? | select(.name == "app") | .resources.limits["nvidia.com/gpu"]');
   });
 
   test('treats an empty itemKeys list as the whole item', () => {
@@ -80,7 +80,7 @@ describe('JqPath.listItem', () => {
     // WHEN a list item path is made
     const path = JqPath.listItem(['spec', 'volumes'], 'name', 'istio-envoy', []);
     // THEN nothing is appended
-    expect(path.expression).toBe('.spec.volumes[] | select(.name == "istio-envoy")');
+    expect(path.expression).toBe('.spec.volumes[]? | select(.name == "istio-envoy")');
   });
 
   test('uses bracket syntax for a match key that is not an identifier', () => {
@@ -88,7 +88,7 @@ describe('JqPath.listItem', () => {
     // WHEN a list item path is made
     const path = JqPath.listItem(['items'], 'mount-path', '/data');
     // THEN the match key is bracketed, and the value is a JSON string
-    expect(path.expression).toBe('.items[] | select(.["mount-path"] == "/data")');
+    expect(path.expression).toBe('.items[]? | select(.["mount-path"] == "/data")');
   });
 
   test('JSON-escapes quotes and backslashes in the match value', () => {
@@ -96,7 +96,7 @@ describe('JqPath.listItem', () => {
     // WHEN a list item path is made
     const path = JqPath.listItem(['spec', 'containers'], 'name', 'x") | .a | ("\\');
     // THEN it stays one string literal
-    expect(path.expression).toBe('.spec.containers[] | select(.name == "x\\") | .a | (\\"\\\\")');
+    expect(path.expression).toBe('.spec.containers[]? | select(.name == "x\\") | .a | (\\"\\\\")');
   });
 
   test.each([
@@ -117,18 +117,18 @@ describe('JqPath.podTemplateContainer / podTemplateInitContainer', () => {
     // GIVEN / WHEN the istio-proxy container is selected
     // THEN the expression walks the pod template's containers
     expect(JqPath.podTemplateContainer('istio-proxy').expression)
-      .toBe('.spec.template.spec.containers[] | select(.name == "istio-proxy")');
+      .toBe('.spec.template.spec.containers[]? | select(.name == "istio-proxy")');
     expect(JqPath.podTemplateContainer('istio-proxy', ['image']).expression)
-      .toBe('.spec.template.spec.containers[] | select(.name == "istio-proxy") | .image');
+      .toBe('.spec.template.spec.containers[]? | select(.name == "istio-proxy") | .image');
   });
 
   test('selects an init container of the pod template by name', () => {
     // GIVEN / WHEN the istio-init init container is selected
     // THEN the expression walks the pod template's initContainers
     expect(JqPath.podTemplateInitContainer('istio-init').expression)
-      .toBe('.spec.template.spec.initContainers[] | select(.name == "istio-init")');
+      .toBe('.spec.template.spec.initContainers[]? | select(.name == "istio-init")');
     expect(JqPath.podTemplateInitContainer('istio-init', ['resources', 'limits']).expression)
-      .toBe('.spec.template.spec.initContainers[] | select(.name == "istio-init") | .resources.limits');
+      .toBe('.spec.template.spec.initContainers[]? | select(.name == "istio-init") | .resources.limits');
   });
 
   test('fails when itemKeys has an empty key', () => {

@@ -13,6 +13,8 @@ describe('examples/checkout', () => {
     expect(Object.keys(tree)).toEqual([
       'applications/checkout.k8s.yaml',
       'workloads/checkout/Deployment.checkout-web.k8s.yaml',
+      'workloads/checkout/HorizontalPodAutoscaler.checkout-web.k8s.yaml',
+      'workloads/checkout/Job.checkout-migrate.k8s.yaml',
       'workloads/checkout/Service.checkout.k8s.yaml',
     ]);
   });

@@ -27,7 +27,7 @@ describe('renderIgnoreDifferences', () => {
       namespace: 'payments',
       jsonPointers: ['/spec/replicas', '/metadata/annotations/deployment.kubernetes.io~1revision'],
       jqPathExpressions: [
-        '.spec.template.spec.containers[] | select(.name == "istio-proxy")',
+        '.spec.template.spec.containers[]? | select(.name == "istio-proxy")',
         '.spec.template.spec.volumes[] | select(.name == "istio-envoy")',
       ],
       managedFieldsManagers: ['rollouts-controller'],

@@ -19,9 +19,20 @@ function breakingEveryRule(): Manifest {
       project: 'default',
       source: { targetRevision: 'HEAD' },
       ignoreDifferences: [{ group: '*', kind: 'Deployment', name: 'checkout' }],
-      syncPolicy: { automated: { enabled: true, prune: false, allowEmpty: true }, retry: undefined, syncOptions: [] },
+      syncPolicy: { automated: { enabled: true, prune: false, allowEmpty: true }, retry: undefined, syncOptions: ['ApplyOutOfSyncOnly=true'] },
     },
   });
+}
+
+/** Workloads that break each workload rule once: replicas under an HPA, a Job in a wave, a hook without deadline. */
+function workloadsBreakingEveryRule(): Manifest[] {
+  const scaled = deployment('web');
+  return [
+    { ...scaled, spec: { ...(scaled.spec as object), replicas: 2 } },
+    { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web', namespace: 'checkout' }, spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 5 } },
+    { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'migrate', namespace: 'checkout', annotations: { 'argocd.argoproj.io/sync-wave': '0' } }, spec: { activeDeadlineSeconds: 60 } },
+    { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'hook', namespace: 'checkout', annotations: { 'argocd.argoproj.io/hook': 'PreSync' } }, spec: {} },
+  ];
 }
 
 describe('runRules', () => {
@@ -118,7 +129,7 @@ describe('purity and robustness', () => {
     // GIVEN
     const input: RuleInput = deepFreeze({
       application: breakingEveryRule(),
-      resources: [deployment('checkout', { [SUPPRESS_SA006]: REASON })],
+      resources: [deployment('checkout', { [SUPPRESS_SA006]: REASON }), ...workloadsBreakingEveryRule()],
       argoCdVersion: ArgoCdVersion.V3_0,
     });
     const before = JSON.stringify(input);

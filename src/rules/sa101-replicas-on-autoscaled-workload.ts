@@ -1,0 +1,38 @@
+import { at } from './manifest';
+import { Severity } from './severity';
+import { Rule, Violation } from './types';
+import { isTargetOf, ownerLabel, scaleTargets } from './workloads';
+
+/** A workload that declares spec.replicas while an autoscaler in the same app owns it. */
+export const replicasOnAutoscaledWorkload: Rule = {
+  id: 'SA101',
+  name: 'replicas-on-autoscaled-workload',
+  severity: Severity.ERROR,
+  summary: 'A workload declares spec.replicas while an HPA or KEDA ScaledObject of the same app scales it.',
+  explanation:
+    'The autoscaler changes spec.replicas under load and self-heal puts the Git value back within seconds: '
+    + 'capacity saw-tooths exactly when it is needed. Ignoring the field is not enough on its own either: '
+    + 'a value kept in Git is applied again on every sync without RespectIgnoreDifferences.',
+  fix: 'Remove spec.replicas from the workload (HpaManagedDeployment never emits it) and ignore /spec/replicas '
+    + 'for it with RespectIgnoreDifferences=true.',
+  check({ application, resources }) {
+    const targets = scaleTargets(resources, application);
+    const found: Violation[] = [];
+    for (const obj of resources) {
+      const replicas = at(obj, 'spec', 'replicas');
+      if (replicas === undefined) {
+        continue;
+      }
+      const target = targets.find((t) => isTargetOf(obj, t, application));
+      if (target) {
+        found.push({
+          object: obj,
+          path: '/spec/replicas',
+          message: `${String(obj.kind)} declares replicas ${JSON.stringify(replicas)}, but ${ownerLabel(target)} scales it`,
+          value: replicas,
+        });
+      }
+    }
+    return found;
+  },
+};

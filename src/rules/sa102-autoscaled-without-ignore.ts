@@ -1,0 +1,88 @@
+import { isObject, listAt, stringAt, syncOptionsOf } from './manifest';
+import { Severity } from './severity';
+import { Manifest, Rule, Violation } from './types';
+import { effectiveNamespace, isTargetOf, ownerLabel, scaleTargets, ScaleTarget } from './workloads';
+import { groupOf } from '../private/kinds';
+import { hasGlob } from '../private/names';
+
+/** Whether a glob (as Argo CD matches group and kind) matches a value. */
+function globMatches(pattern: string, value: string): boolean {
+  if (!hasGlob(pattern)) {
+    return pattern === value;
+  }
+  const regex = pattern.replace(/[.+^$()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  try {
+    return new RegExp(`^${regex}$`).test(value);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether an ignoreDifferences entry keeps Argo CD away from the target's replicas: it matches the
+ * object the way Argo CD matches, and names /spec/replicas (pointer or jq) or the HPA's field manager.
+ */
+function coversReplicas(entry: unknown, workload: Manifest, application: Manifest): boolean {
+  if (!isObject(entry)) {
+    return false;
+  }
+  const group = typeof entry.group === 'string' ? entry.group : '';
+  const matches = globMatches(group, groupOf(stringAt(workload, 'apiVersion') ?? ''))
+    && typeof entry.kind === 'string' && globMatches(entry.kind, String(workload.kind))
+    && (!entry.name || entry.name === stringAt(workload, 'metadata', 'name'))
+    && (!entry.namespace || entry.namespace === effectiveNamespace(workload, application));
+  if (!matches) {
+    return false;
+  }
+  const pointers = Array.isArray(entry.jsonPointers) ? entry.jsonPointers : [];
+  const jq = Array.isArray(entry.jqPathExpressions) ? entry.jqPathExpressions : [];
+  const managers = Array.isArray(entry.managedFieldsManagers) ? entry.managedFieldsManagers : [];
+  return pointers.includes('/spec/replicas') || jq.some((e) => typeof e === 'string' && e.replace(/\s/g, '') === '.spec.replicas')
+    || managers.includes('kube-controller-manager');
+}
+
+/** An autoscaled workload whose Application would still apply or revert its replica count. */
+export const autoscaledWithoutIgnore: Rule = {
+  id: 'SA102',
+  name: 'autoscaled-without-ignore',
+  severity: Severity.ERROR,
+  summary: 'An autoscaled workload has no ignore rule for /spec/replicas, or the app lacks RespectIgnoreDifferences=true.',
+  explanation:
+    'Without an ignore rule, a workload that once had replicas in Git (in last-applied-configuration) has the '
+    + 'field deleted by the three-way merge and scales to 1 on the next sync; with an ignore rule but without '
+    + 'RespectIgnoreDifferences, any sync still applies the Git view of the field. Both together make Argo CD '
+    + 'carry the live replica count into what it applies.',
+  fix: 'Add an ignoreDifferences entry for exactly this workload with jsonPointers [/spec/replicas], and the sync '
+    + 'option RespectIgnoreDifferences=true (HpaManagedDeployment does both).',
+  check({ application, resources }) {
+    if (!application) {
+      return [];
+    }
+    const entries = listAt(application, 'spec', 'ignoreDifferences');
+    const respects = syncOptionsOf(application).includes('RespectIgnoreDifferences=true');
+    const found: Violation[] = [];
+    const seen = new Set<Manifest>();
+    const targets: ScaleTarget[] = scaleTargets(resources, application);
+    for (const obj of resources) {
+      const target = targets.find((t) => isTargetOf(obj, t, application));
+      if (!target || seen.has(obj)) {
+        continue;
+      }
+      seen.add(obj);
+      if (!entries.some((e) => coversReplicas(e, obj, application))) {
+        found.push({
+          object: obj,
+          path: '',
+          message: `${ownerLabel(target)} scales it, but Application ${stringAt(application, 'metadata', 'name') ?? ''} has no ignoreDifferences entry for its /spec/replicas`,
+        });
+      } else if (!respects) {
+        found.push({
+          object: obj,
+          path: '',
+          message: `${ownerLabel(target)} scales it, and its /spec/replicas is ignored, but without RespectIgnoreDifferences=true a sync still applies the Git value`,
+        });
+      }
+    }
+    return found;
+  },
+};

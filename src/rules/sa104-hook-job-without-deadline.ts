@@ -1,0 +1,35 @@
+import { at } from './manifest';
+import { Severity } from './severity';
+import { Rule, Violation } from './types';
+import { hookOf, isJobOrPod } from './workloads';
+
+/** A hook Job (or Pod) that can run forever. */
+export const hookJobWithoutDeadline: Rule = {
+  id: 'SA104',
+  name: 'hook-job-without-deadline',
+  severity: Severity.ERROR,
+  summary: 'A hook Job or Pod has no activeDeadlineSeconds.',
+  explanation:
+    'Argo CD waits for a hook to finish. A hook whose image cannot be pulled, or that waits on a lock that is '
+    + 'never released, stays Progressing forever (argo-cd #15593) and so does the sync. ImagePullBackOff does '
+    + 'not count against backoffLimit; only a deadline fails it.',
+  fix: 'Set spec.activeDeadlineSeconds on the Job (for a Pod, on the Pod spec), e.g. 600.',
+  check({ resources }) {
+    const found: Violation[] = [];
+    for (const obj of resources) {
+      if (!isJobOrPod(obj) || hookOf(obj) === undefined) {
+        continue;
+      }
+      const deadline = at(obj, 'spec', 'activeDeadlineSeconds');
+      if (typeof deadline !== 'number' || deadline <= 0) {
+        found.push({
+          object: obj,
+          path: '/spec/activeDeadlineSeconds',
+          message: `hook ${String(obj.kind)} (${hookOf(obj)}) has ${deadline === undefined ? 'no' : `an invalid (${JSON.stringify(deadline)})`} deadline, so a stuck run blocks the sync forever`,
+          value: deadline,
+        });
+      }
+    }
+    return found;
+  },
+};

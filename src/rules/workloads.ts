@@ -1,0 +1,63 @@
+import { at, isObject, stringAt } from './manifest';
+import { Manifest } from './types';
+import { HELM_HOOK_ANNOTATION, HOOK_ANNOTATION } from '../private/argo-annotations';
+import { groupOf } from '../private/kinds';
+
+/** The namespace an object lands in: its own, else the Application's destination namespace. */
+export function effectiveNamespace(obj: Manifest, application: Manifest | undefined): string {
+  return stringAt(obj, 'metadata', 'namespace') ?? stringAt(application, 'spec', 'destination', 'namespace') ?? '';
+}
+
+/** An autoscaler (HPA or KEDA ScaledObject) and the workload it scales. */
+export interface ScaleTarget {
+  readonly owner: Manifest;
+  readonly group: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace: string;
+}
+
+/**
+ * The workloads that autoscalers among `resources` scale: `autoscaling/*` HorizontalPodAutoscalers and
+ * `keda.sh/*` ScaledObjects (whose target defaults to an apps/v1 Deployment).
+ */
+export function scaleTargets(resources: readonly Manifest[], application: Manifest | undefined): ScaleTarget[] {
+  const found: ScaleTarget[] = [];
+  for (const r of resources) {
+    const apiVersion = stringAt(r, 'apiVersion') ?? '';
+    const isHpa = r.kind === 'HorizontalPodAutoscaler' && groupOf(apiVersion) === 'autoscaling';
+    const isKeda = r.kind === 'ScaledObject' && groupOf(apiVersion) === 'keda.sh';
+    const ref = at(r, 'spec', 'scaleTargetRef');
+    if ((!isHpa && !isKeda) || !isObject(ref) || typeof ref.name !== 'string') {
+      continue;
+    }
+    const kind = typeof ref.kind === 'string' ? ref.kind : (isKeda ? 'Deployment' : '');
+    const refApiVersion = typeof ref.apiVersion === 'string' ? ref.apiVersion : (isKeda ? 'apps/v1' : '');
+    found.push({ owner: r, group: groupOf(refApiVersion), kind, name: ref.name, namespace: effectiveNamespace(r, application) });
+  }
+  return found;
+}
+
+/** Whether `obj` is the workload a scale target names. */
+export function isTargetOf(obj: Manifest, target: ScaleTarget, application: Manifest | undefined): boolean {
+  return obj.kind === target.kind
+    && groupOf(stringAt(obj, 'apiVersion') ?? '') === target.group
+    && stringAt(obj, 'metadata', 'name') === target.name
+    && effectiveNamespace(obj, application) === target.namespace;
+}
+
+/** `Kind name` of an autoscaler, for messages. */
+export function ownerLabel(target: ScaleTarget): string {
+  return `${String(target.owner.kind)} ${stringAt(target.owner, 'metadata', 'name') ?? '<no name>'}`;
+}
+
+/** The hook phases an object declares, Argo CD's own or Helm's. */
+export function hookOf(obj: Manifest): string | undefined {
+  return stringAt(obj, 'metadata', 'annotations', HOOK_ANNOTATION) ?? stringAt(obj, 'metadata', 'annotations', HELM_HOOK_ANNOTATION);
+}
+
+/** Whether the object is a batch/v1 Job or a core Pod. */
+export function isJobOrPod(obj: Manifest): boolean {
+  const group = groupOf(stringAt(obj, 'apiVersion') ?? '');
+  return (obj.kind === 'Job' && group === 'batch') || (obj.kind === 'Pod' && group === '');
+}

@@ -1,0 +1,174 @@
+import { ApiObjectMetadata, Duration } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { Autoscaler, AutoscalerKind } from './autoscaler';
+import { IgnoreRule } from '../application/ignore-rule';
+import { IgnoreTarget } from '../application/ignore-target';
+import { SafeApplication } from '../application/safe-application';
+
+/**
+ * Props of an {@link HpaManagedDeployment}. There is deliberately no `replicas`: the autoscaler owns it.
+ */
+export interface HpaManagedDeploymentProps {
+  /** Who owns the replica count: an HPA created here, a KEDA ScaledObject, or an HPA managed elsewhere. */
+  readonly autoscaler: Autoscaler;
+
+  /** The pod's containers. Give them CPU or memory requests: utilization targets are relative to them. */
+  readonly containers: kplus.ContainerProps[];
+
+  /**
+   * The Deployment's metadata. Give it a name: it is part of the ignore rule and renaming it makes Argo CD
+   * delete and recreate the Deployment.
+   *
+   * @default - a name generated from the construct path
+   */
+  readonly metadata?: ApiObjectMetadata;
+
+  /**
+   * Init containers.
+   *
+   * @default - none
+   */
+  readonly initContainers?: kplus.ContainerProps[];
+
+  /**
+   * Volumes the containers can mount.
+   *
+   * @default - none
+   */
+  readonly volumes?: kplus.Volume[];
+
+  /**
+   * Metadata of the pod template.
+   *
+   * @default - only the selector label cdk8s-plus adds
+   */
+  readonly podMetadata?: ApiObjectMetadata;
+
+  /**
+   * The service account the pods run as.
+   *
+   * @default - the namespace's default service account
+   */
+  readonly serviceAccount?: kplus.IServiceAccount;
+
+  /**
+   * Whether the service account token is mounted.
+   *
+   * @default false
+   */
+  readonly automountServiceAccountToken?: boolean;
+
+  /**
+   * The pod security context.
+   *
+   * @default - cdk8s-plus defaults (run as non-root)
+   */
+  readonly securityContext?: kplus.PodSecurityContextProps;
+
+  /**
+   * How pods are replaced on a rollout.
+   *
+   * @default - rolling update, 25% max surge and unavailable
+   */
+  readonly strategy?: kplus.DeploymentStrategy;
+
+  /**
+   * How long a new pod must be ready before it counts as available.
+   *
+   * @default Duration.seconds(0)
+   */
+  readonly minReady?: Duration;
+
+  /**
+   * How long a rollout may take before it is reported as failed (Argo CD shows the app Degraded).
+   *
+   * @default Duration.seconds(600)
+   */
+  readonly progressDeadline?: Duration;
+
+  /**
+   * Grace period for pod termination.
+   *
+   * @default Duration.seconds(30)
+   */
+  readonly terminationGracePeriod?: Duration;
+}
+
+/**
+ * A Deployment whose replica count belongs to an autoscaler, inside a SafeApplication.
+ *
+ * The Deployment never carries `spec.replicas`, and the app's Application gets exactly one ignore rule,
+ * for this Deployment's `/spec/replicas`, which brings `RespectIgnoreDifferences=true` with it. The pairing
+ * is what makes moving a Deployment that had `replicas: 3` in Git onto an HPA safe: without the ignore rule,
+ * the three-way merge would delete the field that left Git and the Deployment would scale to 1 once; with
+ * it, Argo CD copies the live replica count into what it applies.
+ *
+ * With `Autoscaler.hpa(...)` it also creates the autoscaling/v2 HorizontalPodAutoscaler, named like the
+ * Deployment, with its metrics in the order the HPA controller keeps them (memory before CPU), so the HPA
+ * itself does not flap OutOfSync (argo-cd #1079, #7846, #11328; kubernetes #74099).
+ *
+ * The Deployment is the child `Resource` (`ApiObject.of(x)` reaches its ApiObject).
+ *
+ * @see https://argo-cd.readthedocs.io/en/stable/user-guide/diffing/
+ * @see https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/#migrating-deployments-and-statefulsets-to-horizontal-autoscaling
+ */
+export class HpaManagedDeployment extends Construct {
+  /** The Deployment. */
+  public readonly deployment: kplus.Deployment;
+  /** The HorizontalPodAutoscaler, when `Autoscaler.hpa` created one. */
+  public readonly hpa?: kplus.HorizontalPodAutoscaler;
+  /** Who owns the replica count. */
+  public readonly autoscaler: Autoscaler;
+
+  public constructor(scope: Construct, id: string, props: HpaManagedDeploymentProps) {
+    super(scope, id);
+    // Throws [SAFE-010] outside a SafeApplication, before anything is created.
+    const app = SafeApplication.enclosing(this);
+    this.autoscaler = props.autoscaler;
+
+    this.deployment = new kplus.Deployment(this, 'Resource', {
+      metadata: props.metadata,
+      containers: props.containers,
+      initContainers: props.initContainers,
+      volumes: props.volumes,
+      podMetadata: props.podMetadata,
+      serviceAccount: props.serviceAccount,
+      automountServiceAccountToken: props.automountServiceAccountToken,
+      securityContext: props.securityContext,
+      strategy: props.strategy,
+      minReady: props.minReady,
+      progressDeadline: props.progressDeadline,
+      terminationGracePeriod: props.terminationGracePeriod,
+    });
+
+    const options = props.autoscaler.hpaOptions;
+    let owner: string;
+    if (props.autoscaler.kind === AutoscalerKind.HPA && options) {
+      const metrics: kplus.Metric[] = [];
+      // The HPA controller keeps memory before CPU (CPU is appended last when the object round-trips
+      // through autoscaling/v1): emit them in that order.
+      if (options.memoryUtilizationPercent !== undefined) {
+        metrics.push(kplus.Metric.resourceMemory(kplus.MetricTarget.averageUtilization(options.memoryUtilizationPercent)));
+      }
+      if (options.cpuUtilizationPercent !== undefined) {
+        metrics.push(kplus.Metric.resourceCpu(kplus.MetricTarget.averageUtilization(options.cpuUtilizationPercent)));
+      }
+      this.hpa = new kplus.HorizontalPodAutoscaler(this, 'Hpa', {
+        metadata: { name: this.deployment.name },
+        target: this.deployment,
+        minReplicas: options.minReplicas,
+        maxReplicas: options.maxReplicas,
+        metrics,
+      });
+      owner = `HorizontalPodAutoscaler ${this.deployment.name}`;
+    } else {
+      this.deployment.markHasAutoscaler();
+      owner = props.autoscaler.kind === AutoscalerKind.KEDA_SCALED_OBJECT
+        ? `KEDA ScaledObject ${props.autoscaler.ownerName} (through the HPA it manages)`
+        : `HorizontalPodAutoscaler ${props.autoscaler.ownerName}, managed outside this app`;
+    }
+
+    app.addIgnoreRule(IgnoreRule.jsonPointer(IgnoreTarget.fromApiObject(this.deployment), '/spec/replicas', `replicas are owned by ${owner}`));
+  }
+}

@@ -1,0 +1,213 @@
+import { ApiObject, Duration, JsonPatch } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { SafeApplication } from '../application/safe-application';
+import { HOOK_ANNOTATION, HOOK_DELETE_POLICY_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../private/argo-annotations';
+import { badValue, ErrorCode } from '../private/errors';
+import { isDns1123Label, suggestDns1123Label } from '../private/names';
+
+const MIGRATION_HOOK = Symbol.for('cdk8s-safe-argocd.MigrationHook');
+
+/**
+ * Labels and annotations that keep the known service meshes from injecting a sidecar into the hook's pod.
+ * A Job whose injected proxy keeps running never completes, and the sync waits for it (argo-cd #27407).
+ */
+const NO_SIDECAR_LABELS: Record<string, string> = {
+  // https://istio.io/latest/docs/setup/additional-setup/sidecar-injection/#controlling-the-injection-policy
+  'sidecar.istio.io/inject': 'false',
+};
+const NO_SIDECAR_ANNOTATIONS: Record<string, string> = {
+  // https://linkerd.io/2/features/proxy-injection/
+  'linkerd.io/inject': 'disabled',
+};
+
+/**
+ * Props of a {@link MigrationHook}.
+ */
+export interface MigrationHookProps {
+  /** The migration container: image, command, environment, resources. */
+  readonly container: kplus.ContainerProps;
+
+  /**
+   * The prefix of the Job's generated name (Argo CD creates `<name>-<random>` on every sync).
+   * A DNS-1123 label of at most 52 characters.
+   *
+   * @default - `<application name>-<construct id>`
+   */
+  readonly name?: string;
+
+  /**
+   * How long the migration may run before Kubernetes fails it, and with it the sync: an image that
+   * cannot be pulled or a lock that is never released ends here instead of leaving the sync Progressing
+   * forever (argo-cd #15593). From 1 minute to 6 hours.
+   *
+   * @default Duration.minutes(10)
+   */
+  readonly activeDeadline?: Duration;
+
+  /**
+   * How many times Kubernetes retries a failed migration pod inside one sync, 0 to 5. The sync's own
+   * retry policy re-runs the hook as a new Job.
+   *
+   * @default 0 - a migration that failed half-way is looked at, not re-run blindly within the same sync
+   */
+  readonly backoffLimit?: number;
+
+  /**
+   * How long a finished Job (in practice a failed one: Argo CD deletes succeeded hooks at once) is kept
+   * so its logs can be read, from 1 hour to 30 days.
+   *
+   * @default Duration.days(3) - long enough to outlast a weekend
+   */
+  readonly failedRunRetention?: Duration;
+
+  /**
+   * A migration that must complete before this one starts. Several migrations of one app must be
+   * ordered this way; they run one wave after another within the PreSync phase.
+   *
+   * @default - the first migration of the app
+   */
+  readonly after?: MigrationHook;
+
+  /**
+   * The service account the migration runs as.
+   *
+   * @default - the namespace's default service account
+   */
+  readonly serviceAccount?: kplus.IServiceAccount;
+
+  /**
+   * Volumes the container can mount.
+   *
+   * @default - none
+   */
+  readonly volumes?: kplus.Volume[];
+
+  /**
+   * The pod security context.
+   *
+   * @default - cdk8s-plus defaults (run as non-root)
+   */
+  readonly securityContext?: kplus.PodSecurityContextProps;
+}
+
+/**
+ * A database migration that runs before anything of its app is applied, and stops the sync when it fails.
+ *
+ * It is a batch/v1 Job with `argocd.argoproj.io/hook: PreSync`: Argo CD runs every PreSync hook to
+ * completion before the Sync phase applies a single resource, and a failed hook fails the whole sync, so
+ * new code never runs against a half-migrated schema. A Job in a sync wave gives no such guarantee: waves
+ * are not transactional, and later waves are not rolled back.
+ *
+ * - Bounded: `activeDeadlineSeconds`, `backoffLimit` and `restartPolicy: Never`, so it fails rather than hangs.
+ * - `metadata.generateName` with `hook-delete-policy: HookSucceeded`: every sync, retries included, runs
+ *   a fresh Job; a succeeded one is deleted at once, a failed one is kept with its logs until
+ *   `failedRunRetention` has passed (`ttlSecondsAfterFinished`). The default policy, BeforeHookCreation,
+ *   would delete the failed Job and its logs as soon as the sync is retried (argo-cd #11872).
+ * - Sidecar injection is switched off for Istio and Linkerd, so the Job can complete in a mesh namespace.
+ * - No annotation Argo CD does not read: there is no hook-failure-policy; aborting is what PreSync does.
+ *
+ * @see https://argo-cd.readthedocs.io/en/stable/user-guide/resource_hooks/
+ */
+export class MigrationHook extends Construct {
+  /** Whether `x` is a MigrationHook. */
+  public static isMigrationHook(x: unknown): x is MigrationHook {
+    return typeof x === 'object' && x !== null && MIGRATION_HOOK in x;
+  }
+
+  /** The Job. */
+  public readonly job: kplus.Job;
+  /** The prefix of the Job's generated name. */
+  public readonly namePrefix: string;
+  /** The wave of this hook within the PreSync phase: 0 for the first, one more than `after`'s otherwise. */
+  public readonly wave: number;
+  /** The migration that runs before this one, if any. */
+  public readonly after?: MigrationHook;
+
+  public constructor(scope: Construct, id: string, props: MigrationHookProps) {
+    super(scope, id);
+    Object.defineProperty(this, MIGRATION_HOOK, { value: true });
+    const app = SafeApplication.enclosing(this);
+
+    this.namePrefix = props.name ?? suggestDns1123Label(`${app.applicationName}-${id}`).slice(0, 52).replace(/-+$/, '');
+    if (typeof this.namePrefix !== 'string' || this.namePrefix.length > 52 || !isDns1123Label(this.namePrefix)) {
+      throw badValue({
+        code: ErrorCode.INVALID_NAME,
+        where: this,
+        prop: 'name',
+        value: props.name,
+        allowed: 'must be a DNS-1123 label of at most 52 characters (the generated suffix and the job-name label need the rest)',
+        fix: `use e.g. ${JSON.stringify(suggestDns1123Label(String(props.name ?? id)).slice(0, 52))}`,
+      });
+    }
+    const activeDeadline = props.activeDeadline ?? Duration.minutes(10);
+    const backoffLimit = props.backoffLimit ?? 0;
+    const retention = props.failedRunRetention ?? Duration.days(3);
+    bounded(this, 'activeDeadline', activeDeadline.toSeconds({ integral: false }), 60, 6 * 3600, 's', 'use e.g. Duration.minutes(10)');
+    bounded(this, 'backoffLimit', backoffLimit, 0, 5, '', 'use 0 to 5');
+    bounded(this, 'failedRunRetention', retention.toSeconds({ integral: false }), 3600, 30 * 86400, 's', 'use e.g. Duration.days(3)');
+
+    if (props.after) {
+      if (!MigrationHook.isMigrationHook(props.after) || SafeApplication.enclosing(props.after) !== app) {
+        throw badValue({
+          code: ErrorCode.HOOK_ORDER,
+          where: this,
+          prop: 'after',
+          value: props.after?.node?.path,
+          allowed: 'must be a MigrationHook of the same SafeApplication',
+          fix: 'order migrations only within the app they belong to',
+        });
+      }
+      this.after = props.after;
+      this.wave = props.after.wave + 1;
+    } else {
+      this.wave = 0;
+    }
+
+    this.job = new kplus.Job(this, 'Resource', {
+      metadata: { name: this.namePrefix },
+      containers: [props.container],
+      activeDeadline,
+      backoffLimit,
+      ttlAfterFinished: retention,
+      restartPolicy: kplus.RestartPolicy.NEVER,
+      serviceAccount: props.serviceAccount,
+      volumes: props.volumes,
+      securityContext: props.securityContext,
+      podMetadata: { labels: NO_SIDECAR_LABELS, annotations: NO_SIDECAR_ANNOTATIONS },
+    });
+    const obj = ApiObject.of(this.job);
+    obj.metadata.addAnnotation(HOOK_ANNOTATION, 'PreSync');
+    obj.metadata.addAnnotation(HOOK_DELETE_POLICY_ANNOTATION, 'HookSucceeded');
+    if (this.wave > 0) {
+      // Orders hooks within the PreSync phase only; the Job never joins a wave of the Sync phase.
+      obj.metadata.addAnnotation(SYNC_WAVE_ANNOTATION, String(this.wave));
+    }
+    obj.addJsonPatch(JsonPatch.remove('/metadata/name'), JsonPatch.add('/metadata/generateName', `${this.namePrefix}-`));
+
+    this.node.addValidation({ validate: () => this.validateOrder(app) });
+  }
+
+  private validateOrder(app: SafeApplication): string[] {
+    const first = app.node.findAll().filter((c): c is MigrationHook => MigrationHook.isMigrationHook(c) && c.after === undefined);
+    if (first.length > 1 && first[0] !== this && first.includes(this)) {
+      return [`[${ErrorCode.HOOK_ORDER}] ${first.length} migrations of app ${app.applicationName} have no \`after\` `
+        + `(${first.map((h) => h.node.path).join(', ')}), so Argo CD would run them at the same time. `
+        + `Fix: give all but the first an \`after\`, e.g. after: ${first[0].node.id}.`];
+    }
+    return [];
+  }
+}
+
+function bounded(scope: Construct, prop: string, value: number, min: number, max: number, unit: string, fix: string): void {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw badValue({
+      code: ErrorCode.HOOK_OUT_OF_BOUNDS,
+      where: scope,
+      prop,
+      value: unit ? `${value}${unit}` : value,
+      allowed: `must be a whole number from ${min}${unit} to ${max}${unit}`,
+      fix,
+    });
+  }
+}
