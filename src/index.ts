@@ -15,3 +15,5 @@ export * from './workloads/autoscaler';
 export * from './workloads/hpa-managed-deployment';
 export * from './workloads/known-field-owner';
 export * from './workloads/migration-hook';
+export * from './drift/drift-simulator';
+export * from './drift/live-scenario';

@@ -29,6 +29,7 @@ export const ErrorCode = {
   INVALID_SYNC_WAVE: 'SAFE-023',
   RULE_VIOLATIONS: 'SAFE-100',
   WRITE_FAILED: 'SAFE-101',
+  UNREADABLE_INPUT: 'SAFE-102',
 } as const;
 
 export type ErrorCodeValue = typeof ErrorCode[keyof typeof ErrorCode];

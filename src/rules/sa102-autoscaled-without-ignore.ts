@@ -3,20 +3,7 @@ import { Severity } from './severity';
 import { Manifest, Rule, Violation } from './types';
 import { effectiveNamespace, isTargetOf, ownerLabel, scaleTargets, ScaleTarget } from './workloads';
 import { groupOf } from '../private/kinds';
-import { hasGlob } from '../private/names';
-
-/** Whether a glob (as Argo CD matches group and kind) matches a value. */
-function globMatches(pattern: string, value: string): boolean {
-  if (!hasGlob(pattern)) {
-    return pattern === value;
-  }
-  const regex = pattern.replace(/[.+^$()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-  try {
-    return new RegExp(`^${regex}$`).test(value);
-  } catch {
-    return false;
-  }
-}
+import { globMatches } from '../private/glob';
 
 /**
  * Whether an ignoreDifferences entry keeps Argo CD away from the target's replicas: it matches the

@@ -1,8 +1,7 @@
-import { stringAt } from './manifest';
+import { escapeToken } from '../private/json-pointer';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { hookOf, isJobOrPod } from './workloads';
-import { SYNC_WAVE_ANNOTATION } from '../private/argo-annotations';
+import { hookOf, isJobOrPod, isSkipped, waveOf } from './workloads';
 
 /** A Job or Pod ordered by a sync wave instead of running as a hook. */
 export const jobInSyncWave: Rule = {
@@ -19,13 +18,13 @@ export const jobInSyncWave: Rule = {
   check({ resources }) {
     const found: Violation[] = [];
     for (const obj of resources) {
-      const wave = stringAt(obj, 'metadata', 'annotations', SYNC_WAVE_ANNOTATION);
-      if (wave !== undefined && isJobOrPod(obj) && hookOf(obj) === undefined) {
+      const wave = waveOf(obj);
+      if (wave !== undefined && isJobOrPod(obj) && hookOf(obj) === undefined && !isSkipped(obj)) {
         found.push({
           object: obj,
-          path: `/metadata/annotations/${SYNC_WAVE_ANNOTATION.replace(/\//g, '~1')}`,
-          message: `${String(obj.kind)} runs in sync wave ${wave} of the Sync phase, where a failure half-way stops nothing already applied`,
-          value: wave,
+          path: `/metadata/annotations/${escapeToken(wave.annotation)}`,
+          message: `${String(obj.kind)} runs in sync wave ${wave.wave} of the Sync phase, where a failure half-way stops nothing already applied`,
+          value: wave.wave,
         });
       }
     }

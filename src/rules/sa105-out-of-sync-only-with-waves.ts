@@ -1,8 +1,7 @@
-import { stringAt, syncOptionsOf } from './manifest';
+import { syncOptionsOf } from './manifest';
 import { Severity } from './severity';
 import { Rule } from './types';
-import { hookOf } from './workloads';
-import { SYNC_WAVE_ANNOTATION } from '../private/argo-annotations';
+import { hookOf, isSkipped, waveOf } from './workloads';
 
 /** ApplyOutOfSyncOnly together with sync waves. */
 export const outOfSyncOnlyWithWaves: Rule = {
@@ -19,7 +18,7 @@ export const outOfSyncOnlyWithWaves: Rule = {
     if (!application || !syncOptionsOf(application).includes('ApplyOutOfSyncOnly=true')) {
       return [];
     }
-    const waved = resources.filter((r) => hookOf(r) === undefined && stringAt(r, 'metadata', 'annotations', SYNC_WAVE_ANNOTATION) !== undefined);
+    const waved = resources.filter((r) => hookOf(r) === undefined && !isSkipped(r) && waveOf(r) !== undefined);
     if (waved.length === 0) {
       return [];
     }

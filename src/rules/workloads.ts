@@ -1,6 +1,6 @@
 import { at, isObject, stringAt } from './manifest';
 import { Manifest } from './types';
-import { HELM_HOOK_ANNOTATION, HOOK_ANNOTATION } from '../private/argo-annotations';
+import { HELM_HOOK_ANNOTATION, HELM_HOOK_WEIGHT_ANNOTATION, HOOK_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../private/argo-annotations';
 import { groupOf } from '../private/kinds';
 
 /** The namespace an object lands in: its own, else the Application's destination namespace. */
@@ -51,9 +51,45 @@ export function ownerLabel(target: ScaleTarget): string {
   return `${String(target.owner.kind)} ${stringAt(target.owner, 'metadata', 'name') ?? '<no name>'}`;
 }
 
-/** The hook phases an object declares, Argo CD's own or Helm's. */
+function annotationList(obj: Manifest, key: string): string[] | undefined {
+  const value = stringAt(obj, 'metadata', 'annotations', key);
+  return value === undefined ? undefined : value.split(',').map((v) => v.trim()).filter((v) => v.length > 0);
+}
+
+/**
+ * The hook types an object declares, as gitops-engine reads them (pkg/sync/hook): Argo CD's annotation
+ * first, else Helm's, where `crd-install` is not a hook; `Skip` is not a hook type but "never apply".
+ */
+export function hookTypesOf(obj: Manifest): string[] {
+  const argo = annotationList(obj, HOOK_ANNOTATION);
+  if (argo !== undefined && argo.length > 0) {
+    return argo.filter((t) => t !== 'Skip');
+  }
+  return (annotationList(obj, HELM_HOOK_ANNOTATION) ?? []).filter((t) => t !== 'crd-install');
+}
+
+/** A readable hook description, or undefined when the object is not a hook. */
 export function hookOf(obj: Manifest): string | undefined {
-  return stringAt(obj, 'metadata', 'annotations', HOOK_ANNOTATION) ?? stringAt(obj, 'metadata', 'annotations', HELM_HOOK_ANNOTATION);
+  const types = hookTypesOf(obj);
+  return types.length > 0 ? types.join(',') : undefined;
+}
+
+/** Whether Argo CD never applies the object (`argocd.argoproj.io/hook: Skip`). */
+export function isSkipped(obj: Manifest): boolean {
+  return (annotationList(obj, HOOK_ANNOTATION) ?? []).includes('Skip');
+}
+
+/**
+ * The sync wave an object declares and the annotation it comes from: `argocd.argoproj.io/sync-wave`, else
+ * `helm.sh/hook-weight` (pkg/sync/syncwaves); undefined when neither is set (wave 0).
+ */
+export function waveOf(obj: Manifest): { wave: string; annotation: string } | undefined {
+  const wave = stringAt(obj, 'metadata', 'annotations', SYNC_WAVE_ANNOTATION);
+  if (wave !== undefined) {
+    return { wave, annotation: SYNC_WAVE_ANNOTATION };
+  }
+  const weight = stringAt(obj, 'metadata', 'annotations', HELM_HOOK_WEIGHT_ANNOTATION);
+  return weight === undefined ? undefined : { wave: weight, annotation: HELM_HOOK_WEIGHT_ANNOTATION };
 }
 
 /** Whether the object is a batch/v1 Job or a core Pod. */

@@ -1,6 +1,9 @@
+import { parse } from 'yaml';
+import { buildCheckoutApp } from '../../examples/checkout/app';
+import { GitOpsApp } from '../../src';
 import { ArgoCdVersion } from '../../src/application/argocd-version';
 import { runRules } from '../../src/rules/engine';
-import { Finding, Manifest } from '../../src/rules/types';
+import { Finding, Manifest, Rule } from '../../src/rules/types';
 
 /** A partial manifest: objects merge into the base, other values replace, `undefined` removes the key. */
 export type Overrides = { readonly [key: string]: unknown };
@@ -86,4 +89,67 @@ export function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+/** A copy of `base` with `overrides` merged in (see {@link Overrides}); `base` itself is left as it was. */
+export function modified(base: Manifest, overrides: Overrides): Manifest {
+  return merge(base as { [key: string]: unknown }, overrides);
+}
+
+/** A manifest of any kind in the checkout namespace, with `overrides` merged in. */
+export function manifest(apiVersion: string, kind: string, name: string, overrides: Overrides = {}): Manifest {
+  return modified({ apiVersion, kind, metadata: { name, namespace: 'checkout' } }, overrides);
+}
+
+/** What one rule reports, through the engine, for an Application (or none) and the manifests it deploys. */
+export function findingsOf(
+  rule: Rule,
+  resources: readonly Manifest[],
+  application?: Manifest,
+  argoCdVersion: ArgoCdVersion = ArgoCdVersion.LATEST,
+): Finding[] {
+  return runRules({ application, resources, argoCdVersion }, [rule]);
+}
+
+/** The one manifest of `kind` named `name` (or generated from the prefix `name`); throws when there is not exactly one. */
+export function findManifest(manifests: readonly Manifest[], kind: string, name: string): Manifest {
+  const found = manifests.filter((m) => {
+    const metadata = m.metadata as { name?: unknown; generateName?: unknown } | undefined;
+    return m.kind === kind && (metadata?.name === name || metadata?.generateName === name);
+  });
+  if (found.length !== 1) {
+    throw new Error(`expected one ${kind} ${name}, found ${found.length}`);
+  }
+  return found[0];
+}
+
+/** `manifests` with `old` replaced by `replacement`, in place, everything else the same reference. */
+export function replaced(manifests: readonly Manifest[], old: Manifest, replacement: Manifest): Manifest[] {
+  return manifests.map((m) => (m === old ? replacement : m));
+}
+
+/** What the library really writes for examples/checkout: its Application and its workloads, parsed from YAML. */
+export interface RenderedCheckout {
+  readonly application: Manifest;
+  readonly resources: Manifest[];
+  readonly argoCdVersion: ArgoCdVersion;
+}
+
+/**
+ * Renders examples/checkout with the constructs and parses the files it would write; `customize` may add to
+ * the app before it is rendered.
+ */
+export function renderedCheckout(customize: (app: GitOpsApp) => void = () => undefined): RenderedCheckout {
+  const gitops = buildCheckoutApp({ outdir: 'dist' });
+  customize(gitops);
+  const files = gitops.renderFiles();
+  const application = files.find((f) => f.path === 'applications/checkout.k8s.yaml');
+  if (!application) {
+    throw new Error(`no applications/checkout.k8s.yaml among ${files.map((f) => f.path).join(', ')}`);
+  }
+  return {
+    application: parse(application.content) as Manifest,
+    resources: files.filter((f) => f.path.startsWith('workloads/checkout/')).map((f) => parse(f.content) as Manifest),
+    argoCdVersion: ArgoCdVersion.LATEST,
+  };
 }

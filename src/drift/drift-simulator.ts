@@ -1,0 +1,133 @@
+import { loadJq } from 'jq-wasm';
+import { parseAllDocuments } from 'yaml';
+import { ErrorCode, failure } from '../private/errors';
+import { simulate } from './engine';
+import { isMap, Json } from './json';
+import { JqRunner } from './normalize';
+
+/**
+ * One resource to simulate, as YAML or JSON text (one document each).
+ */
+export interface DriftInput {
+  /** The Argo CD Application that deploys the resource: its ignoreDifferences and sync options are used. */
+  readonly application: string;
+
+  /** The resource as Git renders it. */
+  readonly desired: string;
+
+  /**
+   * The resource as the cluster returns it (`kubectl get -o yaml`), with `metadata.managedFields` and the
+   * `kubectl.kubernetes.io/last-applied-configuration` annotation when it has them.
+   *
+   * @default - the resource does not exist yet
+   */
+  readonly live?: string;
+}
+
+/**
+ * What Argo CD would see and do for one resource.
+ */
+export interface DriftReport {
+  /** Whether the resource is OutOfSync after Argo CD's normalization. */
+  readonly outOfSync: boolean;
+
+  /** The JSON pointers that differ after normalization (what the Argo CD diff shows); `''` for a missing resource. */
+  readonly differences: string[];
+
+  /** Whether the Application self-heals (automated sync with selfHeal). */
+  readonly selfHeal: boolean;
+
+  /** The JSON pointers self-heal would change now (empty when Synced or not self-healing). */
+  readonly selfHealReverts: string[];
+
+  /**
+   * The JSON pointers that applying Git's object would change in live: what happens at the next sync of
+   * this resource, whatever triggers it (self-heal, a commit that changes it, a manual sync).
+   */
+  readonly applyReverts: string[];
+
+  /** The JSON pointers of ignored fields that live has and an apply leaves as they are. */
+  readonly keptIgnored: string[];
+
+  /** Whether RespectIgnoreDifferences=true shaped the apply. */
+  readonly respectIgnoreDifferences: boolean;
+
+  /** The live object after that apply, as JSON, with the API server's defaults for deleted fields. */
+  readonly liveAfterApply: string;
+
+  /** Normalizations that could not be applied (a failing jq expression, an unparsable annotation). */
+  readonly warnings: string[];
+}
+
+/**
+ * Predicts, offline, what Argo CD will do to one live resource: whether it is OutOfSync after normalization,
+ * which fields differ, and what self-heal (or the next sync) would revert or keep.
+ *
+ * It models Argo CD's default comparison: the ignoreDifferences entries that match the resource (group and
+ * kind by glob, name and namespace exactly), jsonPointers removed, jqPathExpressions run as `del(<expr>)` by
+ * a real jq engine, managedFieldsManagers removing the differing fields those managers own (read from
+ * `metadata.managedFields`), `status` ignored; then the client-side three-way diff against
+ * `kubectl.kubernetes.io/last-applied-configuration` (two-way without it) with strategic-merge list keys
+ * for built-in kinds and JSON merge for custom resources. The apply model copies ignored live values into
+ * Git's object under RespectIgnoreDifferences and gives deleted fields their API defaults (replicas 1).
+ *
+ * Not modelled: server-side diff (`ServerSideDiff=true`) and server-side apply, Argo CD's known-type
+ * normalizations (quantities such as `0.5` vs `500m`), system-level ignore rules from `argocd-cm`, defaults
+ * beyond those of replicas and a few related fields, and the order of merged list items.
+ *
+ * @see https://argo-cd.readthedocs.io/en/stable/user-guide/diffing/
+ */
+export class DriftSimulator {
+  /**
+   * Loads the jq engine once; every simulation after that is synchronous.
+   */
+  public static async create(): Promise<DriftSimulator> {
+    const jq = await loadJq();
+    return new DriftSimulator({
+      del: (value, expression) => {
+        const outputs = jq.json(value as object, `del(${expression})`);
+        return (outputs.length > 0 ? outputs[0] : value) as Json;
+      },
+    });
+  }
+
+  private readonly jq: JqRunner;
+
+  private constructor(jq: JqRunner) {
+    this.jq = jq;
+  }
+
+  /**
+   * Simulates Argo CD's comparison and sync for one resource.
+   *
+   * @throws when a document is not one YAML or JSON object
+   */
+  public simulateDrift(input: DriftInput): DriftReport {
+    const application = parseOne('application', input.application);
+    const desired = parseOne('desired', input.desired);
+    const live = input.live === undefined ? undefined : parseOne('live', input.live);
+    const result = simulate(this.jq, application, desired, live);
+    return { ...result, liveAfterApply: JSON.stringify(result.liveAfterApply) };
+  }
+
+  /** @internal Simulates on parsed objects. */
+  public _simulateObjects(application: Json, desired: Json, live: Json | undefined) {
+    return simulate(this.jq, application, desired, live);
+  }
+}
+
+function parseOne(what: string, text: string): Json {
+  const docs = parseAllDocuments(String(text ?? ''));
+  const objects = (Array.isArray(docs) ? docs : [docs])
+    .map((d) => {
+      if (d.errors.length > 0) {
+        throw failure(ErrorCode.UNREADABLE_INPUT, `${what}: not valid YAML or JSON: ${d.errors[0].message.split('\n')[0]}`);
+      }
+      return d.toJS({ maxAliasCount: 100 }) as Json;
+    })
+    .filter((d) => d !== null && d !== undefined);
+  if (objects.length !== 1 || !isMap(objects[0])) {
+    throw failure(ErrorCode.UNREADABLE_INPUT, `${what}: expected exactly one Kubernetes object, found ${objects.length === 1 ? 'a non-object' : `${objects.length} documents`}. Fix: pass one manifest per file.`);
+  }
+  return objects[0];
+}

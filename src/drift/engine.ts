@@ -1,0 +1,141 @@
+import { applyDeletionDefaults } from './defaults';
+import { entriesFor, ignoreEntriesOf, resourceKeyOf } from './ignore-entries';
+import { clone, deepEqual, isMap, Json, JsonMap, valueAt } from './json';
+import { normalizeManagedFields } from './managed-fields';
+import { merge3, mergeContextFor, restoreIgnored } from './merge';
+import { JqRunner, normalizeIgnored } from './normalize';
+import { differingPointers } from './pointers';
+import { keysFromPointer } from '../private/json-pointer';
+
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+const LAST_APPLIED_POINTER = '/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration';
+
+/** What Argo CD would see, and do, for one resource. */
+export interface DriftResult {
+  /** Whether the resource is OutOfSync after normalization. */
+  readonly outOfSync: boolean;
+  /** Pointers where the predicted live object differs from live (what the diff shows). */
+  readonly differences: string[];
+  /** Whether the Application self-heals (automated sync with selfHeal). */
+  readonly selfHeal: boolean;
+  /** Pointers self-heal would change now: `applyReverts` when OutOfSync and self-healing, else none. */
+  readonly selfHealReverts: string[];
+  /** Pointers that applying the desired object would change in live: what any sync of it does. */
+  readonly applyReverts: string[];
+  /** Pointers of ignored fields that live has and an apply leaves as they are. */
+  readonly keptIgnored: string[];
+  /** Live after the apply, with the API server's defaults for deleted fields. */
+  readonly liveAfterApply: Json;
+  /** Whether RespectIgnoreDifferences shaped the apply. */
+  readonly respectIgnoreDifferences: boolean;
+  /** Normalizations that could not be applied, as Argo CD would log them. */
+  readonly warnings: string[];
+}
+
+function syncOptions(application: Json): string[] {
+  const options = valueAt(application, ['spec', 'syncPolicy', 'syncOptions']);
+  return Array.isArray(options) ? options.filter((o): o is string => typeof o === 'string') : [];
+}
+
+function selfHeals(application: Json): boolean {
+  const automated = valueAt(application, ['spec', 'syncPolicy', 'automated']);
+  return isMap(automated) && automated.enabled !== false && automated.selfHeal === true;
+}
+
+function lastAppliedOf(live: Json, warnings: string[]): Json | undefined {
+  const text = valueAt(live, ['metadata', 'annotations', LAST_APPLIED]);
+  if (typeof text !== 'string') {
+    return undefined;
+  }
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    warnings.push(`the ${LAST_APPLIED} annotation is not JSON; the diff is two-way`);
+    return undefined;
+  }
+}
+
+/**
+ * Models Argo CD's default comparison (a client-side three-way diff, gitops-engine pkg/diff/diff.go) and
+ * the `kubectl apply` that a sync performs, for one resource.
+ */
+export function simulate(jq: JqRunner, application: Json, desired: Json, live: Json | undefined): DriftResult {
+  const warnings: string[] = [];
+  const destinationNamespace = valueAt(application, ['spec', 'destination', 'namespace']);
+  const key = resourceKeyOf(desired, typeof destinationNamespace === 'string' ? destinationNamespace : '');
+  const entries = entriesFor(ignoreEntriesOf(application), key);
+  const managers = [...new Set(entries.flatMap((e) => e.managedFieldsManagers))];
+  const respect = syncOptions(application).includes('RespectIgnoreDifferences=true');
+  const selfHeal = selfHeals(application);
+
+  if (live === undefined) {
+    // Missing: OutOfSync, and the sync creates Git's object as it is (RespectIgnoreDifferences has nothing to copy).
+    const created = clone(desired);
+    return {
+      outOfSync: true, differences: [''], selfHeal, selfHealReverts: selfHeal ? [''] : [], applyReverts: [''],
+      keptIgnored: [], liveAfterApply: created, respectIgnoreDifferences: respect, warnings,
+    };
+  }
+
+  // 1. managedFieldsManagers (both objects exist here), then the ignore normalizer on all three.
+  const config = clone(desired) as JsonMap;
+  const liveCopy = clone(live) as JsonMap;
+  if (isMap(config) && isMap(liveCopy)) {
+    normalizeManagedFields(liveCopy, config, managers);
+  }
+  const lastApplied = lastAppliedOf(live, warnings);
+  const configN = normalizeIgnored(config, entries, jq, warnings);
+  const liveN = normalizeIgnored(liveCopy, entries, jq, warnings);
+  const originalN = lastApplied === undefined ? configN : normalizeIgnored(lastApplied, entries, jq, warnings);
+
+  // 2. Predict live: the three-way patch (two-way without last-applied) applied to live; compare.
+  const predicted = clone(merge3(originalN, configN, liveN, mergeContextFor(desired)));
+  const differences = differingPointers(predicted, liveN);
+
+  // 3. The apply a sync performs: Git's object, with live's ignored values copied in under RespectIgnoreDifferences.
+  let target: Json = clone(desired);
+  if (respect) {
+    const ctx = mergeContextFor(desired);
+    target = restoreIgnored(configN, liveN, stripStatus(liveCopy), ctx) as Json;
+    // managedFieldsManagers removed fields from live too: copy those back as well.
+    target = restoreIgnored(target, liveCopy, stripStatus(live), ctx) as Json;
+  }
+  const applyCtx = mergeContextFor(desired);
+  // merge3 shares unchanged subtrees with live: copy before writing the new annotation.
+  const applied = clone(merge3(lastApplied ?? {}, stripStatus(target), live, applyCtx) as Json);
+  if (isMap(applied)) {
+    const metadata = isMap(applied.metadata) ? applied.metadata : (applied.metadata = {});
+    const annotations = isMap(metadata.annotations) ? metadata.annotations : (metadata.annotations = {});
+    annotations[LAST_APPLIED] = JSON.stringify(stripStatus(target));
+  }
+  const liveAfterApply = applyDeletionDefaults(applied, applyCtx.deleted);
+  const applyReverts = differingPointers(stripStatus(liveAfterApply), stripStatus(live))
+    .filter((p) => p !== LAST_APPLIED_POINTER);
+
+  const ignoredInLive = differingPointers(liveN, stripStatus(liveCopy)).concat(differingPointers(stripStatus(liveCopy), stripStatus(live)));
+  const keptIgnored = [...new Set(ignoredInLive)].filter((p) => {
+    const keys = keysFromPointer(p);
+    return valueAt(live, keys) !== undefined && deepEqual(valueAt(liveAfterApply, keys), valueAt(live, keys));
+  });
+
+  const outOfSync = differences.length > 0;
+  return {
+    outOfSync,
+    differences,
+    selfHeal,
+    selfHealReverts: outOfSync && selfHeal ? applyReverts : [],
+    applyReverts,
+    keptIgnored,
+    liveAfterApply,
+    respectIgnoreDifferences: respect,
+    warnings,
+  };
+}
+
+function stripStatus(obj: Json): Json {
+  if (!isMap(obj) || !('status' in obj)) {
+    return obj;
+  }
+  const { status: _status, ...rest } = obj;
+  return rest;
+}

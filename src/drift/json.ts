@@ -1,0 +1,72 @@
+/** Plain JSON values, as a cluster returns them and YAML parses them. */
+export type Json = null | boolean | number | string | Json[] | JsonMap;
+export type JsonMap = { [key: string]: Json };
+
+export function isMap(value: unknown): value is JsonMap {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function clone<T extends Json | undefined>(value: T): T {
+  return value === undefined ? value : JSON.parse(JSON.stringify(value));
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) {
+    return true;
+  }
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  }
+  if (isMap(a) && isMap(b)) {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    return ka.length === kb.length && ka.every((k) => k in b && deepEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/** The value at an RFC 6901 pointer (unescaped keys), or undefined. */
+export function valueAt(value: Json | undefined, keys: readonly string[]): Json | undefined {
+  let current: Json | undefined = value;
+  for (const key of keys) {
+    if (Array.isArray(current)) {
+      current = /^\d+$/.test(key) ? current[Number(key)] : undefined;
+    } else if (isMap(current)) {
+      current = Object.prototype.hasOwnProperty.call(current, key) ? current[key] : undefined;
+    } else {
+      return undefined;
+    }
+  }
+  return current;
+}
+
+/** Removes the value at a key path in place; a missing path is left alone, as Argo CD does. */
+export function removeAt(value: Json, keys: readonly string[]): boolean {
+  if (keys.length === 0) {
+    return false;
+  }
+  const parent = valueAt(value, keys.slice(0, -1));
+  const last = keys[keys.length - 1];
+  if (Array.isArray(parent) && /^\d+$/.test(last) && Number(last) < parent.length) {
+    parent.splice(Number(last), 1);
+    return true;
+  }
+  if (isMap(parent) && Object.prototype.hasOwnProperty.call(parent, last)) {
+    delete parent[last];
+    return true;
+  }
+  return false;
+}
+
+/** Sets a value at a key path in place, creating maps on the way. */
+export function setAt(value: JsonMap, keys: readonly string[], v: Json): void {
+  let current: JsonMap = value;
+  for (const key of keys.slice(0, -1)) {
+    const next = current[key];
+    if (!isMap(next)) {
+      current[key] = {};
+    }
+    current = current[key] as JsonMap;
+  }
+  current[keys[keys.length - 1]] = v;
+}

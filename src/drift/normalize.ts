@@ -1,0 +1,52 @@
+import { keysFromPointer, pointerProblem } from '../private/json-pointer';
+import { IgnoreEntry } from './ignore-entries';
+import { clone, isMap, Json, removeAt } from './json';
+
+/** Runs `del(<expression>)` on a value with a real jq engine. */
+export interface JqRunner {
+  /** The first output of `del(expression)`; throws on a jq error. */
+  del(value: Json, expression: string): Json;
+}
+
+/**
+ * The normalization gitops-engine applies to desired, live and last-applied alike before comparing:
+ * `status` is dropped (Argo CD 3.0+ ignores it for every resource), then each matching entry's
+ * jsonPointers are removed and its jqPathExpressions run as `del(<expr>)`. A pointer that does not exist
+ * and a jq expression that fails leave the object as it was (the failure is reported in `warnings`).
+ * Returns a normalized copy.
+ */
+export function normalizeIgnored(obj: Json, entries: readonly IgnoreEntry[], jq: JqRunner, warnings: string[]): Json {
+  let result = clone(obj);
+  if (isMap(result)) {
+    delete result.status;
+  }
+  for (const entry of entries) {
+    for (const pointer of entry.jsonPointers) {
+      if (pointerProblem(pointer)) {
+        warnings.push(`jsonPointer ${JSON.stringify(pointer)} is not a valid RFC 6901 pointer; Argo CD ignores it`);
+        continue;
+      }
+      removeAt(result, keysFromPointer(pointer));
+    }
+    for (const expression of entry.jqPathExpressions) {
+      try {
+        result = jq.del(result, expression);
+      } catch (e) {
+        warnings.push(`jqPathExpression ${JSON.stringify(expression)} failed on ${kindName(obj)}: ${firstLine(e)}`);
+      }
+    }
+  }
+  return result;
+}
+
+function kindName(obj: Json): string {
+  if (!isMap(obj)) {
+    return 'the object';
+  }
+  const metadata = isMap(obj.metadata) ? obj.metadata : {};
+  return `${String(obj.kind)} ${String(metadata.name ?? metadata.generateName ?? '')}`;
+}
+
+function firstLine(e: unknown): string {
+  return String((e as Error)?.message ?? e).split('\n')[0];
+}

@@ -1,0 +1,238 @@
+import {
+  deployment, expectFindings, findingsOf, findManifest, manifest, modified, Overrides, renderedCheckout, replaced, safeApplication,
+} from './support';
+import { replicasOnAutoscaledWorkload } from '../../src/rules/sa101-replicas-on-autoscaled-workload';
+import { Manifest } from '../../src/rules/types';
+
+/** An autoscaling/v2 HPA in the checkout namespace that scales the apps/v1 Deployment `target`. */
+function hpa(name: string, target: string, overrides: Overrides = {}): Manifest {
+  return modified(manifest('autoscaling/v2', 'HorizontalPodAutoscaler', name, {
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target },
+      minReplicas: 2,
+      maxReplicas: 10,
+      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }],
+    },
+  }), overrides);
+}
+
+/** The Deployment `name` with three replicas declared. */
+function deploymentWithReplicas(name: string, overrides: Overrides = {}): Manifest {
+  return modified(modified(deployment(name), { spec: { replicas: 3 } }), overrides);
+}
+
+describe('SA101 replicas-on-autoscaled-workload', () => {
+  test('passes when the autoscaled Deployment declares no replicas', () => {
+    // GIVEN
+    const app = safeApplication();
+    const resources = [deployment('web'), hpa('web', 'web')];
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, resources, app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when the HPA scales a Deployment of another name', () => {
+    // GIVEN
+    const app = safeApplication();
+    const resources = [deploymentWithReplicas('web'), hpa('worker', 'worker')];
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, resources, app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when nothing autoscales the Deployment', () => {
+    // GIVEN
+    const app = safeApplication();
+    const resources = [deploymentWithReplicas('web')];
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, resources, app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when the HPA and the Deployment are in different namespaces', () => {
+    // GIVEN an HPA only scales workloads of its own namespace
+    const app = safeApplication();
+    const resources = [
+      deploymentWithReplicas('web', { metadata: { namespace: 'checkout' } }),
+      hpa('web', 'web', { metadata: { namespace: 'checkout-canary' } }),
+    ];
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, resources, app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when the HPA scales a StatefulSet of the same name, not the Deployment', () => {
+    // GIVEN
+    const app = safeApplication();
+    const resources = [
+      deploymentWithReplicas('web'),
+      hpa('web', 'web', { spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web' } } }),
+    ];
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, resources, app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes, without throwing, when an HPA has no scaleTargetRef', () => {
+    // GIVEN
+    const app = safeApplication();
+    const resources = [deploymentWithReplicas('web'), hpa('web', 'web', { spec: { scaleTargetRef: undefined } })];
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, resources, app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when a HorizontalPodAutoscaler of another API group names the Deployment', () => {
+    // GIVEN a kind of the same name outside autoscaling/* is no autoscaler
+    const app = safeApplication();
+    const resources = [deploymentWithReplicas('web'), hpa('web', 'web', { apiVersion: 'example.org/v1' })];
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, resources, app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when an autoscaling/v2 HPA scales a Deployment that declares replicas', () => {
+    // GIVEN
+    const app = safeApplication();
+    const web = deploymentWithReplicas('web');
+    const resources = [web, hpa('web', 'web')];
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, resources, app);
+    // THEN
+    expectFindings(findings, web, ['SA101 /spec/replicas']);
+    expect(findings[0].value).toBe(3);
+    expect(findings[0].message).toContain('HorizontalPodAutoscaler web');
+  });
+
+  test('fails when the Deployment declares zero replicas', () => {
+    // GIVEN 0 is a value Argo CD applies, not an absent field
+    const app = safeApplication();
+    const web = deploymentWithReplicas('web', { spec: { replicas: 0 } });
+    const resources = [hpa('web', 'web'), web];
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, resources, app);
+    // THEN
+    expectFindings(findings, web, ['SA101 /spec/replicas']);
+    expect(findings[0].value).toBe(0);
+  });
+
+  test('fails when an HPA scales a StatefulSet that declares replicas', () => {
+    // GIVEN
+    const app = safeApplication();
+    const db = manifest('apps/v1', 'StatefulSet', 'db', { spec: { replicas: 3, serviceName: 'db' } });
+    const resources = [db, hpa('db', 'db', { spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db' } } })];
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, resources, app);
+    // THEN
+    expectFindings(findings, db, ['SA101 /spec/replicas']);
+  });
+
+  test('fails when an autoscaling/v1 HPA scales the Deployment', () => {
+    // GIVEN
+    const app = safeApplication();
+    const web = deploymentWithReplicas('web');
+    const v1 = manifest('autoscaling/v1', 'HorizontalPodAutoscaler', 'web', {
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+        minReplicas: 2,
+        maxReplicas: 10,
+        targetCPUUtilizationPercentage: 70,
+      },
+    });
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, [web, v1], app);
+    // THEN
+    expectFindings(findings, web, ['SA101 /spec/replicas']);
+  });
+
+  test('fails when a KEDA ScaledObject names only the Deployment (kind and apiVersion default to apps/v1 Deployment)', () => {
+    // GIVEN
+    const app = safeApplication();
+    const web = deploymentWithReplicas('web');
+    const scaledObject = manifest('keda.sh/v1alpha1', 'ScaledObject', 'web', {
+      spec: {
+        scaleTargetRef: { name: 'web' },
+        triggers: [{ type: 'cpu', metricType: 'Utilization', metadata: { value: '70' } }],
+      },
+    });
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, [web, scaledObject], app);
+    // THEN
+    expectFindings(findings, web, ['SA101 /spec/replicas']);
+    expect(findings[0].message).toContain('ScaledObject web');
+  });
+
+  test('fails when both omit the namespace and the Application\'s destination namespace puts them together', () => {
+    // GIVEN
+    const app = safeApplication({ spec: { destination: { namespace: 'checkout' } } });
+    const web = deploymentWithReplicas('web', { metadata: { namespace: undefined } });
+    const autoscaler = hpa('web', 'web', { metadata: { namespace: undefined } });
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, [web, autoscaler], app);
+    // THEN
+    expectFindings(findings, web, ['SA101 /spec/replicas']);
+  });
+
+  test('fails when only the Deployment omits the namespace and the destination namespace is the HPA\'s', () => {
+    // GIVEN
+    const app = safeApplication({ spec: { destination: { namespace: 'checkout' } } });
+    const web = deploymentWithReplicas('web', { metadata: { namespace: undefined } });
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, [web, hpa('web', 'web')], app);
+    // THEN
+    expectFindings(findings, web, ['SA101 /spec/replicas']);
+  });
+
+  test('passes when the Deployment omits the namespace and the destination namespace is not the HPA\'s', () => {
+    // GIVEN
+    const app = safeApplication({ spec: { destination: { namespace: 'payments' } } });
+    const web = deploymentWithReplicas('web', { metadata: { namespace: undefined } });
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, [web, hpa('web', 'web')], app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails once per workload, on the workload, whatever the order of the manifests', () => {
+    // GIVEN two autoscaled Deployments, autoscalers first
+    const app = safeApplication();
+    const web = deploymentWithReplicas('web');
+    const worker = deploymentWithReplicas('worker', { spec: { replicas: 2 } });
+    const resources = [hpa('worker', 'worker'), hpa('web', 'web'), web, worker];
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, resources, app);
+    // THEN
+    expect(findings.map((f) => [f.rule.id, f.path, f.object])).toEqual([
+      ['SA101', '/spec/replicas', web],
+      ['SA101', '/spec/replicas', worker],
+    ]);
+  });
+
+  test('passes on what the library renders for examples/checkout', () => {
+    // GIVEN the real output: an HpaManagedDeployment and its HPA
+    const { application, resources, argoCdVersion } = renderedCheckout();
+    findManifest(resources, 'HorizontalPodAutoscaler', 'checkout-web');
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, resources, application, argoCdVersion);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when the Deployment the library renders for examples/checkout is given replicas', () => {
+    // GIVEN the real output, with replicas added to the autoscaled Deployment
+    const { application, resources, argoCdVersion } = renderedCheckout();
+    const original = findManifest(resources, 'Deployment', 'checkout-web');
+    const web = modified(original, { spec: { replicas: 3 } });
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, replaced(resources, original, web), application, argoCdVersion);
+    // THEN the rule sees the real HPA's target
+    expectFindings(findings, web, ['SA101 /spec/replicas']);
+  });
+});

@@ -1,0 +1,224 @@
+import {
+  deployment, described, expectFindings, findingsOf, findManifest, manifest, modified, Overrides, renderedCheckout, safeApplication,
+} from './support';
+import { ArgoCdVersion } from '../../src/application/argocd-version';
+import { runRules } from '../../src/rules/engine';
+import { autoscaledWithoutIgnore } from '../../src/rules/sa102-autoscaled-without-ignore';
+import { Manifest } from '../../src/rules/types';
+
+const WITHOUT_RESPECT = ['CreateNamespace=true', 'PruneLast=true'];
+
+/** The ignoreDifferences entry for exactly the Deployment `web` in checkout, with `overrides` merged in. */
+function entry(overrides: Overrides = {}): Overrides {
+  return modified({ group: 'apps', kind: 'Deployment', name: 'web', namespace: 'checkout', jsonPointers: ['/spec/replicas'] }, overrides);
+}
+
+/** safeApplication (RespectIgnoreDifferences=true) with these ignoreDifferences entries. */
+function appIgnoring(...entries: Overrides[]): Manifest {
+  return safeApplication({ spec: { ignoreDifferences: entries } });
+}
+
+/** The Deployment `web` (no replicas) and an autoscaling/v2 HPA that scales it. */
+function autoscaledWeb(): { web: Manifest; resources: Manifest[] } {
+  const web = deployment('web');
+  const hpa = manifest('autoscaling/v2', 'HorizontalPodAutoscaler', 'web', {
+    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 2, maxReplicas: 10 },
+  });
+  return { web, resources: [web, hpa] };
+}
+
+describe('SA102 autoscaled-without-ignore', () => {
+  test('passes when the exact entry ignores /spec/replicas and RespectIgnoreDifferences=true is set', () => {
+    // GIVEN
+    const app = appIgnoring(entry());
+    const { resources } = autoscaledWeb();
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, resources, app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when the entry ignores .spec.replicas with a jq path expression', () => {
+    // GIVEN
+    const app = appIgnoring(entry({ jsonPointers: undefined, jqPathExpressions: ['.spec.replicas'] }));
+    const { resources } = autoscaledWeb();
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, resources, app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when the entry ignores the fields kube-controller-manager (the HPA controller) owns', () => {
+    // GIVEN
+    const app = appIgnoring(entry({ jsonPointers: undefined, managedFieldsManagers: ['kube-controller-manager'] }));
+    const { resources } = autoscaledWeb();
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, resources, app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when the entry\'s group is a glob that matches apps, as Argo CD matches it (SA003 reports the glob)', () => {
+    // GIVEN
+    const app = appIgnoring(entry({ group: 'app*' }));
+    const { resources } = autoscaledWeb();
+    // WHEN
+    const findings = runRules({ application: app, resources, argoCdVersion: ArgoCdVersion.LATEST });
+    // THEN the glob is SA003's finding, on the Application; the replicas count as ignored
+    expect(described(findings)).toEqual(['SA003 /spec/ignoreDifferences/0/group']);
+  });
+
+  test('passes when the entry omits the namespace and the workload omits it too', () => {
+    // GIVEN the destination namespace places the workload; an entry without namespace matches every namespace
+    const app = appIgnoring(entry({ namespace: undefined }));
+    const web = modified(deployment('web'), { metadata: { namespace: undefined } });
+    const hpa = manifest('autoscaling/v2', 'HorizontalPodAutoscaler', 'web', {
+      metadata: { namespace: undefined },
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 10 },
+    });
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, [web, hpa], app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when nothing autoscales the Deployment', () => {
+    // GIVEN
+    const app = safeApplication();
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, [deployment('web')], app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when there is no Application to read ignoreDifferences from', () => {
+    // GIVEN loose manifests, as an audit may check them
+    const { resources } = autoscaledWeb();
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, resources);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when the Application has no ignoreDifferences', () => {
+    // GIVEN
+    const app = safeApplication();
+    const { web, resources } = autoscaledWeb();
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, resources, app);
+    // THEN
+    expectFindings(findings, web, ['SA102 ']);
+    expect(findings[0].path).toBe('');
+    expect(findings[0].message).toContain('has no ignoreDifferences entry for its /spec/replicas');
+    expect(findings[0].message).toContain('HorizontalPodAutoscaler web');
+  });
+
+  test('fails when the exact entry is there but RespectIgnoreDifferences=true is not', () => {
+    // GIVEN
+    const app = safeApplication({ spec: { ignoreDifferences: [entry()], syncPolicy: { syncOptions: WITHOUT_RESPECT } } });
+    const { web, resources } = autoscaledWeb();
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, resources, app);
+    // THEN
+    expectFindings(findings, web, ['SA102 ']);
+    expect(findings[0].message).toContain('without RespectIgnoreDifferences=true');
+    expect(findings[0].message).not.toContain('has no ignoreDifferences entry');
+  });
+
+  test('fails when RespectIgnoreDifferences is false', () => {
+    // GIVEN
+    const app = safeApplication({
+      spec: { ignoreDifferences: [entry()], syncPolicy: { syncOptions: [...WITHOUT_RESPECT, 'RespectIgnoreDifferences=false'] } },
+    });
+    const { web, resources } = autoscaledWeb();
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, resources, app);
+    // THEN
+    expectFindings(findings, web, ['SA102 ']);
+    expect(findings[0].message).toContain('without RespectIgnoreDifferences=true');
+  });
+
+  test('fails when the entry names another Deployment', () => {
+    // GIVEN
+    const app = appIgnoring(entry({ name: 'worker' }));
+    const { web, resources } = autoscaledWeb();
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, resources, app);
+    // THEN
+    expectFindings(findings, web, ['SA102 ']);
+    expect(findings[0].message).toContain('has no ignoreDifferences entry');
+  });
+
+  test('fails when the entry has the wrong group', () => {
+    // GIVEN
+    const app = appIgnoring(entry({ group: 'extensions' }));
+    const { web, resources } = autoscaledWeb();
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, resources, app);
+    // THEN
+    expectFindings(findings, web, ['SA102 ']);
+    expect(findings[0].message).toContain('has no ignoreDifferences entry');
+  });
+
+  test('fails when the entry has no group, which means the core group', () => {
+    // GIVEN
+    const app = appIgnoring(entry({ group: undefined }));
+    const { web, resources } = autoscaledWeb();
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, resources, app);
+    // THEN
+    expectFindings(findings, web, ['SA102 ']);
+  });
+
+  test('fails when the entry is for another namespace', () => {
+    // GIVEN
+    const app = appIgnoring(entry({ namespace: 'payments' }));
+    const { web, resources } = autoscaledWeb();
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, resources, app);
+    // THEN
+    expectFindings(findings, web, ['SA102 ']);
+  });
+
+  test('fails when the entry ignores another field of the right Deployment', () => {
+    // GIVEN
+    const app = appIgnoring(entry({ jsonPointers: ['/spec/template/metadata/annotations'] }));
+    const { web, resources } = autoscaledWeb();
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, resources, app);
+    // THEN
+    expectFindings(findings, web, ['SA102 ']);
+  });
+
+  test('fails when a KEDA ScaledObject scales the Deployment and nothing ignores its replicas', () => {
+    // GIVEN
+    const app = safeApplication();
+    const web = deployment('web');
+    const scaledObject = manifest('keda.sh/v1alpha1', 'ScaledObject', 'web', { spec: { scaleTargetRef: { name: 'web' } } });
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, [scaledObject, web], app);
+    // THEN
+    expectFindings(findings, web, ['SA102 ']);
+    expect(findings[0].message).toContain('ScaledObject web');
+  });
+
+  test('passes on what the library renders for examples/checkout', () => {
+    // GIVEN the real output: an HpaManagedDeployment, its HPA and the ignore rule it adds
+    const { application, resources, argoCdVersion } = renderedCheckout();
+    findManifest(resources, 'HorizontalPodAutoscaler', 'checkout-web');
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, resources, application, argoCdVersion);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when the Application the library renders for examples/checkout loses its ignoreDifferences', () => {
+    // GIVEN the real output, without the ignore rule HpaManagedDeployment added
+    const { application, resources, argoCdVersion } = renderedCheckout();
+    const stripped = modified(application, { spec: { ignoreDifferences: undefined } });
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, resources, stripped, argoCdVersion);
+    // THEN the rule sees the real HPA's target
+    expectFindings(findings, findManifest(resources, 'Deployment', 'checkout-web'), ['SA102 ']);
+  });
+});

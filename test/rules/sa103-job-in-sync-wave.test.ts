@@ -1,0 +1,149 @@
+import {
+  deployment, expectFindings, findingsOf, findManifest, manifest, modified, renderedCheckout, replaced, safeApplication,
+} from './support';
+import { jobInSyncWave } from '../../src/rules/sa103-job-in-sync-wave';
+import { Manifest } from '../../src/rules/types';
+
+const WAVE = 'argocd.argoproj.io/sync-wave';
+const HOOK = 'argocd.argoproj.io/hook';
+const WAVE_PATH = '/metadata/annotations/argocd.argoproj.io~1sync-wave';
+
+/** A batch/v1 migration Job in the checkout namespace with these annotations. */
+function job(name: string, annotations: { [key: string]: string } = {}): Manifest {
+  return manifest('batch/v1', 'Job', name, {
+    metadata: { annotations },
+    spec: {
+      activeDeadlineSeconds: 600,
+      template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'example.org/migrate:1.0.0' }] } },
+    },
+  });
+}
+
+describe('SA103 job-in-sync-wave', () => {
+  test('passes when the Job has no sync-wave', () => {
+    // GIVEN
+    const resources = [job('migrate')];
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, resources, safeApplication());
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when the Job in a wave is a PreSync hook, where waves order hooks within the phase', () => {
+    // GIVEN
+    const resources = [job('migrate', { [HOOK]: 'PreSync', [WAVE]: '-1' })];
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, resources, safeApplication());
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when the Job in a wave is a Helm pre-upgrade hook, which Argo CD runs as PreSync', () => {
+    // GIVEN
+    const resources = [job('migrate', { 'helm.sh/hook': 'pre-install,pre-upgrade', [WAVE]: '-1' })];
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, resources, safeApplication());
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when the Job in a wave is marked Skip, so Argo CD never applies it', () => {
+    // GIVEN
+    const resources = [job('migrate', { [HOOK]: 'Skip', [WAVE]: '1' })];
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, resources, safeApplication());
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when a Deployment is in a sync wave', () => {
+    // GIVEN
+    const resources = [deployment('web', { [WAVE]: '1' })];
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, resources, safeApplication());
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when a Job-like kind of another API group is in a sync wave', () => {
+    // GIVEN only batch Jobs and core Pods run to completion in the wave
+    const resources = [modified(job('migrate', { [WAVE]: '1' }), { apiVersion: 'example.org/v1' })];
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, resources, safeApplication());
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when a batch/v1 Job carries a sync-wave and no hook', () => {
+    // GIVEN
+    const migrate = job('migrate', { [WAVE]: '-1' });
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, [deployment('web'), migrate], safeApplication());
+    // THEN
+    expectFindings(findings, migrate, [`SA103 ${WAVE_PATH}`]);
+    expect(findings[0].value).toBe('-1');
+    expect(findings[0].message).toContain('sync wave -1');
+  });
+
+  test('fails when a v1 Pod carries a sync-wave and no hook', () => {
+    // GIVEN
+    const pod = manifest('v1', 'Pod', 'migrate', {
+      metadata: { annotations: { [WAVE]: '2' } },
+      spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'example.org/migrate:1.0.0' }] },
+    });
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, [pod], safeApplication());
+    // THEN
+    expectFindings(findings, pod, [`SA103 ${WAVE_PATH}`]);
+    expect(findings[0].value).toBe('2');
+  });
+
+  test('fails when the Job carries a sync-wave and there is no Application', () => {
+    // GIVEN loose manifests, as an audit may check them
+    const migrate = job('migrate', { [WAVE]: '0' });
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, [migrate]);
+    // THEN
+    expectFindings(findings, migrate, [`SA103 ${WAVE_PATH}`]);
+  });
+
+  test('fails when the Job\'s helm.sh/hook is crd-install, which Argo CD does not treat as a hook', () => {
+    // GIVEN gitops-engine's helm IsHook: `helm.sh/hook` present and not "crd-install"; such a Job is applied
+    // in its wave of the Sync phase like any other resource
+    const migrate = job('migrate', { 'helm.sh/hook': 'crd-install', [WAVE]: '-1' });
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, [migrate], safeApplication());
+    // THEN
+    expectFindings(findings, migrate, [`SA103 ${WAVE_PATH}`]);
+  });
+
+  test('fails when a non-hook Job is ordered by helm.sh/hook-weight, which Argo CD reads as its sync wave', () => {
+    // GIVEN gitops-engine's syncwaves.Wave falls back to helm.sh/hook-weight when there is no sync-wave annotation
+    const migrate = job('migrate', { 'helm.sh/hook-weight': '-1' });
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, [migrate], safeApplication());
+    // THEN
+    expectFindings(findings, migrate, ['SA103 /metadata/annotations/helm.sh~1hook-weight']);
+  });
+
+  test('passes on what the library renders for examples/checkout', () => {
+    // GIVEN the real output: a MigrationHook (a PreSync Job) and a Deployment
+    const { application, resources, argoCdVersion } = renderedCheckout();
+    findManifest(resources, 'Job', 'checkout-migrate-');
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, resources, application, argoCdVersion);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when the Job the library renders for examples/checkout is moved from PreSync into a wave', () => {
+    // GIVEN the real output, with the migration's hook annotation swapped for a sync-wave
+    const { application, resources, argoCdVersion } = renderedCheckout();
+    const original = findManifest(resources, 'Job', 'checkout-migrate-');
+    const migrate = modified(original, { metadata: { annotations: { [HOOK]: undefined, [WAVE]: '-1' } } });
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, replaced(resources, original, migrate), application, argoCdVersion);
+    // THEN
+    expectFindings(findings, migrate, [`SA103 ${WAVE_PATH}`]);
+  });
+});

@@ -1,0 +1,140 @@
+import {
+  deployment, described, expectFindings, findingsOf, findManifest, manifest, modified, Overrides, renderedCheckout, replaced, safeApplication,
+} from './support';
+import { hookJobWithoutDeadline } from '../../src/rules/sa104-hook-job-without-deadline';
+import { Manifest } from '../../src/rules/types';
+
+const HOOK = 'argocd.argoproj.io/hook';
+
+/** A batch/v1 Job in the checkout namespace with these annotations and no deadline, with `overrides` merged in. */
+function job(name: string, annotations: { [key: string]: string }, overrides: Overrides = {}): Manifest {
+  return modified(manifest('batch/v1', 'Job', name, {
+    metadata: { annotations },
+    spec: {
+      backoffLimit: 0,
+      template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'example.org/migrate:1.0.0' }] } },
+    },
+  }), overrides);
+}
+
+describe('SA104 hook-job-without-deadline', () => {
+  test('passes when the PreSync hook Job has activeDeadlineSeconds 600', () => {
+    // GIVEN
+    const resources = [job('migrate', { [HOOK]: 'PreSync' }, { spec: { activeDeadlineSeconds: 600 } })];
+    // WHEN
+    const findings = findingsOf(hookJobWithoutDeadline, resources, safeApplication());
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when a Job that is no hook has no deadline', () => {
+    // GIVEN Argo CD does not wait for it to finish
+    const resources = [job('report', {})];
+    // WHEN
+    const findings = findingsOf(hookJobWithoutDeadline, resources, safeApplication());
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when a hook is a Deployment, which has no deadline to set', () => {
+    // GIVEN
+    const resources = [deployment('smoke', { [HOOK]: 'PostSync' })];
+    // WHEN
+    const findings = findingsOf(hookJobWithoutDeadline, resources, safeApplication());
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when the PreSync hook Job has no activeDeadlineSeconds', () => {
+    // GIVEN
+    const migrate = job('migrate', { [HOOK]: 'PreSync' });
+    // WHEN
+    const findings = findingsOf(hookJobWithoutDeadline, [deployment('web'), migrate], safeApplication());
+    // THEN
+    expectFindings(findings, migrate, ['SA104 /spec/activeDeadlineSeconds']);
+    expect(findings[0].value).toBeUndefined();
+    expect(findings[0].message).toContain('(PreSync) has no deadline');
+  });
+
+  test('fails when activeDeadlineSeconds is 0', () => {
+    // GIVEN
+    const migrate = job('migrate', { [HOOK]: 'PreSync' }, { spec: { activeDeadlineSeconds: 0 } });
+    // WHEN
+    const findings = findingsOf(hookJobWithoutDeadline, [migrate], safeApplication());
+    // THEN
+    expectFindings(findings, migrate, ['SA104 /spec/activeDeadlineSeconds']);
+    expect(findings[0].value).toBe(0);
+    expect(findings[0].message).toContain('an invalid (0) deadline');
+  });
+
+  test('fails when activeDeadlineSeconds is a string', () => {
+    // GIVEN
+    const migrate = job('migrate', { [HOOK]: 'PreSync' }, { spec: { activeDeadlineSeconds: '600' } });
+    // WHEN
+    const findings = findingsOf(hookJobWithoutDeadline, [migrate], safeApplication());
+    // THEN
+    expectFindings(findings, migrate, ['SA104 /spec/activeDeadlineSeconds']);
+    expect(findings[0].value).toBe('600');
+  });
+
+  test('fails when a helm.sh/hook Job has no deadline', () => {
+    // GIVEN Argo CD runs Helm's pre-upgrade hook as PreSync
+    const migrate = job('migrate', { 'helm.sh/hook': 'pre-upgrade' });
+    // WHEN
+    const findings = findingsOf(hookJobWithoutDeadline, [migrate], safeApplication());
+    // THEN
+    expectFindings(findings, migrate, ['SA104 /spec/activeDeadlineSeconds']);
+    expect(findings[0].message).toContain('(pre-upgrade)');
+  });
+
+  test('fails when a PostSync hook Pod has no deadline', () => {
+    // GIVEN
+    const pod = manifest('v1', 'Pod', 'smoke', {
+      metadata: { annotations: { [HOOK]: 'PostSync' } },
+      spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'example.org/smoke:1.0.0' }] },
+    });
+    // WHEN
+    const findings = findingsOf(hookJobWithoutDeadline, [pod], safeApplication());
+    // THEN
+    expectFindings(findings, pod, ['SA104 /spec/activeDeadlineSeconds']);
+  });
+
+  test('passes when a Job marked Skip has no deadline, since Argo CD never applies it', () => {
+    // GIVEN gitops-engine's hook.IsHook is false for a resource whose only hook type is Skip
+    const resources = [job('manual', { [HOOK]: 'Skip' })];
+    // WHEN
+    const findings = findingsOf(hookJobWithoutDeadline, resources, safeApplication());
+    // THEN
+    expect(described(findings)).toEqual([]);
+  });
+
+  test('passes when a Job\'s helm.sh/hook is crd-install, which Argo CD does not treat as a hook', () => {
+    // GIVEN gitops-engine's helm IsHook: `helm.sh/hook` present and not "crd-install"; Argo CD does not wait for it
+    const resources = [job('crds', { 'helm.sh/hook': 'crd-install' })];
+    // WHEN
+    const findings = findingsOf(hookJobWithoutDeadline, resources, safeApplication());
+    // THEN
+    expect(described(findings)).toEqual([]);
+  });
+
+  test('passes on what the library renders for examples/checkout', () => {
+    // GIVEN the real output: a MigrationHook, a PreSync Job
+    const { application, resources, argoCdVersion } = renderedCheckout();
+    findManifest(resources, 'Job', 'checkout-migrate-');
+    // WHEN
+    const findings = findingsOf(hookJobWithoutDeadline, resources, application, argoCdVersion);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when the hook Job the library renders for examples/checkout loses its deadline', () => {
+    // GIVEN the real output, without the MigrationHook's activeDeadlineSeconds
+    const { application, resources, argoCdVersion } = renderedCheckout();
+    const original = findManifest(resources, 'Job', 'checkout-migrate-');
+    const migrate = modified(original, { spec: { activeDeadlineSeconds: undefined } });
+    // WHEN
+    const findings = findingsOf(hookJobWithoutDeadline, replaced(resources, original, migrate), application, argoCdVersion);
+    // THEN
+    expectFindings(findings, migrate, ['SA104 /spec/activeDeadlineSeconds']);
+  });
+});
