@@ -55,6 +55,8 @@ for (const dir of ['examples', 'scripts']) {
   });
 }
 
+project.addBins({ 'safe-argocd': 'lib/cli/bin.js' });
+
 addProjectTasks(project);
 
 project.synth();

@@ -1,9 +1,10 @@
 import { loadJq } from 'jq-wasm';
 import { parseAllDocuments } from 'yaml';
-import { ErrorCode, failure } from '../private/errors';
 import { simulate } from './engine';
+import { formatDriftText } from './format';
 import { isMap, Json } from './json';
 import { JqRunner } from './normalize';
+import { ErrorCode, failure } from '../private/errors';
 
 /**
  * One resource to simulate, as YAML or JSON text (one document each).
@@ -78,6 +79,15 @@ export interface DriftReport {
  * @see https://argo-cd.readthedocs.io/en/stable/user-guide/diffing/
  */
 export class DriftSimulator {
+  /**
+   * A short human reading of a report, one fact per line, as `safe-argocd simulate` prints it.
+   *
+   * @param subject what the report is about, e.g. `Deployment payments/checkout-web`
+   */
+  public static describe(subject: string, report: DriftReport): string {
+    return formatDriftText(subject, report);
+  }
+
   /**
    * Loads the jq engine once; every simulation after that is synchronous.
    */

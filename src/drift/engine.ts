@@ -72,8 +72,15 @@ export function simulate(jq: JqRunner, application: Json, desired: Json, live: J
     // Missing: OutOfSync, and the sync creates Git's object as it is (RespectIgnoreDifferences has nothing to copy).
     const created = clone(desired);
     return {
-      outOfSync: true, differences: [''], selfHeal, selfHealReverts: selfHeal ? [''] : [], applyReverts: [''],
-      keptIgnored: [], liveAfterApply: created, respectIgnoreDifferences: respect, warnings,
+      outOfSync: true,
+      differences: [''],
+      selfHeal,
+      selfHealReverts: selfHeal ? [''] : [],
+      applyReverts: [''],
+      keptIgnored: [],
+      liveAfterApply: created,
+      respectIgnoreDifferences: respect,
+      warnings,
     };
   }
 

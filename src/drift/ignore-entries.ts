@@ -1,6 +1,6 @@
+import { isMap, Json } from './json';
 import { globMatches } from '../private/glob';
 import { groupOf } from '../private/kinds';
-import { isMap, Json } from './json';
 
 /** One `spec.ignoreDifferences` entry, with missing lists as empty ones. */
 export interface IgnoreEntry {

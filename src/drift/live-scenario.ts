@@ -1,9 +1,9 @@
 import { parseAllDocuments } from 'yaml';
-import { badValue, ErrorCode } from '../private/errors';
-import { keysFromPointer, pointerProblem } from '../private/json-pointer';
 import { applyDeletionDefaultsForAbsent } from './defaults';
 import { clone, isMap, Json, JsonMap, setAt, valueAt } from './json';
 import { mergeContextFor, mergeKeyFor } from './merge';
+import { badValue, ErrorCode } from '../private/errors';
+import { keysFromPointer, pointerProblem } from '../private/json-pointer';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 const FIXED_TIME = '2026-01-01T00:00:00Z';
@@ -132,8 +132,10 @@ export class LiveScenario {
     }
     if (problem || value === undefined) {
       throw badValue({
-        code: problem ? ErrorCode.INVALID_POINTER : ErrorCode.UNREADABLE_INPUT, where: 'LiveScenario.kubectlEdit',
-        prop: problem ? 'pointer' : 'valueJson', value: problem ? pointer : valueJson,
+        code: problem ? ErrorCode.INVALID_POINTER : ErrorCode.UNREADABLE_INPUT,
+        where: 'LiveScenario.kubectlEdit',
+        prop: problem ? 'pointer' : 'valueJson',
+        value: problem ? pointer : valueJson,
         allowed: problem ? `is not a valid RFC 6901 pointer: ${problem}` : 'must be JSON',
         fix: 'e.g. kubectlEdit(\'/spec/template/spec/containers/0/image\', \'"app:2.0.0"\')',
       });
@@ -175,8 +177,12 @@ export class LiveScenario {
     const obj = (Array.isArray(docs) ? docs : [docs]).map((d) => d.toJS() as Json).find(isMap);
     if (!obj) {
       throw badValue({
-        code: ErrorCode.UNREADABLE_INPUT, where: 'LiveScenario.liveFrom', prop: 'desired', value: desired.slice(0, 60),
-        allowed: 'must be one Kubernetes object as YAML or JSON', fix: 'pass one manifest',
+        code: ErrorCode.UNREADABLE_INPUT,
+        where: 'LiveScenario.liveFrom',
+        prop: 'desired',
+        value: desired.slice(0, 60),
+        allowed: 'must be one Kubernetes object as YAML or JSON',
+        fix: 'pass one manifest',
       });
     }
     return JSON.stringify(this._liveFromObject(obj));
@@ -195,7 +201,11 @@ export class LiveScenario {
     applyDeletionDefaultsForAbsent(live);
     const apiVersion = String(live.apiVersion ?? '');
     const managedFields: Json[] = [{
-      manager: 'argocd-controller', operation: 'Update', apiVersion, time: FIXED_TIME, fieldsType: 'FieldsV1',
+      manager: 'argocd-controller',
+      operation: 'Update',
+      apiVersion,
+      time: FIXED_TIME,
+      fieldsType: 'FieldsV1',
       fieldsV1: fieldsV1Of(desired, [], mergeContextFor(desired)),
     }];
     for (const mutation of this.mutations) {
@@ -206,7 +216,12 @@ export class LiveScenario {
           addFieldPath(fields, live, keys, mergeContextFor(live));
         }
         managedFields.push({
-          manager: mutation.manager, operation: 'Update', apiVersion, time: FIXED_TIME, fieldsType: 'FieldsV1', fieldsV1: fields,
+          manager: mutation.manager,
+          operation: 'Update',
+          apiVersion,
+          time: FIXED_TIME,
+          fieldsType: 'FieldsV1',
+          fieldsV1: fields,
           ...(mutation.subresource ? { subresource: mutation.subresource } : {}),
         });
       }

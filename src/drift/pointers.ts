@@ -1,5 +1,5 @@
-import { escapeToken } from '../private/json-pointer';
 import { deepEqual, isMap, Json, JsonMap } from './json';
+import { escapeToken } from '../private/json-pointer';
 
 /**
  * The JSON pointers of the leaves where `a` and `b` differ; a list of another length differs as a whole,

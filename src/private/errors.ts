@@ -74,7 +74,8 @@ export function describe(value: unknown): string {
   }
   let text: string;
   try {
-    text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+    // JSON would print NaN and Infinity as null.
+    text = typeof value === 'number' ? String(value) : JSON.stringify(value) ?? String(value);
   } catch {
     text = String(value);
   }

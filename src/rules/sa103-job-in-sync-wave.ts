@@ -1,7 +1,7 @@
-import { escapeToken } from '../private/json-pointer';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
 import { hookOf, isJobOrPod, isSkipped, waveOf } from './workloads';
+import { escapeToken } from '../private/json-pointer';
 
 /** A Job or Pod ordered by a sync wave instead of running as a hook. */
 export const jobInSyncWave: Rule = {

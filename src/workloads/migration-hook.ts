@@ -9,6 +9,12 @@ import { isDns1123Label, suggestDns1123Label } from '../private/names';
 const MIGRATION_HOOK = Symbol.for('cdk8s-safe-argocd.MigrationHook');
 
 /**
+ * Argo CD names a hook that has generateName `<generateName><revision[0:7]>-<phase>-<unix seconds>`
+ * (gitops-engine pkg/sync/sync_context.go, getSyncTasks): 7 + 1 + 7 ("presync") + 1 + 10 = 26 characters.
+ */
+const MAX_PREFIX = 63 - 26 - 1;
+
+/**
  * Labels and annotations that keep the known service meshes from injecting a sidecar into the hook's pod.
  * A Job whose injected proxy keeps running never completes, and the sync waits for it (argo-cd #27407).
  */
@@ -29,10 +35,11 @@ export interface MigrationHookProps {
   readonly container: kplus.ContainerProps;
 
   /**
-   * The prefix of the Job's generated name (Argo CD creates `<name>-<random>` on every sync).
-   * A DNS-1123 label of at most 52 characters.
+   * The prefix of the Job's generated name. For every sync operation Argo CD names the Job
+   * `<name>-<first 7 characters of the revision>-presync-<start time in Unix seconds>` (26 characters after
+   * the prefix), and the name must fit the 63-character `job-name` label: a DNS-1123 label of at most 36 characters.
    *
-   * @default - `<application name>-<construct id>`
+   * @default - `<application name>-<construct id>`, shortened to 36 characters
    */
   readonly name?: string;
 
@@ -46,10 +53,11 @@ export interface MigrationHookProps {
   readonly activeDeadline?: Duration;
 
   /**
-   * How many times Kubernetes retries a failed migration pod inside one sync, 0 to 5. The sync's own
-   * retry policy re-runs the hook as a new Job.
+   * How many times Kubernetes retries a failed migration pod within the Job, 0 to 5. Every failed pod is
+   * kept with its logs as long as the Job is. (Argo CD's own retry of the same sync operation does not
+   * re-run the hook: it finds the failed Job of that operation under the same name.)
    *
-   * @default 0 - a migration that failed half-way is looked at, not re-run blindly within the same sync
+   * @default 1 - one more attempt for a transient failure such as a database that was not reachable yet
    */
   readonly backoffLimit?: number;
 
@@ -100,10 +108,13 @@ export interface MigrationHookProps {
  * are not transactional, and later waves are not rolled back.
  *
  * - Bounded: `activeDeadlineSeconds`, `backoffLimit` and `restartPolicy: Never`, so it fails rather than hangs.
- * - `metadata.generateName` with `hook-delete-policy: HookSucceeded`: every sync, retries included, runs
- *   a fresh Job; a succeeded one is deleted at once, a failed one is kept with its logs until
+ * - `metadata.generateName` with `hook-delete-policy: HookSucceeded`: Argo CD names the Job after the
+ *   revision and the start of the sync operation, so every new operation (the next commit, a manual sync)
+ *   runs a fresh Job; a succeeded one is deleted at once, a failed one is kept with its logs until
  *   `failedRunRetention` has passed (`ttlSecondsAfterFinished`). The default policy, BeforeHookCreation,
- *   would delete the failed Job and its logs as soon as the sync is retried (argo-cd #11872).
+ *   would delete the failed Job and its logs at the next attempt (argo-cd #11872). Argo CD's automatic
+ *   retry of the same operation keeps its start time, finds the failed Job under the same name, and fails
+ *   without re-running a half-applied migration.
  * - Sidecar injection is switched off for Istio and Linkerd, so the Job can complete in a mesh namespace.
  * - No annotation Argo CD does not read: there is no hook-failure-policy; aborting is what PreSync does.
  *
@@ -129,19 +140,19 @@ export class MigrationHook extends Construct {
     Object.defineProperty(this, MIGRATION_HOOK, { value: true });
     const app = SafeApplication.enclosing(this);
 
-    this.namePrefix = props.name ?? suggestDns1123Label(`${app.applicationName}-${id}`).slice(0, 52).replace(/-+$/, '');
-    if (typeof this.namePrefix !== 'string' || this.namePrefix.length > 52 || !isDns1123Label(this.namePrefix)) {
+    this.namePrefix = props.name ?? suggestDns1123Label(`${app.applicationName}-${id}`).slice(0, MAX_PREFIX).replace(/-+$/, '');
+    if (typeof this.namePrefix !== 'string' || this.namePrefix.length > MAX_PREFIX || !isDns1123Label(this.namePrefix)) {
       throw badValue({
         code: ErrorCode.INVALID_NAME,
         where: this,
         prop: 'name',
         value: props.name,
-        allowed: 'must be a DNS-1123 label of at most 52 characters (the generated suffix and the job-name label need the rest)',
-        fix: `use e.g. ${JSON.stringify(suggestDns1123Label(String(props.name ?? id)).slice(0, 52))}`,
+        allowed: `must be a DNS-1123 label of at most ${MAX_PREFIX} characters: Argo CD appends 26 characters and the Job name must fit the 63-character job-name label`,
+        fix: `use e.g. ${JSON.stringify(suggestDns1123Label(String(props.name ?? id)).slice(0, MAX_PREFIX).replace(/-+$/, ''))}`,
       });
     }
     const activeDeadline = props.activeDeadline ?? Duration.minutes(10);
-    const backoffLimit = props.backoffLimit ?? 0;
+    const backoffLimit = props.backoffLimit ?? 1;
     const retention = props.failedRunRetention ?? Duration.days(3);
     bounded(this, 'activeDeadline', activeDeadline.toSeconds({ integral: false }), 60, 6 * 3600, 's', 'use e.g. Duration.minutes(10)');
     bounded(this, 'backoffLimit', backoffLimit, 0, 5, '', 'use 0 to 5');
@@ -189,13 +200,32 @@ export class MigrationHook extends Construct {
   }
 
   private validateOrder(app: SafeApplication): string[] {
-    const first = app.node.findAll().filter((c): c is MigrationHook => MigrationHook.isMigrationHook(c) && c.after === undefined);
-    if (first.length > 1 && first[0] !== this && first.includes(this)) {
-      return [`[${ErrorCode.HOOK_ORDER}] ${first.length} migrations of app ${app.applicationName} have no \`after\` `
-        + `(${first.map((h) => h.node.path).join(', ')}), so Argo CD would run them at the same time. `
-        + `Fix: give all but the first an \`after\`, e.g. after: ${first[0].node.id}.`];
+    const hooks = app.node.findAll().filter((c): c is MigrationHook => MigrationHook.isMigrationHook(c));
+    // Report app-wide problems once, from the first hook.
+    if (hooks[0] !== this) {
+      return [];
     }
-    return [];
+    const errors: string[] = [];
+    const first = hooks.filter((h) => h.after === undefined);
+    if (first.length > 1) {
+      errors.push(`[${ErrorCode.HOOK_ORDER}] ${first.length} migrations of app ${app.applicationName} have no \`after\` `
+        + `(${first.map((h) => h.node.path).join(', ')}), so Argo CD would run them at the same time. `
+        + `Fix: give all but the first an \`after\`, e.g. after: ${first[0].node.id}.`);
+    }
+    for (const h of hooks) {
+      const next = hooks.filter((x) => x.after === h);
+      if (next.length > 1) {
+        errors.push(`[${ErrorCode.HOOK_ORDER}] ${next.length} migrations of app ${app.applicationName} run after ${h.node.path} `
+          + `(${next.map((x) => x.node.path).join(', ')}), so Argo CD would run them at the same time. `
+          + `Fix: chain them: after: ${next[0].node.id} for the second.`);
+      }
+      const twin = hooks.find((x) => x !== h && x.namePrefix === h.namePrefix);
+      if (twin && hooks.indexOf(twin) > hooks.indexOf(h)) {
+        errors.push(`[${ErrorCode.DUPLICATE}] migrations ${h.node.path} and ${twin.node.path} share the name prefix ${JSON.stringify(h.namePrefix)}; `
+          + 'Argo CD would give both Jobs one name in the same sync. Fix: give one of them another `name`.');
+      }
+    }
+    return errors;
   }
 }
 

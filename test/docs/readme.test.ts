@@ -1,6 +1,7 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { buildCheckoutApp } from '../../examples/checkout/app';
+import { simulateIncident } from '../../examples/checkout/incident';
 
 const ROOT = join(__dirname, '..', '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -38,5 +39,11 @@ describe('README', () => {
     for (const { target, body } of blocks) {
       expect(body).toBe(files.get(target));
     }
+  });
+
+  test('the incident simulation block is what examples/checkout/incident.ts prints', async () => {
+    const blocks = markedBlocks('run');
+    expect(blocks.map((b) => b.target)).toEqual(['examples/checkout/incident.ts']);
+    expect(blocks[0].body).toBe(await simulateIncident());
   });
 });

@@ -1,0 +1,112 @@
+import { execFileSync } from 'child_process';
+import { readFileSync, writeFileSync } from 'fs';
+import { join } from 'path';
+import { buildCheckoutApp } from '../../examples/checkout/app';
+import { LiveScenario } from '../../src';
+import { main } from '../../src/cli/main';
+import { tempDir } from '../support/app';
+
+/** Runs the CLI in-process and captures what it prints. */
+async function run(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    stdout: (t) => { stdout += t; },
+    stderr: (t) => { stderr += t; },
+    readFile: (p) => readFileSync(p, 'utf8'),
+  });
+  return { code, stdout, stderr };
+}
+
+describe('safe-argocd simulate', () => {
+  // GIVEN the checkout example's Application and Deployment, and live objects built from them
+  const dir = tempDir();
+  const files = new Map(buildCheckoutApp({ outdir: 'dist' }).renderFiles().map((f) => [f.path, f.content]));
+  const app = join(dir, 'app.yaml');
+  const desired = join(dir, 'deploy.yaml');
+  writeFileSync(app, files.get('applications/checkout.k8s.yaml')!);
+  writeFileSync(desired, files.get('workloads/checkout/Deployment.checkout-web.k8s.yaml')!);
+  const live = (name: string, scenario: LiveScenario) => {
+    const path = join(dir, `${name}.json`);
+    writeFileSync(path, scenario.liveFrom(readFileSync(desired, 'utf8')));
+    return path;
+  };
+  const scaled = live('scaled', LiveScenario.hpaScales(8));
+  const edited = live('edited', LiveScenario.kubectlSetImage('web', 'registry.example.com/payments/checkout:hotfix'));
+
+  test('exits 0 and says Synced when the HPA scaled the Deployment', async () => {
+    const { code, stdout } = await run(['simulate', '--app', app, '--desired', desired, '--live', scaled]);
+    expect(code).toBe(0);
+    expect(stdout).toBe([
+      'Deployment payments/checkout-web: Synced',
+      '  self-heal: nothing to revert',
+      '  kept as live has it (ignored): /spec/replicas',
+      '',
+    ].join('\n'));
+  });
+
+  test('exits 1 and names the field when a human changed the image', async () => {
+    const { code, stdout } = await run(['simulate', '--app', app, '--desired', desired, '--live', edited]);
+    expect(code).toBe(1);
+    expect(stdout).toContain('Deployment payments/checkout-web: OutOfSync');
+    expect(stdout).toContain('  differs: /spec/template/spec/containers/0/image');
+    expect(stdout).toContain('  self-heal reverts: /spec/template/spec/containers/0/image');
+  });
+
+  test('prints JSON with --format json', async () => {
+    const { code, stdout } = await run(['simulate', '--app', app, '--desired', desired, '--live', edited, '--format', 'json']);
+    const report = JSON.parse(stdout);
+    expect(code).toBe(1);
+    expect(report.resource).toBe('Deployment payments/checkout-web');
+    expect(report.outOfSync).toBe(true);
+    expect(report.differences).toEqual(['/spec/template/spec/containers/0/image']);
+    expect(report.liveAfterApply.spec.template.spec.containers[0].image).toBe('registry.example.com/payments/checkout:1.42.0');
+  });
+
+  test('without --live the resource does not exist yet: OutOfSync', async () => {
+    const { code, stdout } = await run(['simulate', '--app', app, '--desired', desired]);
+    expect(code).toBe(1);
+    expect(stdout).toContain('differs: (the whole object)');
+  });
+
+  test.each([
+    [['simulate', '--desired', 'x.yaml']],
+    [['simulate', '--app', 'a.yaml', '--desired', 'd.yaml', '--format', 'xml']],
+    [['simulate', '--app', 'a.yaml', '--desired', 'd.yaml', '--bogus']],
+    [['frobnicate']],
+    [[]],
+  ])('fails when the arguments are wrong: %j exits 2 with usage', async (args) => {
+    const { code, stdout, stderr } = await run(args);
+    expect(code).toBe(2);
+    expect(stdout + stderr).toContain('usage:');
+  });
+
+  test('fails when a file cannot be read: exit 2 naming the file', async () => {
+    const { code, stderr } = await run(['simulate', '--app', join(dir, 'missing.yaml'), '--desired', desired]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('cannot read');
+    expect(stderr).toContain('missing.yaml');
+  });
+
+  test('fails when a file is not YAML: exit 2 with [SAFE-102]', async () => {
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'kind: [unclosed\n  : :');
+    const { code, stderr } = await run(['simulate', '--app', app, '--desired', bad]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('[SAFE-102] desired');
+  });
+
+  test('the bin entry runs as a program and sets the exit code', () => {
+    let status = 0;
+    let out = '';
+    try {
+      out = execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, '..', '..', 'src', 'cli', 'bin.ts'),
+        'simulate', '--app', app, '--desired', desired, '--live', edited], { encoding: 'utf8', env: { ...process.env, TS_NODE_PROJECT: join(__dirname, '..', 'tsconfig.json') } });
+    } catch (e) {
+      status = (e as { status: number }).status;
+      out = (e as { stdout: string }).stdout;
+    }
+    expect(status).toBe(1);
+    expect(out).toContain('OutOfSync');
+  });
+});
