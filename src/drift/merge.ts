@@ -77,7 +77,9 @@ function keyOf(item: Json, key: string): string | undefined {
  * Simplification: merged list items keep live's order, and new items are appended (the real patch also
  * carries `$setElementOrder`); an order-only difference is never reported.
  */
-export function merge3(original: Json | undefined, modified: Json | undefined, current: Json | undefined, ctx: MergeContext, path: string[] = []): Json | undefined {
+export function merge3(
+  original: Json | undefined, modified: Json | undefined, current: Json | undefined, ctx: MergeContext, path: string[] = [],
+): Json | undefined {
   if (modified === undefined) {
     return clone(current);
   }
@@ -153,7 +155,9 @@ function mergeSet(original: Json[], modified: Json[], current: Json[]): Json[] {
  * object before it is applied (controller/sync.go, normalizeTargetResources). `normalizedLive` is live
  * without the ignored fields; whatever live has beyond it is copied into the target, list items by key.
  */
-export function restoreIgnored(target: Json | undefined, normalizedLive: Json | undefined, live: Json | undefined, ctx: MergeContext, path: string[] = []): Json | undefined {
+export function restoreIgnored(
+  target: Json | undefined, normalizedLive: Json | undefined, live: Json | undefined, ctx: MergeContext, path: string[] = [],
+): Json | undefined {
   if (isMap(live)) {
     const result: JsonMap = isMap(target) ? { ...target } : {};
     const nl = isMap(normalizedLive) ? normalizedLive : {};
