@@ -2,12 +2,27 @@ import { parseArgs } from 'util';
 import { DriftSimulator } from '../drift/drift-simulator';
 import { formatDriftJson, formatDriftText } from '../drift/format';
 import { describeManifestText } from '../drift/subject';
+import { ArgoCdVersion } from '../application/argocd-version';
+import { atLeast, auditFiles, rulesFor } from '../audit/audit';
+import { AuditConfig, CONFIG_FILE, parseAuditConfig } from '../audit/config';
+import { formatJson } from '../audit/report/json';
+import { formatMarkdown } from '../audit/report/markdown';
+import { formatSarif } from '../audit/report/sarif';
+import { formatText } from '../audit/report/text';
+import { findRule } from '../rules/registry';
+import { Severity } from '../rules/severity';
+import { collectFiles, findRepoRoot } from './files';
+import * as fs from 'fs';
+import * as path from 'path';
 
 /** What the CLI may touch: output streams and files. Injected so that tests run it in-process. */
 export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   readFile(path: string): string;
+  writeFile(path: string, text: string): void;
+  /** Whether stdout is a terminal (text output is coloured only then). */
+  readonly isTerminal: boolean;
 }
 
 export const EXIT_OK = 0;
@@ -15,7 +30,13 @@ export const EXIT_FINDINGS = 1;
 export const EXIT_USAGE = 2;
 
 const USAGE = `usage:
+  safe-argocd audit [paths...] [--format text|json|sarif|markdown] [--output <file>] [--fail-on error|warning|note]
+                    [--rule <id>]... [--severity error|warning|note] [--argocd-version X.Y] [--repo-root <dir>]
+                    [--config <file>] [--max-file-size <MB>]
   safe-argocd simulate --app <application.yaml> --desired <resource.yaml> [--live <live.yaml>] [--format text|json]
+
+  audit     runs the rules of RULES.md over YAML and JSON files (default: the current folder).
+            exit 0 when clean, 1 with findings at or above --fail-on (default warning), 2 for usage or unreadable files.
 
   simulate  predicts Argo CD's diff and self-heal for one resource.
             exit 0 when Synced, 1 when OutOfSync, 2 for usage or unreadable input.
@@ -30,6 +51,9 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   }
   if (command === 'simulate') {
     return simulateCommand(rest, io);
+  }
+  if (command === 'audit') {
+    return auditCommand(rest, io);
   }
   io.stderr(`safe-argocd: unknown command ${JSON.stringify(command)}\n${USAGE}`);
   return EXIT_USAGE;
@@ -73,5 +97,111 @@ async function simulateCommand(args: readonly string[], io: CliIo): Promise<numb
   } catch (e) {
     io.stderr(`safe-argocd simulate: ${(e as Error).message}\n`);
     return EXIT_USAGE;
+  }
+}
+
+const SEVERITIES = Object.values(Severity) as string[];
+
+async function auditCommand(args: readonly string[], io: CliIo): Promise<number> {
+  let values: Record<string, string | string[] | undefined>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...args],
+      options: {
+        'format': { type: 'string', default: 'text' },
+        'output': { type: 'string' },
+        'fail-on': { type: 'string' },
+        'rule': { type: 'string', multiple: true },
+        'severity': { type: 'string' },
+        'argocd-version': { type: 'string' },
+        'repo-root': { type: 'string' },
+        'config': { type: 'string' },
+        'max-file-size': { type: 'string', default: '5' },
+      },
+      strict: true,
+      allowPositionals: true,
+    }));
+  } catch (e) {
+    io.stderr(`safe-argocd audit: ${(e as Error).message}\n${USAGE}`);
+    return EXIT_USAGE;
+  }
+  const usage = (message: string) => {
+    io.stderr(`safe-argocd audit: ${message}\n${USAGE}`);
+    return EXIT_USAGE;
+  };
+  const format = String(values.format);
+  if (!['text', 'json', 'sarif', 'markdown'].includes(format)) {
+    return usage(`--format ${JSON.stringify(format)}: use text, json, sarif or markdown`);
+  }
+  for (const key of ['fail-on', 'severity']) {
+    if (values[key] !== undefined && !SEVERITIES.includes(String(values[key]))) {
+      return usage(`--${key} ${JSON.stringify(values[key])}: use error, warning or note`);
+    }
+  }
+  const ruleIds = ((values.rule as string[] | undefined) ?? []).flatMap((r) => r.split(',')).map((r) => r.trim()).filter((r) => r);
+  const unknown = ruleIds.filter((r) => !findRule(r));
+  if (unknown.length > 0) {
+    return usage(`unknown rule id(s) ${unknown.join(', ')}; see RULES.md`);
+  }
+  const maxMb = Number(values['max-file-size']);
+  if (!Number.isFinite(maxMb) || maxMb <= 0) {
+    return usage(`--max-file-size ${JSON.stringify(values['max-file-size'])}: give a size in MB, e.g. 5`);
+  }
+  const paths = positionals.length > 0 ? positionals : ['.'];
+  const root = values['repo-root'] !== undefined ? String(values['repo-root']) : findRepoRoot(paths[0]);
+
+  let config: AuditConfig = { suppressions: [] };
+  const configPath = values.config !== undefined ? String(values.config) : path.join(root, CONFIG_FILE);
+  if (values.config !== undefined || fs.existsSync(configPath)) {
+    try {
+      config = parseAuditConfig(io.readFile(configPath), configPath);
+    } catch (e) {
+      return usage((e as Error).message);
+    }
+  }
+  let argoCdVersion = config.argoCdVersion ?? ArgoCdVersion.LATEST;
+  if (values['argocd-version'] !== undefined) {
+    try {
+      argoCdVersion = ArgoCdVersion.of(String(values['argocd-version']));
+    } catch (e) {
+      return usage((e as Error).message);
+    }
+  }
+  const failOn = (values['fail-on'] as Severity | undefined) ?? config.failOn ?? Severity.WARNING;
+  const options = { argoCdVersion, ruleIds, minSeverity: values.severity as Severity | undefined, suppressions: config.suppressions };
+
+  const collected = collectFiles(paths, root, maxMb * 1048576);
+  const audited = auditFiles(collected.files, options);
+  const result = { ...audited, problems: [...collected.problems, ...audited.problems].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
+
+  let report: string;
+  switch (format) {
+    case 'json': report = formatJson(result); break;
+    case 'sarif': report = formatSarif(result, rulesFor(options), packageVersion()); break;
+    case 'markdown': report = formatMarkdown(result); break;
+    default: report = formatText(result, io.isTerminal && values.output === undefined);
+  }
+  if (values.output !== undefined) {
+    try {
+      io.writeFile(String(values.output), report);
+    } catch (e) {
+      io.stderr(`safe-argocd audit: cannot write ${values.output}: ${(e as Error).message}\n`);
+      return EXIT_USAGE;
+    }
+  } else {
+    io.stdout(report);
+  }
+  if (result.problems.length > 0) {
+    return EXIT_USAGE;
+  }
+  return result.findings.some((f) => atLeast(f.severity, failOn)) ? EXIT_FINDINGS : EXIT_OK;
+}
+
+function packageVersion(): string {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')).version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
   }
 }

@@ -14,6 +14,8 @@ async function run(args: string[]) {
     stdout: (t) => { stdout += t; },
     stderr: (t) => { stderr += t; },
     readFile: (p) => readFileSync(p, 'utf8'),
+    writeFile: () => { throw new Error('not expected'); },
+    isTerminal: false,
   });
   return { code, stdout, stderr };
 }

@@ -1,0 +1,261 @@
+import * as path from 'path';
+import { ArgoCdVersion } from '../application/argocd-version';
+import { runRules } from '../rules/engine';
+import { at, describeObject, isObject, listAt, stringAt } from '../rules/manifest';
+import { ALL_RULES } from '../rules/registry';
+import { Severity } from '../rules/severity';
+import { Finding, Manifest, Rule } from '../rules/types';
+import { hasTemplateExpressions, parseManifests } from './parse';
+import { AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, LocatedManifest, SourceLocation } from './types';
+
+/** How to audit. */
+export interface AuditOptions {
+  readonly argoCdVersion: ArgoCdVersion;
+  /** Only these rule ids; none means all. */
+  readonly ruleIds?: readonly string[];
+  /** Only findings at or above this severity are reported. */
+  readonly minSeverity?: Severity;
+  readonly suppressions?: readonly ConfigSuppression[];
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { [Severity.NOTE]: 0, [Severity.WARNING]: 1, [Severity.ERROR]: 2 };
+
+/** Whether `severity` is at least `threshold`. */
+export function atLeast(severity: Severity, threshold: Severity): boolean {
+  return SEVERITY_RANK[severity] >= SEVERITY_RANK[threshold];
+}
+
+/** An Application (or a literal ApplicationSet template) and what it deploys. */
+interface AuditUnit {
+  readonly application?: LocatedManifest;
+  readonly applicationName?: string;
+  readonly resources: LocatedManifest[];
+}
+
+/**
+ * Audits files of a GitOps repository with the same rules SafeApplication runs at synth: parses every
+ * file, finds Applications (and literal ApplicationSet templates), pairs each with the manifests under its
+ * `source.path`, runs the rules, and applies suppressions. Files that cannot be parsed are reported and
+ * the rest is still audited. Pure: the caller reads the files.
+ */
+export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): AuditResult {
+  const problems: FileProblem[] = [];
+  const notes: string[] = [];
+  const objects: LocatedManifest[] = [];
+  const chartRoots = new Set<string>();
+  const templateFiles: AuditFile[] = [];
+  let fileCount = 0;
+  let skippedDocuments = 0;
+
+  const all = [...files];
+  for (const f of all) {
+    if (/(^|\/)Chart\.ya?ml$/.test(f.path)) {
+      chartRoots.add(path.posix.dirname(f.path));
+    }
+  }
+  for (const file of all) {
+    fileCount++;
+    if (/(^|\/)Chart\.ya?ml$/.test(file.path) || isInChart(file.path, chartRoots)) {
+      templateFiles.push(file);
+      continue;
+    }
+    let content: Uint8Array;
+    try {
+      content = file.content;
+    } catch (e) {
+      problems.push({ file: file.path, message: `cannot be read: ${String((e as Error).message).split('\n')[0]}` });
+      continue;
+    }
+    const parsed = parseManifests(file.path, content);
+    if (parsed.problem) {
+      problems.push({ file: file.path, message: parsed.problem });
+      continue;
+    }
+    skippedDocuments += parsed.skipped;
+    objects.push(...parsed.objects);
+  }
+
+  const units = groupUnits(objects, notes, templateFiles);
+  const rules = options.ruleIds && options.ruleIds.length > 0 ? ALL_RULES.filter((r) => options.ruleIds!.includes(r.id)) : ALL_RULES;
+  const findings: AuditFinding[] = [];
+  for (const unit of units) {
+    const located = new Map<Manifest, SourceLocation>();
+    for (const r of unit.resources) {
+      located.set(r.manifest, r.location);
+    }
+    if (unit.application) {
+      located.set(unit.application.manifest, unit.application.location);
+    }
+    const raw = runRules({
+      application: unit.application?.manifest,
+      resources: unit.resources.map((r) => r.manifest),
+      argoCdVersion: options.argoCdVersion,
+    }, rules);
+    for (const f of raw) {
+      findings.push(toAuditFinding(f, located.get(f.object)!, unit.applicationName, options.suppressions ?? []));
+    }
+  }
+
+  const reported = findings
+    .filter((f) => !options.minSeverity || atLeast(f.severity, options.minSeverity))
+    .sort(byLocation);
+  return {
+    findings: reported.filter((f) => !f.suppression),
+    suppressed: reported.filter((f) => f.suppression),
+    problems: problems.sort((a, b) => compare(a.file, b.file)),
+    notes: notes.sort(compare),
+    stats: {
+      files: fileCount,
+      manifests: objects.length,
+      applications: units.filter((u) => u.application).length,
+      skippedDocuments,
+      skippedTemplates: templateFiles.length,
+    },
+  };
+}
+
+function isInChart(file: string, chartRoots: Set<string>): boolean {
+  for (let dir = path.posix.dirname(file); dir !== '.' && dir !== '/' && dir !== ''; dir = path.posix.dirname(dir)) {
+    if (chartRoots.has(dir)) {
+      return true;
+    }
+  }
+  return chartRoots.has('.') && file !== 'Chart.yaml';
+}
+
+function isApplication(m: Manifest): boolean {
+  return m.kind === 'Application' && String(m.apiVersion).startsWith('argoproj.io/');
+}
+
+function isApplicationSet(m: Manifest): boolean {
+  return m.kind === 'ApplicationSet' && String(m.apiVersion).startsWith('argoproj.io/');
+}
+
+/** The directories an Application deploys from this repository, or why it cannot be audited here. */
+function sourcePaths(app: Manifest): { paths: string[]; unrendered?: string } {
+  const sources = [at(app, 'spec', 'source'), ...listAt(app, 'spec', 'sources')].filter(isObject);
+  const paths: string[] = [];
+  for (const source of sources) {
+    if (typeof source.chart === 'string') {
+      return { paths, unrendered: `Helm chart ${source.chart}` };
+    }
+    if (isObject(source.helm) || isObject(source.kustomize)) {
+      return { paths, unrendered: isObject(source.helm) ? 'a Helm source' : 'a Kustomize source' };
+    }
+    if (typeof source.path === 'string') {
+      paths.push(path.posix.normalize(source.path).replace(/^\.\/?/, '').replace(/\/+$/, ''));
+    }
+  }
+  return { paths };
+}
+
+function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: AuditFile[]): AuditUnit[] {
+  const applications: { located: LocatedManifest; name: string }[] = [];
+  const others: LocatedManifest[] = [];
+  for (const o of objects) {
+    if (isApplication(o.manifest)) {
+      applications.push({ located: o, name: stringAt(o.manifest, 'metadata', 'name') ?? '<no name>' });
+    } else if (isApplicationSet(o.manifest)) {
+      const template = at(o.manifest, 'spec', 'template');
+      const setName = stringAt(o.manifest, 'metadata', 'name') ?? '<no name>';
+      if (isObject(template) && !hasTemplateExpressions(JSON.stringify(template))) {
+        // A literal template: the generated Applications all look like this one.
+        applications.push({
+          located: { manifest: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', ...template } as Manifest, location: o.location },
+          name: `${setName} (ApplicationSet template)`,
+        });
+      } else {
+        notes.push(`ApplicationSet ${setName} (${o.location.file}): its template uses generator parameters, so its Applications are not audited`);
+      }
+      others.push(o);
+    } else {
+      others.push(o);
+    }
+  }
+
+  // Resources by directory, for pairing with source paths.
+  const byDir = new Map<string, LocatedManifest[]>();
+  for (const o of others) {
+    const dir = path.posix.dirname(o.location.file);
+    const list = byDir.get(dir) ?? [];
+    list.push(o);
+    byDir.set(dir, list);
+  }
+  const claimed = new Set<LocatedManifest>();
+  const units: AuditUnit[] = [];
+  for (const { located, name } of applications) {
+    const { paths, unrendered } = sourcePaths(located.manifest);
+    const resources: LocatedManifest[] = [];
+    if (unrendered) {
+      notes.push(`Application ${name} (${located.location.file}): deploys ${unrendered}, which is not rendered here; pass its rendered output to audit the workloads`);
+    }
+    for (const p of paths) {
+      const recurse = at(located.manifest, 'spec', 'source', 'directory', 'recurse') === true;
+      const matched = [...byDir.entries()]
+        .filter(([dir]) => dir === p || (recurse && dir.startsWith(`${p}/`)))
+        .flatMap(([, list]) => list);
+      if (matched.length === 0) {
+        const chart = templateFiles.some((f) => f.path.startsWith(`${p}/`));
+        notes.push(chart
+          ? `Application ${name} (${located.location.file}): source path ${p} is a Helm chart, which is not rendered here; pass its rendered output to audit the workloads`
+          : `Application ${name} (${located.location.file}): source path ${p} holds no manifests in the audited files`);
+      }
+      for (const m of matched) {
+        resources.push(m);
+        claimed.add(m);
+      }
+    }
+    units.push({ application: located, applicationName: name, resources });
+  }
+  // Manifests no Application deploys are still checked for the workload rules, directory by directory.
+  for (const [, list] of [...byDir.entries()].sort(([a], [b]) => compare(a, b))) {
+    const loose = list.filter((o) => !claimed.has(o));
+    if (loose.length > 0) {
+      units.push({ resources: loose });
+    }
+  }
+  return units;
+}
+
+function toAuditFinding(f: Finding, location: SourceLocation, application: string | undefined, config: readonly ConfigSuppression[]): AuditFinding {
+  let suppression: AuditFinding['suppression'];
+  if (f.suppressedBecause !== undefined) {
+    suppression = { reason: f.suppressedBecause, source: 'annotation' };
+  } else {
+    const match = config.find((s) => s.ruleId === f.rule.id
+      && (s.paths.length === 0 || s.paths.some((p) => location.file === p || location.file.startsWith(`${p.replace(/\/+$/, '')}/`)))
+      && (s.applications.length === 0 || (application !== undefined && s.applications.includes(application))));
+    if (match) {
+      suppression = { reason: match.reason, source: 'config' };
+    }
+  }
+  return {
+    ruleId: f.rule.id,
+    ruleName: f.rule.name,
+    severity: f.rule.severity,
+    message: f.message,
+    fix: f.rule.fix,
+    pointer: f.path,
+    object: describeObject(f.object),
+    location,
+    ...(application !== undefined ? { application } : {}),
+    ...(suppression ? { suppression } : {}),
+  };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function byLocation(a: AuditFinding, b: AuditFinding): number {
+  return compare(a.location.file, b.location.file)
+    || a.location.line - b.location.line
+    || a.location.column - b.location.column
+    || compare(a.ruleId, b.ruleId)
+    || compare(a.pointer, b.pointer);
+}
+
+/** Every rule, for reporters that list rule metadata. */
+export function rulesFor(options: AuditOptions): readonly Rule[] {
+  return options.ruleIds && options.ruleIds.length > 0 ? ALL_RULES.filter((r) => options.ruleIds!.includes(r.id)) : ALL_RULES;
+}

@@ -1,0 +1,102 @@
+import { parse } from 'yaml';
+import { ArgoCdVersion } from '../application/argocd-version';
+import { isObject } from '../rules/manifest';
+import { findRule } from '../rules/registry';
+import { Severity } from '../rules/severity';
+import { ConfigSuppression } from './types';
+
+/** The project's audit settings (`.safe-argocd.yaml` at the repository root). */
+export interface AuditConfig {
+  readonly suppressions: ConfigSuppression[];
+  readonly failOn?: Severity;
+  readonly argoCdVersion?: ArgoCdVersion;
+}
+
+export const CONFIG_FILE = '.safe-argocd.yaml';
+
+/**
+ * Parses the config file:
+ *
+ * ```yaml
+ * argocdVersion: "3.1"        # optional
+ * failOn: warning             # optional: error, warning or note
+ * suppressions:
+ *   - ruleId: SA006
+ *     reason: retries are handled by the release pipeline
+ *     paths: [legacy/]        # optional: limit to these folders or files
+ *     applications: [legacy]  # optional: limit to these Applications
+ * ```
+ *
+ * @throws with every problem found, naming the entry and the fix
+ */
+export function parseAuditConfig(text: string, file: string = CONFIG_FILE): AuditConfig {
+  let raw: unknown;
+  try {
+    raw = parse(text, { maxAliasCount: 100 }) ?? {};
+  } catch (e) {
+    throw new Error(`${file}: not valid YAML: ${String((e as Error).message).split('\n')[0]}`);
+  }
+  if (!isObject(raw)) {
+    throw new Error(`${file}: expected a mapping with suppressions, failOn and argocdVersion`);
+  }
+  const errors: string[] = [];
+  for (const key of Object.keys(raw)) {
+    if (!['suppressions', 'failOn', 'argocdVersion'].includes(key)) {
+      errors.push(`unknown key ${JSON.stringify(key)} (allowed: suppressions, failOn, argocdVersion)`);
+    }
+  }
+  let failOn: Severity | undefined;
+  if (raw.failOn !== undefined) {
+    failOn = Object.values(Severity).find((s) => s === raw.failOn);
+    if (!failOn) {
+      errors.push(`failOn is ${JSON.stringify(raw.failOn)}; use error, warning or note`);
+    }
+  }
+  let argoCdVersion: ArgoCdVersion | undefined;
+  if (raw.argocdVersion !== undefined) {
+    try {
+      argoCdVersion = ArgoCdVersion.of(String(raw.argocdVersion));
+    } catch (e) {
+      errors.push((e as Error).message);
+    }
+  }
+  const suppressions: ConfigSuppression[] = [];
+  const list = raw.suppressions ?? [];
+  if (!Array.isArray(list)) {
+    errors.push('suppressions must be a list');
+  } else {
+    list.forEach((s, i) => {
+      const where = `suppressions[${i}]`;
+      if (!isObject(s)) {
+        errors.push(`${where} must be a mapping with ruleId and reason`);
+        return;
+      }
+      if (typeof s.ruleId !== 'string' || !findRule(s.ruleId)) {
+        errors.push(`${where}.ruleId ${JSON.stringify(s.ruleId)} is not a rule id (see RULES.md)`);
+      }
+      if (typeof s.reason !== 'string' || s.reason.trim().length < 10) {
+        errors.push(`${where}.reason must say, in at least 10 characters, why the finding is acceptable`);
+      }
+      const strings = (v: unknown, key: string): string[] => {
+        if (v === undefined) {
+          return [];
+        }
+        if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) {
+          errors.push(`${where}.${key} must be a list of strings`);
+          return [];
+        }
+        return v as string[];
+      };
+      suppressions.push({
+        ruleId: String(s.ruleId),
+        reason: String(s.reason ?? '').trim(),
+        paths: strings(s.paths, 'paths'),
+        applications: strings(s.applications, 'applications'),
+      });
+    });
+  }
+  if (errors.length > 0) {
+    throw new Error(`${file}: ${errors.join('; ')}`);
+  }
+  return { suppressions, failOn, argoCdVersion };
+}

@@ -1,0 +1,78 @@
+import { Severity } from '../rules/severity';
+import { Manifest } from '../rules/types';
+
+/** Where an object starts in a file: 1-based line and column. */
+export interface SourceLocation {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** One Kubernetes object read from a file, with where it starts. */
+export interface LocatedManifest {
+  readonly manifest: Manifest;
+  readonly location: SourceLocation;
+}
+
+/** A file that could not be audited, and why. */
+export interface FileProblem {
+  readonly file: string;
+  readonly message: string;
+}
+
+/** A file handed to the audit: its path relative to the repository root, and its bytes. */
+export interface AuditFile {
+  readonly path: string;
+  readonly content: Uint8Array;
+}
+
+/** A suppression from the project's config file. */
+export interface ConfigSuppression {
+  readonly ruleId: string;
+  readonly reason: string;
+  /** Path prefixes (relative to the repository root) the suppression is limited to; none means everywhere. */
+  readonly paths: readonly string[];
+  /** Application names the suppression is limited to; none means every application. */
+  readonly applications: readonly string[];
+}
+
+/** What the audit reports for one rule violation. */
+export interface AuditFinding {
+  readonly ruleId: string;
+  readonly ruleName: string;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly fix: string;
+  /** RFC 6901 pointer into the object. */
+  readonly pointer: string;
+  /** `Kind namespace/name` of the object. */
+  readonly object: string;
+  readonly location: SourceLocation;
+  /** The Application the object belongs to, if any. */
+  readonly application?: string;
+  /** Set when a suppression silenced the finding. */
+  readonly suppression?: { readonly reason: string; readonly source: 'annotation' | 'config' };
+}
+
+/** The audit of a set of files. */
+export interface AuditResult {
+  /** Unsuppressed findings, ordered by file, line, column and rule. */
+  readonly findings: readonly AuditFinding[];
+  /** Findings a suppression silenced, in the same order. */
+  readonly suppressed: readonly AuditFinding[];
+  /** Files that could not be read or parsed; the rest were audited. */
+  readonly problems: readonly FileProblem[];
+  /** Things the audit could not check, e.g. an Application whose Helm source is not rendered. */
+  readonly notes: readonly string[];
+  readonly stats: AuditStats;
+}
+
+export interface AuditStats {
+  readonly files: number;
+  readonly manifests: number;
+  readonly applications: number;
+  /** YAML documents that are not Kubernetes objects (no apiVersion and kind), skipped quietly. */
+  readonly skippedDocuments: number;
+  /** Files skipped because they are Helm chart templates (audit the rendered output instead). */
+  readonly skippedTemplates: number;
+}

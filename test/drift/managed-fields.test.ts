@@ -1,0 +1,214 @@
+import { JsonMap } from '../../src/drift/json';
+import { fieldsV1Members, modifiedPaths, normalizeManagedFields } from '../../src/drift/managed-fields';
+import { deployment, edited } from './support';
+
+// Source: util/argo/managedfields/managed_fields.go (Normalize/normalize): for every managedFields entry
+// of a trusted manager, the intersection of its fieldsV1 set with the comparison's Modified set
+// (fields present in live and config with different values) is removed from both objects.
+
+/** A managedFields entry. */
+function owned(manager: string, fieldsV1: JsonMap, subresource?: string): JsonMap {
+  return { manager, operation: 'Update', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1, ...(subresource ? { subresource } : {}) };
+}
+
+/** The live Deployment: HPA-scaled to 8, label x changed to "live", with the given managedFields. */
+function liveWith(...managedFields: JsonMap[]): JsonMap {
+  return edited(deployment(8), (d) => {
+    d.metadata.labels.x = 'live';
+    d.metadata.managedFields = managedFields;
+  });
+}
+
+/** Git's Deployment: 3 replicas, label x "git". */
+function config(): JsonMap {
+  return edited(deployment(3), (d) => { d.metadata.labels.x = 'git'; });
+}
+
+const REPLICAS_AND_X = { 'f:spec': { 'f:replicas': {} }, 'f:metadata': { 'f:labels': { 'f:x': {} } } };
+
+describe('fieldsV1Members (the fieldsV1 set format of metav1.ManagedFieldsEntry)', () => {
+  test('reads f: fields, k: keyed items, v: set values, i: indexes and "." (the node itself) as member paths', () => {
+    // GIVEN a fieldsV1 set using every kind of path element
+    const fields = {
+      'f:metadata': { '.': {}, 'f:labels': { 'f:x': {} } },
+      'f:spec': {
+        'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"web"}': { '.': {}, 'f:image': {} } } } },
+        'f:finalizers': { 'v:"example.com/cleanup"': {} },
+        'f:items': { 'i:0': {} },
+      },
+    };
+
+    // WHEN its members are listed
+    const members = fieldsV1Members(fields);
+
+    // THEN each leaf and each "." node is one member; non-field elements are kept verbatim
+    expect(members).toEqual([
+      [{ field: 'metadata' }],
+      [{ field: 'metadata' }, { field: 'labels' }, { field: 'x' }],
+      [{ field: 'spec' }, { field: 'template' }, { field: 'spec' }, { field: 'containers' }, { other: 'k:{"name":"web"}' }],
+      [{ field: 'spec' }, { field: 'template' }, { field: 'spec' }, { field: 'containers' }, { other: 'k:{"name":"web"}' }, { field: 'image' }],
+      [{ field: 'spec' }, { field: 'finalizers' }, { other: 'v:"example.com/cleanup"' }],
+      [{ field: 'spec' }, { field: 'items' }, { other: 'i:0' }],
+    ]);
+  });
+
+  test('an empty or missing set has no members', () => {
+    expect(fieldsV1Members({})).toEqual([]);
+    expect(fieldsV1Members(null)).toEqual([]);
+  });
+});
+
+describe('modifiedPaths (typed Comparison.Modified)', () => {
+  test('maps compare field by field; a field on one side only is not modified', () => {
+    const live = { spec: { replicas: 8, paused: true }, metadata: { labels: { x: 'live', app: 'web' } } };
+    const cfg = { spec: { replicas: 3 }, metadata: { labels: { x: 'git', app: 'web', extra: 'only-in-git' } } };
+    expect(modifiedPaths(live, cfg)).toEqual([['spec', 'replicas'], ['metadata', 'labels', 'x']]);
+  });
+
+  test('a list that differs is modified as a whole, at the list', () => {
+    const live = { spec: { metrics: [{ type: 'Resource', name: 'memory' }, { type: 'Resource', name: 'cpu' }] } };
+    const cfg = { spec: { metrics: [{ type: 'Resource', name: 'cpu' }, { type: 'Resource', name: 'memory' }] } };
+    expect(modifiedPaths(live, cfg)).toEqual([['spec', 'metrics']]);
+  });
+});
+
+describe('normalizeManagedFields', () => {
+  test('a trusted manager owning spec.replicas and metadata.labels.x removes both from live and config where they differ', () => {
+    // GIVEN one manager that owns two fields, both changed in live
+    const live = liveWith(owned('kube-controller-manager', REPLICAS_AND_X));
+    const cfg = config();
+
+    // WHEN normalized with that manager trusted
+    normalizeManagedFields(live, cfg, ['kube-controller-manager']);
+
+    // THEN both fields are gone from both sides; the other label stays
+    expect((live.spec as JsonMap).replicas).toBeUndefined();
+    expect((cfg.spec as JsonMap).replicas).toBeUndefined();
+    expect((live.metadata as any).labels).toEqual({ app: 'web' });
+    expect((cfg.metadata as any).labels).toEqual({ app: 'web' });
+  });
+
+  test('a field the manager owns but that is equal on both sides stays', () => {
+    // GIVEN the manager owns labels.app, equal in live and Git, and replicas, which differ
+    const live = liveWith(owned('kube-controller-manager', { 'f:metadata': { 'f:labels': { 'f:app': {} } }, 'f:spec': { 'f:replicas': {} } }));
+    const cfg = config();
+
+    // WHEN normalized
+    normalizeManagedFields(live, cfg, ['kube-controller-manager']);
+
+    // THEN labels.app stays on both sides; only replicas is removed
+    expect((live.metadata as any).labels.app).toBe('web');
+    expect((cfg.metadata as any).labels.app).toBe('web');
+    expect((live.spec as JsonMap).replicas).toBeUndefined();
+  });
+
+  test('a field the manager owns that only live has is not removed (it is not "modified")', () => {
+    // GIVEN Git without replicas and an HPA that owns the live replica count
+    const live = liveWith(owned('kube-controller-manager', { 'f:spec': { 'f:replicas': {} } }, 'scale'));
+    const cfg = deployment();
+
+    // WHEN normalized
+    normalizeManagedFields(live, cfg, ['kube-controller-manager']);
+
+    // THEN live keeps its replicas
+    expect((live.spec as JsonMap).replicas).toBe(8);
+  });
+
+  test('a manager that is not trusted removes nothing', () => {
+    // GIVEN the fields are owned by kube-controller-manager but only "kubectl" is trusted
+    const live = liveWith(owned('kube-controller-manager', REPLICAS_AND_X));
+    const cfg = config();
+    const before = { live: JSON.stringify(live), cfg: JSON.stringify(cfg) };
+
+    // WHEN normalized
+    normalizeManagedFields(live, cfg, ['kubectl']);
+
+    // THEN both objects are unchanged
+    expect(JSON.stringify(live)).toBe(before.live);
+    expect(JSON.stringify(cfg)).toBe(before.cfg);
+  });
+
+  test('no trusted managers is a no-op', () => {
+    const live = liveWith(owned('kube-controller-manager', REPLICAS_AND_X));
+    const cfg = config();
+    normalizeManagedFields(live, cfg, []);
+    expect((live.spec as JsonMap).replicas).toBe(8);
+    expect((cfg.spec as JsonMap).replicas).toBe(3);
+  });
+
+  test('two managedFields entries of the same manager both count (one Update, one on the scale subresource)', () => {
+    // GIVEN the same manager owns labels.x in one entry and replicas (through /scale) in another
+    const live = liveWith(
+      owned('kube-controller-manager', { 'f:metadata': { 'f:labels': { 'f:x': {} } } }),
+      owned('kube-controller-manager', { 'f:spec': { 'f:replicas': {} } }, 'scale'),
+    );
+    const cfg = config();
+
+    // WHEN normalized
+    normalizeManagedFields(live, cfg, ['kube-controller-manager']);
+
+    // THEN the fields of both entries are removed
+    expect((live.spec as JsonMap).replicas).toBeUndefined();
+    expect((cfg.spec as JsonMap).replicas).toBeUndefined();
+    expect((live.metadata as any).labels.x).toBeUndefined();
+    expect((cfg.metadata as any).labels.x).toBeUndefined();
+  });
+
+  test('an atomic list owned as a whole (HPA spec.metrics, f:metrics) is removed from both when it differs', () => {
+    // GIVEN an HPA whose metrics the controller reordered, owned by it as one field
+    const hpa = (metrics: string[]): JsonMap => ({
+      apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web' },
+      spec: { maxReplicas: 10, metrics: metrics.map((name) => ({ type: 'Resource', resource: { name } })) },
+    });
+    const live = edited(hpa(['memory', 'cpu']), (h) => { h.metadata.managedFields = [owned('kube-controller-manager', { 'f:spec': { 'f:metrics': {} } })]; });
+    const cfg = hpa(['cpu', 'memory']);
+
+    // WHEN normalized
+    normalizeManagedFields(live, cfg, ['kube-controller-manager']);
+
+    // THEN the metrics are gone from both; maxReplicas stays
+    expect(live.spec).toEqual({ maxReplicas: 10 });
+    expect(cfg.spec).toEqual({ maxReplicas: 10 });
+  });
+
+  // Argo CD resolves built-in kinds with the static Kubernetes schema (gitops-engine
+  // pkg/utils/kube/scheme/typed.go ResolveParseableType; util/argo/diff/diff.go preDiffNormalize passes
+  // it to managedfields.Normalize), so associative lists (containers by name, webhooks by name) are
+  // compared item by item and Normalize removes the intersection with TypedValue.RemoveItems, which
+  // reaches fields inside keyed items. Argo CD's own test "will normalize successfully inside a list"
+  // (util/argo/managedfields/managed_fields_test.go) removes webhooks[].clientConfig.caBundle this way.
+  // The deduced, list-as-a-whole behaviour applies only when no schema is known.
+  test('a trusted manager\'s field inside a keyed list item (k:) of a built-in kind is removed from both when it differs', () => {
+    // GIVEN a webhook configuration whose caBundle the cainjector rewrote, owned through a k: path
+    const webhookConfig = (caBundle: string): JsonMap => ({
+      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'validator' },
+      webhooks: [{ name: 'validate.example.com', clientConfig: { caBundle, service: { name: 'svc', namespace: 'x' } } }],
+    });
+    const live = edited(webhookConfig('LS0tLS1CRUdJTg=='), (w) => {
+      w.metadata.managedFields = [owned('cainjector', { 'f:webhooks': { 'k:{"name":"validate.example.com"}': { 'f:clientConfig': { 'f:caBundle': {} } } } })];
+    });
+    const cfg = webhookConfig('Cg==');
+
+    // WHEN normalized with the cainjector trusted
+    normalizeManagedFields(live, cfg, ['cainjector']);
+
+    // THEN the caBundle is removed from the webhook on both sides, the rest of the item stays
+    expect((live.webhooks as any)[0].clientConfig).toEqual({ service: { name: 'svc', namespace: 'x' } });
+    expect((cfg.webhooks as any)[0].clientConfig).toEqual({ service: { name: 'svc', namespace: 'x' } });
+  });
+
+  test('a field inside a keyed list item of a built-in kind that the manager owns but that is equal stays', () => {
+    // GIVEN kubectl-set owns the web container's image, which equals Git's
+    const live = edited(deployment(3), (d) => {
+      d.metadata.managedFields = [owned('kubectl-set', { 'f:spec': { 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"web"}': { 'f:image': {} } } } } } })];
+    });
+    const cfg = deployment(3);
+
+    // WHEN normalized
+    normalizeManagedFields(live, cfg, ['kubectl-set']);
+
+    // THEN the image stays on both sides
+    expect((live as any).spec.template.spec.containers[0].image).toBe('registry.example.com/web:1.0.0');
+    expect((cfg as any).spec.template.spec.containers[0].image).toBe('registry.example.com/web:1.0.0');
+  });
+});
