@@ -17,13 +17,14 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   cdk8sVersion: '2.70.106',
   constructsVersion: '10.8.1',
   peerDeps: ['cdk8s-plus-28@^2.5.6'],
-  bundledDeps: ['jq-wasm@3.0.0-jq-1.8.2', 'yaml@^2.8.1'],
+  bundledDeps: ['jq-wasm@3.0.0-jq-1.8.2', 'yaml@^2.8.1', 'js-yaml@^4.3.2'],
   devDeps: [
     'cdk8s-plus-28@^2.5.6',
     'ajv@^8.17.1',
     'fast-check@^4',
     'kubernetes-models@4.5.1',
     'cdk8s-cli@2.207.60',
+    '@types/js-yaml@^4.0.9',
   ],
   // The example app writes its GitOps tree to dist/, as cdk8s apps do by default;
   // jsii packages go elsewhere so that one never replaces the other.

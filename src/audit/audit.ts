@@ -191,9 +191,10 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
     }
     for (const p of paths) {
       const recurse = at(located.manifest, 'spec', 'source', 'directory', 'recurse') === true;
-      const matched = [...byDir.entries()]
-        .filter(([dir]) => dir === p || (recurse && dir.startsWith(`${p}/`)))
-        .flatMap(([, list]) => list);
+      // Argo CD reads only the folder itself unless directory.recurse is set.
+      const matched = recurse
+        ? [...byDir.entries()].filter(([dir]) => dir === p || dir.startsWith(`${p}/`)).flatMap(([, list]) => list)
+        : byDir.get(p) ?? [];
       if (matched.length === 0) {
         const chart = templateFiles.some((f) => f.path.startsWith(`${p}/`));
         notes.push(chart
