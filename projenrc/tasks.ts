@@ -26,6 +26,11 @@ export function addProjectTasks(project: cdk8s.ConstructLibraryCdk8s): void {
   });
   project.postCompileTask.spawn(rulesDoc);
 
+  project.addTask('readme', {
+    description: 'Rewrite the README blocks that are taken from examples/ and their output',
+    exec: `${TS_NODE} scripts/readme.ts`,
+  });
+
   project.addTask('bench:audit', {
     description: 'Benchmark safe-argocd audit against plain YAML parsing of a generated fleet (400 and 2,000 apps)',
     exec: 'ts-node --transpile-only --project test/tsconfig.json bench/audit.ts',

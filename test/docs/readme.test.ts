@@ -28,7 +28,7 @@ describe('README', () => {
     expect(blocks.length).toBeGreaterThan(0);
     for (const { target, body } of blocks) {
       const source = readFileSync(join(ROOT, target), 'utf8').replace(/'\.\.\/\.\.\/src'/g, '\'cdk8s-safe-argocd\'');
-      expect(body).toBe(source);
+      expect(body).toBe(source); // run `npx projen readme` to refresh
     }
   });
 

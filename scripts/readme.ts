@@ -1,0 +1,26 @@
+/* Rewrites the README's marked blocks from their sources; the docs test fails when the README is stale. */
+import { readFileSync, writeFileSync } from 'fs';
+import { join } from 'path';
+import { buildCheckoutApp } from '../examples/checkout/app';
+import { simulateIncident } from '../examples/checkout/incident';
+
+async function main() {
+  const readmePath = join(__dirname, '..', 'README.md');
+  let readme = readFileSync(readmePath, 'utf8');
+  const outputs = new Map(buildCheckoutApp({ outdir: 'dist' }).renderFiles().map((f) => [f.path, f.content]));
+  const runs: Record<string, () => Promise<string>> = { 'examples/checkout/incident.ts': simulateIncident };
+  const replaceBlocks = async (kind: string, produce: (target: string) => Promise<string>) => {
+    const pattern = new RegExp(`(<!-- ${kind}: (\\S+) -->\\n\`\`\`\\w*\\n)([\\s\\S]*?)(\`\`\`)`, 'g');
+    const matches = [...readme.matchAll(pattern)];
+    for (const m of matches.reverse()) {
+      const body = await produce(m[2]);
+      readme = readme.slice(0, m.index!) + m[1] + body + m[4] + readme.slice(m.index! + m[0].length);
+    }
+  };
+  await replaceBlocks('example', async (t) => readFileSync(join(__dirname, '..', t), 'utf8').replace(/'\.\.\/\.\.\/src'/g, '\'cdk8s-safe-argocd\''));
+  await replaceBlocks('output', async (t) => outputs.get(t) ?? `missing output ${t}\n`);
+  await replaceBlocks('run', async (t) => runs[t]());
+  writeFileSync(readmePath, readme);
+}
+
+void main();
