@@ -32,7 +32,8 @@ export const CONFIG_FILE = '.safe-argocd.yaml';
 export function parseAuditConfig(text: string, file: string = CONFIG_FILE): AuditConfig {
   let raw: unknown;
   try {
-    raw = parse(text, { maxAliasCount: 100 }) ?? {};
+    // Every scalar as written: `argocdVersion: 3.10` must not become the number 3.1.
+    raw = parse(text, { maxAliasCount: 100, schema: 'failsafe' }) ?? {};
   } catch (e) {
     throw new Error(`${file}: not valid YAML: ${String((e as Error).message).split('\n')[0]}`);
   }

@@ -3,7 +3,7 @@ import { entriesFor, ignoreEntriesOf, resourceKeyOf } from './ignore-entries';
 import { clone, deepEqual, isMap, Json, JsonMap, valueAt } from './json';
 import { normalizeManagedFields } from './managed-fields';
 import { merge3, mergeContextFor, restoreIgnored } from './merge';
-import { JqRunner, normalizeIgnored } from './normalize';
+import { JqRunner, normalizeIgnored, remarshal } from './normalize';
 import { differingPointers } from './pointers';
 import { keysFromPointer } from '../private/json-pointer';
 
@@ -68,6 +68,15 @@ export function simulate(jq: JqRunner, application: Json, desired: Json, live: J
   const respect = syncOptions(application).includes('RespectIgnoreDifferences=true');
   const selfHeal = selfHeals(application);
 
+  if (isHook(desired)) {
+    // Hooks are run, not compared: Argo CD never diffs them (gitops-engine pkg/sync/hook).
+    return {
+      outOfSync: false, differences: [], selfHeal, selfHealReverts: [], applyReverts: [], keptIgnored: [],
+      liveAfterApply: clone(live ?? desired), respectIgnoreDifferences: respect,
+      warnings: ['the resource is a sync hook: Argo CD runs hooks and never compares them'],
+    };
+  }
+
   if (live === undefined) {
     // Missing: OutOfSync, and the sync creates Git's object as it is (RespectIgnoreDifferences has nothing to copy).
     const created = clone(desired);
@@ -84,13 +93,16 @@ export function simulate(jq: JqRunner, application: Json, desired: Json, live: J
     };
   }
 
-  // 1. managedFieldsManagers (both objects exist here), then the ignore normalizer on all three.
-  const config = clone(desired) as JsonMap;
-  const liveCopy = clone(live) as JsonMap;
+  // 1. Built-in kinds are decoded and re-encoded (omitempty zero values drop), then managedFieldsManagers
+  //    (both objects exist here), then the ignore normalizer on all three.
+  const strategic = mergeContextFor(desired).strategic;
+  const config = (strategic ? remarshal(desired) : clone(desired)) as JsonMap;
+  const liveCopy = (strategic ? remarshal(live) : clone(live)) as JsonMap;
   if (isMap(config) && isMap(liveCopy)) {
-    normalizeManagedFields(liveCopy, config, managers);
+    normalizeManagedFields(liveCopy, config, managers, mergeContextFor(desired));
   }
-  const lastApplied = lastAppliedOf(live, warnings);
+  const rawLastApplied = lastAppliedOf(live, warnings);
+  const lastApplied = rawLastApplied !== undefined && strategic ? remarshal(rawLastApplied) : rawLastApplied;
   const configN = normalizeIgnored(config, entries, jq, warnings);
   const liveN = normalizeIgnored(liveCopy, entries, jq, warnings);
   const originalN = lastApplied === undefined ? configN : normalizeIgnored(lastApplied, entries, jq, warnings);
@@ -99,27 +111,34 @@ export function simulate(jq: JqRunner, application: Json, desired: Json, live: J
   const predicted = clone(merge3(originalN, configN, liveN, mergeContextFor(desired)));
   const differences = differingPointers(predicted, liveN);
 
-  // 3. The apply a sync performs: Git's object, with live's ignored values copied in under RespectIgnoreDifferences.
+  // 3. The apply a sync performs: Git's object as rendered (the sync path does not re-encode it), with live's
+  //    ignored values copied in under RespectIgnoreDifferences (controller/sync.go, normalizeTargetResources).
+  const ctx = mergeContextFor(desired);
+  const applyConfig = clone(desired) as JsonMap;
+  const applyLive = stripStatus(clone(live)) as JsonMap;
+  if (isMap(applyConfig) && isMap(applyLive)) {
+    normalizeManagedFields(applyLive, applyConfig, managers, ctx);
+  }
+  const applyLiveN = normalizeIgnored(applyLive, entries, jq, []);
   let target: Json = clone(desired);
   if (respect) {
-    const ctx = mergeContextFor(desired);
-    target = restoreIgnored(configN, liveN, stripStatus(liveCopy), ctx) as Json;
+    target = restoreIgnored(normalizeIgnored(applyConfig, entries, jq, []), applyLiveN, applyLive, ctx) as Json;
     // managedFieldsManagers removed fields from live too: copy those back as well.
-    target = restoreIgnored(target, liveCopy, stripStatus(live), ctx) as Json;
+    target = restoreIgnored(target, applyLive, stripStatus(live), ctx) as Json;
   }
-  const applyCtx = mergeContextFor(desired);
   // merge3 shares unchanged subtrees with live: copy before writing the new annotation.
-  const applied = clone(merge3(lastApplied ?? {}, stripStatus(target), live, applyCtx) as Json);
+  const applied = clone(merge3(rawLastApplied ?? {}, stripStatus(target), live, ctx) as Json);
   if (isMap(applied)) {
     const metadata = isMap(applied.metadata) ? applied.metadata : (applied.metadata = {});
     const annotations = isMap(metadata.annotations) ? metadata.annotations : (metadata.annotations = {});
     annotations[LAST_APPLIED] = JSON.stringify(stripStatus(target));
   }
-  const liveAfterApply = applyDeletionDefaults(applied, applyCtx.deleted);
-  const applyReverts = differingPointers(stripStatus(liveAfterApply), stripStatus(live))
-    .filter((p) => p !== LAST_APPLIED_POINTER);
+  // The API server stores built-in kinds without their omitempty zero values, as it did for live.
+  const stored = (obj: Json) => (strategic ? remarshal(stripStatus(obj)) : stripStatus(obj));
+  const liveAfterApply = stored(applyDeletionDefaults(applied, ctx.deleted));
+  const applyReverts = differingPointers(liveAfterApply, stored(live)).filter((p) => p !== LAST_APPLIED_POINTER);
 
-  const ignoredInLive = differingPointers(liveN, stripStatus(liveCopy)).concat(differingPointers(stripStatus(liveCopy), stripStatus(live)));
+  const ignoredInLive = differingPointers(applyLiveN, applyLive).concat(differingPointers(applyLive, stripStatus(live)));
   const keptIgnored = [...new Set(ignoredInLive)].filter((p) => {
     const keys = keysFromPointer(p);
     return valueAt(live, keys) !== undefined && deepEqual(valueAt(liveAfterApply, keys), valueAt(live, keys));
@@ -137,6 +156,19 @@ export function simulate(jq: JqRunner, application: Json, desired: Json, live: J
     respectIgnoreDifferences: respect,
     warnings,
   };
+}
+
+function isHook(obj: Json): boolean {
+  const annotations = valueAt(obj, ['metadata', 'annotations']);
+  if (!isMap(annotations)) {
+    return false;
+  }
+  const argo = typeof annotations['argocd.argoproj.io/hook'] === 'string' ? annotations['argocd.argoproj.io/hook'] : undefined;
+  if (argo !== undefined) {
+    return argo.split(',').some((t) => t.trim() !== '' && t.trim() !== 'Skip');
+  }
+  const helm = annotations['helm.sh/hook'];
+  return typeof helm === 'string' && helm.split(',').some((t) => t.trim() !== '' && t.trim() !== 'crd-install');
 }
 
 function stripStatus(obj: Json): Json {

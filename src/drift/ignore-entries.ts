@@ -1,6 +1,6 @@
 import { isMap, Json } from './json';
 import { globMatches } from '../private/glob';
-import { groupOf } from '../private/kinds';
+import { groupOf, isClusterScoped } from '../private/kinds';
 
 /** One `spec.ignoreDifferences` entry, with missing lists as empty ones. */
 export interface IgnoreEntry {
@@ -44,15 +44,20 @@ export interface ResourceKey {
   readonly namespace: string;
 }
 
-/** The identity of a manifest; `defaultNamespace` stands in when the manifest names none. */
+/**
+ * The identity of a manifest; `defaultNamespace` stands in when the manifest names none. Cluster-scoped
+ * kinds have no namespace, whatever the manifest says (controller/state.go clears it).
+ */
 export function resourceKeyOf(obj: Json, defaultNamespace: string): ResourceKey {
   const m = isMap(obj) ? obj : {};
   const metadata = isMap(m.metadata) ? m.metadata : {};
+  const group = groupOf(text(m.apiVersion));
+  const kind = text(m.kind);
   return {
-    group: groupOf(text(m.apiVersion)),
-    kind: text(m.kind),
+    group,
+    kind,
     name: text(metadata.name),
-    namespace: text(metadata.namespace) || defaultNamespace,
+    namespace: isClusterScoped(group, kind) ? '' : text(metadata.namespace) || defaultNamespace,
   };
 }
 

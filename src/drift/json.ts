@@ -58,15 +58,31 @@ export function removeAt(value: Json, keys: readonly string[]): boolean {
   return false;
 }
 
-/** Sets a value at a key path in place, creating maps on the way. */
+/** Sets a value at a key path in place, creating maps on the way; numeric keys index into existing lists. */
 export function setAt(value: JsonMap, keys: readonly string[], v: Json): void {
-  let current: JsonMap = value;
-  for (const key of keys.slice(0, -1)) {
-    const next = current[key];
-    if (!isMap(next)) {
-      current[key] = {};
+  let current: Json = value;
+  keys.forEach((key, i) => {
+    const last = i === keys.length - 1;
+    if (Array.isArray(current) && /^\d+$/.test(key)) {
+      const index = Number(key);
+      if (last) {
+        current[index] = v;
+      } else {
+        if (!isMap(current[index]) && !Array.isArray(current[index])) {
+          current[index] = {};
+        }
+        current = current[index];
+      }
+      return;
     }
-    current = current[key] as JsonMap;
-  }
-  current[keys[keys.length - 1]] = v;
+    const map = current as JsonMap;
+    if (last) {
+      map[key] = v;
+    } else {
+      if (!isMap(map[key]) && !Array.isArray(map[key])) {
+        map[key] = {};
+      }
+      current = map[key];
+    }
+  });
 }

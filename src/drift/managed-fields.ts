@@ -1,7 +1,26 @@
 import { deepEqual, isMap, Json, JsonMap } from './json';
+import { MergeContext, mergeKeyFor } from './merge';
 
-/** A path element of a fieldsV1 set: `f:` field, `k:` list item by key, `v:` set item by value, `i:` index. */
-type PathElement = { field: string } | { other: string };
+/**
+ * A path element of a fieldsV1 set: `f:` a field, `k:` a list item by its key fields, `v:` a set item by
+ * value, `i:` a list item by index.
+ */
+export type PathElement = { field: string } | { key: JsonMap } | { value: Json } | { index: number };
+
+function parseElement(key: string): PathElement | undefined {
+  const body = key.slice(2);
+  try {
+    switch (key.slice(0, 2)) {
+      case 'f:': return { field: body };
+      case 'k:': { const k = JSON.parse(body); return isMap(k) ? { key: k } : undefined; }
+      case 'v:': return { value: JSON.parse(body) as Json };
+      case 'i:': return /^\d+$/.test(body) ? { index: Number(body) } : undefined;
+      default: return undefined;
+    }
+  } catch {
+    return undefined;
+  }
+}
 
 /** The member paths of a fieldsV1 set: leaves, and nodes marked with `.`. */
 export function fieldsV1Members(fields: Json, prefix: PathElement[] = []): PathElement[][] {
@@ -14,7 +33,10 @@ export function fieldsV1Members(fields: Json, prefix: PathElement[] = []): PathE
       members.push(prefix);
       continue;
     }
-    const element: PathElement = key.startsWith('f:') ? { field: key.slice(2) } : { other: key };
+    const element = parseElement(key);
+    if (!element) {
+      continue;
+    }
     const path = [...prefix, element];
     if (isMap(child) && Object.keys(child).length > 0) {
       members.push(...fieldsV1Members(child, path));
@@ -25,16 +47,41 @@ export function fieldsV1Members(fields: Json, prefix: PathElement[] = []): PathE
   return members;
 }
 
+function keyOfItem(item: Json, mergeKey: string): JsonMap | undefined {
+  return isMap(item) && item[mergeKey] !== undefined ? { [mergeKey]: item[mergeKey] } : undefined;
+}
+
+function pathId(path: readonly PathElement[]): string {
+  return JSON.stringify(path.map((e) => ('key' in e ? { key: sortKeys(e.key) } : e)));
+}
+
+function sortKeys(m: JsonMap): JsonMap {
+  return Object.fromEntries(Object.keys(m).sort().map((k) => [k, m[k]]));
+}
+
 /**
- * Paths whose values differ between live and config, compared as Argo CD's deduced typed values do:
- * maps field by field, lists and scalars as a whole; fields on one side only are not "modified".
+ * Paths whose values differ between live and config, compared the way Argo CD's typed comparison does:
+ * maps field by field; for built-in kinds, lists with a merge key item by item (by key); other lists and
+ * scalars as a whole. Fields on one side only are not "modified".
  */
-export function modifiedPaths(live: Json | undefined, config: Json | undefined, prefix: string[] = []): string[][] {
+export function modifiedPaths(live: Json | undefined, config: Json | undefined, ctx: MergeContext, prefix: PathElement[] = [], names: string[] = []): PathElement[][] {
   if (isMap(live) && isMap(config)) {
-    const found: string[][] = [];
+    const found: PathElement[][] = [];
     for (const key of Object.keys(config)) {
       if (key in live) {
-        found.push(...modifiedPaths(live[key], config[key], [...prefix, key]));
+        found.push(...modifiedPaths(live[key], config[key], ctx, [...prefix, { field: key }], [...names, key]));
+      }
+    }
+    return found;
+  }
+  const mergeKey = Array.isArray(live) && Array.isArray(config) ? mergeKeyFor(names, ctx) : undefined;
+  if (mergeKey && Array.isArray(live) && Array.isArray(config)) {
+    const found: PathElement[][] = [];
+    for (const item of config) {
+      const key = keyOfItem(item, mergeKey);
+      const other = key && live.find((l) => deepEqual(keyOfItem(l, mergeKey), key));
+      if (key && other !== undefined) {
+        found.push(...modifiedPaths(other, item, ctx, [...prefix, { key }], [...names, '0']));
       }
     }
     return found;
@@ -42,47 +89,66 @@ export function modifiedPaths(live: Json | undefined, config: Json | undefined, 
   return deepEqual(live, config) ? [] : [prefix];
 }
 
-function removeField(obj: JsonMap, fields: readonly string[]): void {
-  let current: JsonMap = obj;
-  for (const f of fields.slice(0, -1)) {
-    const next = current[f];
-    if (!isMap(next)) {
+/** Removes the value at a typed path in place: fields by name, list items by key. */
+function removePath(obj: Json, path: readonly PathElement[]): void {
+  let current: Json = obj;
+  for (let i = 0; i < path.length; i++) {
+    const element = path[i];
+    const last = i === path.length - 1;
+    if ('field' in element) {
+      if (!isMap(current)) {
+        return;
+      }
+      if (last) {
+        delete current[element.field];
+        return;
+      }
+      current = current[element.field];
+    } else if ('key' in element) {
+      if (!Array.isArray(current)) {
+        return;
+      }
+      const index = current.findIndex((item) => isMap(item) && Object.entries(element.key).every(([k, v]) => deepEqual(item[k], v)));
+      if (index === -1) {
+        return;
+      }
+      if (last) {
+        current.splice(index, 1);
+        return;
+      }
+      current = current[index];
+    } else {
       return;
     }
-    current = next;
   }
-  delete current[fields[fields.length - 1]];
 }
 
 /**
- * managedFieldsManagers, as Argo CD applies it (util/argo/managedfields/managed_fields.go): for every
- * managedFields entry of a trusted manager, the fields it owns that differ between live and config are
- * removed from both. Only field-name paths can match, since lists compare as a whole. Changes both objects in place.
+ * managedFieldsManagers, as Argo CD applies it (util/argo/managedfields/managed_fields.go, with the typed
+ * comparison of util/argo/diff/diff.go): for every managedFields entry of a trusted manager, the fields
+ * it owns that differ between live and config are removed from both; inside lists with a merge key the
+ * items are matched by key. Changes both objects in place.
  */
-export function normalizeManagedFields(live: JsonMap, config: JsonMap, managers: readonly string[]): void {
+export function normalizeManagedFields(live: JsonMap, config: JsonMap, managers: readonly string[], ctx: MergeContext): void {
   if (managers.length === 0) {
     return;
   }
-  const modified = modifiedPaths(live, config).map((p) => p.join('\u0000'));
+  const modified = new Set(modifiedPaths(live, config, ctx).map(pathId));
   const metadata = isMap(live.metadata) ? live.metadata : {};
   const entries = Array.isArray(metadata.managedFields) ? metadata.managedFields : [];
-  const toRemove: string[][] = [];
+  const toRemove: PathElement[][] = [];
   for (const entry of entries) {
     if (!isMap(entry) || typeof entry.manager !== 'string' || !managers.includes(entry.manager)) {
       continue;
     }
     for (const member of fieldsV1Members(entry.fieldsV1 ?? null)) {
-      if (member.length === 0 || member.some((e) => !('field' in e))) {
-        continue;
-      }
-      const fields = member.map((e) => (e as { field: string }).field);
-      if (modified.includes(fields.join('\u0000'))) {
-        toRemove.push(fields);
+      if (member.length > 0 && modified.has(pathId(member))) {
+        toRemove.push(member);
       }
     }
   }
-  for (const fields of toRemove) {
-    removeField(config, fields);
-    removeField(live, fields);
+  for (const path of toRemove) {
+    removePath(config, path);
+    removePath(live, path);
   }
 }

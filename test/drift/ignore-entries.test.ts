@@ -1,7 +1,7 @@
+import { application, deployment, edited, jqPerFile, RESPECTING, withLastApplied } from './support';
 import { simulate } from '../../src/drift/engine';
 import { entriesFor, IgnoreEntry, ignoreEntriesOf, ResourceKey, resourceKeyOf } from '../../src/drift/ignore-entries';
 import { JsonMap } from '../../src/drift/json';
-import { application, deployment, edited, jqPerFile, RESPECTING, withLastApplied } from './support';
 
 // Matching follows util/argo/normalizers/diff_normalizer.go (ignoreNormalizer.Normalize) and
 // util/argo/diff/ignore.go (HasIgnoreDifference): group and kind by glob.Match, name and namespace
@@ -176,7 +176,10 @@ describe('cluster-scoped resources have no namespace to match', () => {
     // configuration whose Git caBundle is a placeholder the cainjector has replaced
     const app = application({
       ignoreDifferences: [{
-        group: 'admissionregistration.k8s.io', kind: 'ValidatingWebhookConfiguration', name: 'checkout-validator', namespace: 'payments',
+        group: 'admissionregistration.k8s.io',
+        kind: 'ValidatingWebhookConfiguration',
+        name: 'checkout-validator',
+        namespace: 'payments',
         jqPathExpressions: ['.webhooks[]?.clientConfig.caBundle'],
       }],
     }, RESPECTING);
@@ -195,7 +198,9 @@ describe('cluster-scoped resources have no namespace to match', () => {
     // GIVEN the entry without a namespace
     const app = application({
       ignoreDifferences: [{
-        group: 'admissionregistration.k8s.io', kind: 'ValidatingWebhookConfiguration', name: 'checkout-validator',
+        group: 'admissionregistration.k8s.io',
+        kind: 'ValidatingWebhookConfiguration',
+        name: 'checkout-validator',
         jqPathExpressions: ['.webhooks[]?.clientConfig.caBundle'],
       }],
     }, RESPECTING);

@@ -1,6 +1,9 @@
+import { deployment, edited } from './support';
 import { JsonMap } from '../../src/drift/json';
 import { fieldsV1Members, modifiedPaths, normalizeManagedFields } from '../../src/drift/managed-fields';
-import { deployment, edited } from './support';
+import { mergeContextFor } from '../../src/drift/merge';
+
+const DEPLOYMENT_CTX = () => mergeContextFor({ apiVersion: 'apps/v1', kind: 'Deployment' });
 
 // Source: util/argo/managedfields/managed_fields.go (Normalize/normalize): for every managedFields entry
 // of a trusted manager, the intersection of its fieldsV1 set with the comparison's Modified set
@@ -41,14 +44,14 @@ describe('fieldsV1Members (the fieldsV1 set format of metav1.ManagedFieldsEntry)
     // WHEN its members are listed
     const members = fieldsV1Members(fields);
 
-    // THEN each leaf and each "." node is one member; non-field elements are kept verbatim
+    // THEN each leaf and each "." node is one member; k: keys, v: values and i: indexes are parsed
     expect(members).toEqual([
       [{ field: 'metadata' }],
       [{ field: 'metadata' }, { field: 'labels' }, { field: 'x' }],
-      [{ field: 'spec' }, { field: 'template' }, { field: 'spec' }, { field: 'containers' }, { other: 'k:{"name":"web"}' }],
-      [{ field: 'spec' }, { field: 'template' }, { field: 'spec' }, { field: 'containers' }, { other: 'k:{"name":"web"}' }, { field: 'image' }],
-      [{ field: 'spec' }, { field: 'finalizers' }, { other: 'v:"example.com/cleanup"' }],
-      [{ field: 'spec' }, { field: 'items' }, { other: 'i:0' }],
+      [{ field: 'spec' }, { field: 'template' }, { field: 'spec' }, { field: 'containers' }, { key: { name: 'web' } }],
+      [{ field: 'spec' }, { field: 'template' }, { field: 'spec' }, { field: 'containers' }, { key: { name: 'web' } }, { field: 'image' }],
+      [{ field: 'spec' }, { field: 'finalizers' }, { value: 'example.com/cleanup' }],
+      [{ field: 'spec' }, { field: 'items' }, { index: 0 }],
     ]);
   });
 
@@ -62,13 +65,14 @@ describe('modifiedPaths (typed Comparison.Modified)', () => {
   test('maps compare field by field; a field on one side only is not modified', () => {
     const live = { spec: { replicas: 8, paused: true }, metadata: { labels: { x: 'live', app: 'web' } } };
     const cfg = { spec: { replicas: 3 }, metadata: { labels: { x: 'git', app: 'web', extra: 'only-in-git' } } };
-    expect(modifiedPaths(live, cfg)).toEqual([['spec', 'replicas'], ['metadata', 'labels', 'x']]);
+    const f = (...names: string[]) => names.map((field) => ({ field }));
+    expect(modifiedPaths(live, cfg, DEPLOYMENT_CTX())).toEqual([f('spec', 'replicas'), f('metadata', 'labels', 'x')]);
   });
 
   test('a list that differs is modified as a whole, at the list', () => {
     const live = { spec: { metrics: [{ type: 'Resource', name: 'memory' }, { type: 'Resource', name: 'cpu' }] } };
     const cfg = { spec: { metrics: [{ type: 'Resource', name: 'cpu' }, { type: 'Resource', name: 'memory' }] } };
-    expect(modifiedPaths(live, cfg)).toEqual([['spec', 'metrics']]);
+    expect(modifiedPaths(live, cfg, DEPLOYMENT_CTX())).toEqual([[{ field: 'spec' }, { field: 'metrics' }]]);
   });
 });
 
@@ -79,7 +83,7 @@ describe('normalizeManagedFields', () => {
     const cfg = config();
 
     // WHEN normalized with that manager trusted
-    normalizeManagedFields(live, cfg, ['kube-controller-manager']);
+    normalizeManagedFields(live, cfg, ['kube-controller-manager'], mergeContextFor(cfg));
 
     // THEN both fields are gone from both sides; the other label stays
     expect((live.spec as JsonMap).replicas).toBeUndefined();
@@ -94,7 +98,7 @@ describe('normalizeManagedFields', () => {
     const cfg = config();
 
     // WHEN normalized
-    normalizeManagedFields(live, cfg, ['kube-controller-manager']);
+    normalizeManagedFields(live, cfg, ['kube-controller-manager'], mergeContextFor(cfg));
 
     // THEN labels.app stays on both sides; only replicas is removed
     expect((live.metadata as any).labels.app).toBe('web');
@@ -108,7 +112,7 @@ describe('normalizeManagedFields', () => {
     const cfg = deployment();
 
     // WHEN normalized
-    normalizeManagedFields(live, cfg, ['kube-controller-manager']);
+    normalizeManagedFields(live, cfg, ['kube-controller-manager'], mergeContextFor(cfg));
 
     // THEN live keeps its replicas
     expect((live.spec as JsonMap).replicas).toBe(8);
@@ -121,7 +125,7 @@ describe('normalizeManagedFields', () => {
     const before = { live: JSON.stringify(live), cfg: JSON.stringify(cfg) };
 
     // WHEN normalized
-    normalizeManagedFields(live, cfg, ['kubectl']);
+    normalizeManagedFields(live, cfg, ['kubectl'], mergeContextFor(cfg));
 
     // THEN both objects are unchanged
     expect(JSON.stringify(live)).toBe(before.live);
@@ -131,7 +135,7 @@ describe('normalizeManagedFields', () => {
   test('no trusted managers is a no-op', () => {
     const live = liveWith(owned('kube-controller-manager', REPLICAS_AND_X));
     const cfg = config();
-    normalizeManagedFields(live, cfg, []);
+    normalizeManagedFields(live, cfg, [], mergeContextFor(cfg));
     expect((live.spec as JsonMap).replicas).toBe(8);
     expect((cfg.spec as JsonMap).replicas).toBe(3);
   });
@@ -145,7 +149,7 @@ describe('normalizeManagedFields', () => {
     const cfg = config();
 
     // WHEN normalized
-    normalizeManagedFields(live, cfg, ['kube-controller-manager']);
+    normalizeManagedFields(live, cfg, ['kube-controller-manager'], mergeContextFor(cfg));
 
     // THEN the fields of both entries are removed
     expect((live.spec as JsonMap).replicas).toBeUndefined();
@@ -157,18 +161,41 @@ describe('normalizeManagedFields', () => {
   test('an atomic list owned as a whole (HPA spec.metrics, f:metrics) is removed from both when it differs', () => {
     // GIVEN an HPA whose metrics the controller reordered, owned by it as one field
     const hpa = (metrics: string[]): JsonMap => ({
-      apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web' },
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'web' },
       spec: { maxReplicas: 10, metrics: metrics.map((name) => ({ type: 'Resource', resource: { name } })) },
     });
     const live = edited(hpa(['memory', 'cpu']), (h) => { h.metadata.managedFields = [owned('kube-controller-manager', { 'f:spec': { 'f:metrics': {} } })]; });
     const cfg = hpa(['cpu', 'memory']);
 
     // WHEN normalized
-    normalizeManagedFields(live, cfg, ['kube-controller-manager']);
+    normalizeManagedFields(live, cfg, ['kube-controller-manager'], mergeContextFor(cfg));
 
     // THEN the metrics are gone from both; maxReplicas stays
     expect(live.spec).toEqual({ maxReplicas: 10 });
     expect(cfg.spec).toEqual({ maxReplicas: 10 });
+  });
+
+  test('a custom resource\'s list without list-type keys is atomic: owned as a whole (f:containers), it is removed whole when it differs', () => {
+    // GIVEN a Rollout whose containers list a trusted manager owns as one field (no x-kubernetes-list-type in its schema)
+    const rollout = (image: string): JsonMap => ({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
+      metadata: { name: 'web' },
+      spec: { replicas: 2, template: { spec: { containers: [{ name: 'web', image }] } } },
+    });
+    const live = edited(rollout('web:hotfix'), (r) => {
+      r.metadata.managedFields = [owned('rollouts-operator', { 'f:spec': { 'f:template': { 'f:spec': { 'f:containers': {} } } } })];
+    });
+    const cfg = rollout('web:1.0.0');
+
+    // WHEN normalized with that manager trusted
+    normalizeManagedFields(live, cfg, ['rollouts-operator'], mergeContextFor(cfg));
+
+    // THEN the whole list is gone from both; replicas stays
+    expect(live.spec).toEqual({ replicas: 2, template: { spec: {} } });
+    expect(cfg.spec).toEqual({ replicas: 2, template: { spec: {} } });
   });
 
   // Argo CD resolves built-in kinds with the static Kubernetes schema (gitops-engine
@@ -181,7 +208,9 @@ describe('normalizeManagedFields', () => {
   test('a trusted manager\'s field inside a keyed list item (k:) of a built-in kind is removed from both when it differs', () => {
     // GIVEN a webhook configuration whose caBundle the cainjector rewrote, owned through a k: path
     const webhookConfig = (caBundle: string): JsonMap => ({
-      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'validator' },
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'validator' },
       webhooks: [{ name: 'validate.example.com', clientConfig: { caBundle, service: { name: 'svc', namespace: 'x' } } }],
     });
     const live = edited(webhookConfig('LS0tLS1CRUdJTg=='), (w) => {
@@ -190,7 +219,7 @@ describe('normalizeManagedFields', () => {
     const cfg = webhookConfig('Cg==');
 
     // WHEN normalized with the cainjector trusted
-    normalizeManagedFields(live, cfg, ['cainjector']);
+    normalizeManagedFields(live, cfg, ['cainjector'], mergeContextFor(cfg));
 
     // THEN the caBundle is removed from the webhook on both sides, the rest of the item stays
     expect((live.webhooks as any)[0].clientConfig).toEqual({ service: { name: 'svc', namespace: 'x' } });
@@ -205,7 +234,7 @@ describe('normalizeManagedFields', () => {
     const cfg = deployment(3);
 
     // WHEN normalized
-    normalizeManagedFields(live, cfg, ['kubectl-set']);
+    normalizeManagedFields(live, cfg, ['kubectl-set'], mergeContextFor(cfg));
 
     // THEN the image stays on both sides
     expect((live as any).spec.template.spec.containers[0].image).toBe('registry.example.com/web:1.0.0');

@@ -1,7 +1,7 @@
+import { deployment, edited, jqPerFile } from './support';
 import { IgnoreEntry } from '../../src/drift/ignore-entries';
 import { JsonMap } from '../../src/drift/json';
 import { normalizeIgnored } from '../../src/drift/normalize';
-import { deployment, edited, jqPerFile } from './support';
 
 // Source: util/argo/normalizers/diff_normalizer.go. Each jsonPointer becomes a JSON patch
 // `[{"op":"remove","path":<pointer>}]`, each jqPathExpression is compiled as `del(<expr>)`; a patch that
@@ -183,8 +183,13 @@ describe('jqPathExpressions, run by a real jq engine as del(<expr>)', () => {
   test('a failing expression does not stop the pointers and expressions around it', () => {
     // GIVEN a failing expression between a pointer and a working expression
     const entries: IgnoreEntry[] = [{
-      group: '*', kind: '*', name: '', namespace: '', jsonPointers: ['/spec/replicas'],
-      jqPathExpressions: ['.spec.selector.matchLabels.app.x', '.metadata.labels'], managedFieldsManagers: [],
+      group: '*',
+      kind: '*',
+      name: '',
+      namespace: '',
+      jsonPointers: ['/spec/replicas'],
+      jqPathExpressions: ['.spec.selector.matchLabels.app.x', '.metadata.labels'],
+      managedFieldsManagers: [],
     }];
     const warnings: string[] = [];
 
