@@ -5,7 +5,7 @@ import { at, describeObject, isObject, listAt, stringAt } from '../rules/manifes
 import { ALL_RULES } from '../rules/registry';
 import { Severity } from '../rules/severity';
 import { Finding, Manifest, Rule } from '../rules/types';
-import { hasTemplateExpressions, parseManifests } from './parse';
+import { parseManifests } from './parse';
 import { AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, LocatedManifest, SourceLocation } from './types';
 
 /** How to audit. */
@@ -132,9 +132,9 @@ function isApplicationSet(m: Manifest): boolean {
 }
 
 /** The directories an Application deploys from this repository, or why it cannot be audited here. */
-function sourcePaths(app: Manifest): { paths: string[]; unrendered?: string } {
+function sourcePaths(app: Manifest): { paths: { path: string; recurse: boolean }[]; unrendered?: string } {
   const sources = [at(app, 'spec', 'source'), ...listAt(app, 'spec', 'sources')].filter(isObject);
-  const paths: string[] = [];
+  const paths: { path: string; recurse: boolean }[] = [];
   for (const source of sources) {
     if (typeof source.chart === 'string') {
       return { paths, unrendered: `Helm chart ${source.chart}` };
@@ -143,7 +143,10 @@ function sourcePaths(app: Manifest): { paths: string[]; unrendered?: string } {
       return { paths, unrendered: isObject(source.helm) ? 'a Helm source' : 'a Kustomize source' };
     }
     if (typeof source.path === 'string') {
-      paths.push(path.posix.normalize(source.path).replace(/^\.\/?/, '').replace(/\/+$/, ''));
+      paths.push({
+        path: path.posix.normalize(source.path).replace(/^\.\/?/, '').replace(/\/+$/, ''),
+        recurse: at(source, 'directory', 'recurse') === true,
+      });
     }
   }
   return { paths };
@@ -158,7 +161,7 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
     } else if (isApplicationSet(o.manifest)) {
       const template = at(o.manifest, 'spec', 'template');
       const setName = stringAt(o.manifest, 'metadata', 'name') ?? '<no name>';
-      if (isObject(template) && !hasTemplateExpressions(JSON.stringify(template))) {
+      if (isObject(template) && !JSON.stringify(template).includes('{{')) {
         // A literal template: the generated Applications all look like this one.
         applications.push({
           located: { manifest: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', ...template } as Manifest, location: o.location },
@@ -189,8 +192,7 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
     if (unrendered) {
       notes.push(`Application ${name} (${located.location.file}): deploys ${unrendered}, which is not rendered here; pass its rendered output to audit the workloads`);
     }
-    for (const p of paths) {
-      const recurse = at(located.manifest, 'spec', 'source', 'directory', 'recurse') === true;
+    for (const { path: p, recurse } of paths) {
       // Argo CD reads only the folder itself unless directory.recurse is set.
       const matched = recurse
         ? [...byDir.entries()].filter(([dir]) => dir === p || dir.startsWith(`${p}/`)).flatMap(([, list]) => list)

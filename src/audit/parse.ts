@@ -1,5 +1,5 @@
 import { loadAll } from 'js-yaml';
-import { LineCounter, parseAllDocuments } from 'yaml';
+import { isMap, isSeq, LineCounter, parseAllDocuments } from 'yaml';
 import { isObject } from '../rules/manifest';
 import { Manifest } from '../rules/types';
 import { LocatedManifest } from './types';
@@ -18,9 +18,39 @@ export interface ParsedFile {
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** Whether a file holds Go template expressions (a Helm template, not YAML). */
+/**
+ * Whether a file holds Go template actions where YAML would read them (a Helm template, not a manifest):
+ * `{{` where a value starts, outside quotes, comments and block scalars. Quoted, block-scalar or mid-scalar
+ * `{{ }}` (ApplicationSet parameters, Prometheus alert annotations) is ordinary string content.
+ */
 export function hasTemplateExpressions(text: string): boolean {
-  return /\{\{[\s\S]*?\}\}/.test(text.replace(/^\s*#.*$/gm, ''));
+  if (!text.includes('{{')) {
+    return false;
+  }
+  let blockIndent = -1;
+  for (const line of text.split('\n')) {
+    const indent = line.length - line.trimStart().length;
+    const trimmed = line.trim();
+    if (blockIndent >= 0) {
+      if (trimmed === '' || indent > blockIndent) {
+        continue;
+      }
+      blockIndent = -1;
+    }
+    if (trimmed.startsWith('#')) {
+      continue;
+    }
+    const unquoted = line.replace(/"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'/g, '""').replace(/\s#.*$/, '');
+    // Where a value starts, `{{` is a template action; inside a plain scalar (`web-{{cluster}}`) it is text.
+    if (/(^\s*|:\s+|-\s+|[[,{]\s*)\{\{/.test(unquoted)) {
+      return true;
+    }
+    // A block scalar (`key: |`, `- >-`) holds text on the more indented lines that follow.
+    if (/(^|[:\-]\s*)[|>][+-]?\d*\s*$/.test(unquoted.trimEnd())) {
+      blockIndent = indent;
+    }
+  }
+  return false;
 }
 
 /**
@@ -91,7 +121,9 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
       pending = false;
     }
   }
-  if (starts.length !== values.filter((v) => v !== null && v !== undefined).length) {
+  if (starts.length !== values.filter((v) => v !== null && v !== undefined).length
+    || values.some((v) => isObject(v) && v.kind === 'List')) {
+    // A List's items are located one by one on the careful path.
     return undefined;
   }
   const objects: LocatedManifest[] = [];
@@ -112,7 +144,7 @@ function parseCareful(file: string, text: string): ParsedFile {
   const lineCounter = new LineCounter();
   let docs;
   try {
-    docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+    docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: true });
   } catch (e) {
     return { objects: [], skipped: 0, problem: `cannot be parsed: ${firstLine(e)}` };
   }
@@ -135,18 +167,23 @@ function parseCareful(file: string, text: string): ParsedFile {
       continue;
     }
     const pos = lineCounter.linePos(doc.contents?.range?.[0] ?? 0);
-    skipped += collect(value, { file, line: pos.line, column: pos.col }, objects);
+    const items = isMap(doc.contents) ? doc.contents.get('items', true) : undefined;
+    const itemStarts = isSeq(items) ? items.items.map((node) => {
+      const p = lineCounter.linePos((node as { range?: [number] })?.range?.[0] ?? 0);
+      return { file, line: p.line, column: p.col };
+    }) : [];
+    skipped += collect(value, { file, line: pos.line, column: pos.col }, objects, itemStarts);
   }
   return { objects, skipped };
 }
 
 /** Adds the Kubernetes objects of one document (a `List` gives its items) and returns how many documents were skipped. */
-function collect(value: unknown, location: LocatedManifest['location'], objects: LocatedManifest[]): number {
+function collect(value: unknown, location: LocatedManifest['location'], objects: LocatedManifest[], itemStarts: LocatedManifest['location'][] = []): number {
   let skipped = 0;
   if (isObject(value) && value.kind === 'List' && Array.isArray(value.items)) {
-    for (const item of value.items) {
+    for (const [i, item] of value.items.entries()) {
       if (isKubernetesObject(item)) {
-        objects.push({ manifest: item, location });
+        objects.push({ manifest: item, location: itemStarts[i] ?? location });
       } else {
         skipped++;
       }
@@ -178,12 +215,13 @@ function maxBracketDepth(text: string): number {
       depth = Math.max(0, depth - 1);
     }
   }
-  let maxIndent = 0;
-  for (const m of text.matchAll(/^( *)\S/gm)) {
-    maxIndent = Math.max(maxIndent, m[1].length);
+  let maxBlock = 0;
+  for (const m of text.matchAll(/^( *)((?:- +)*)\S/gm)) {
+    // Two spaces a level is the common minimum; each compact `- ` on the line opens one more sequence.
+    const dashes = m[2].length === 0 ? 0 : m[2].split('-').length - 1;
+    maxBlock = Math.max(maxBlock, Math.floor(m[1].length / 2) + dashes);
   }
-  // Two spaces a level is the common minimum: a block nesting this deep is over the limit too.
-  return Math.max(max, Math.floor(maxIndent / 2));
+  return Math.max(max, maxBlock);
 }
 
 function firstLine(e: unknown): string {
