@@ -1,12 +1,12 @@
 import * as path from 'path';
+import { parseManifests } from './parse';
+import { AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, LocatedManifest, SourceLocation } from './types';
 import { ArgoCdVersion } from '../application/argocd-version';
 import { runRules } from '../rules/engine';
 import { at, describeObject, isObject, listAt, stringAt } from '../rules/manifest';
 import { ALL_RULES } from '../rules/registry';
 import { Severity } from '../rules/severity';
 import { Finding, Manifest, Rule } from '../rules/types';
-import { parseManifests } from './parse';
-import { AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, LocatedManifest, SourceLocation } from './types';
 
 /** How to audit. */
 export interface AuditOptions {

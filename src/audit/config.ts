@@ -1,9 +1,9 @@
 import { parse } from 'yaml';
+import { ConfigSuppression } from './types';
 import { ArgoCdVersion } from '../application/argocd-version';
 import { isObject } from '../rules/manifest';
 import { findRule } from '../rules/registry';
 import { Severity } from '../rules/severity';
-import { ConfigSuppression } from './types';
 
 /** The project's audit settings (`.safe-argocd.yaml` at the repository root). */
 export interface AuditConfig {

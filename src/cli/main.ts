@@ -1,7 +1,7 @@
+import * as fs from 'fs';
+import * as path from 'path';
 import { parseArgs } from 'util';
-import { DriftSimulator } from '../drift/drift-simulator';
-import { formatDriftJson, formatDriftText } from '../drift/format';
-import { describeManifestText } from '../drift/subject';
+import { collectFiles, findRepoRoot } from './files';
 import { ArgoCdVersion } from '../application/argocd-version';
 import { atLeast, auditFiles, rulesFor } from '../audit/audit';
 import { AuditConfig, CONFIG_FILE, parseAuditConfig } from '../audit/config';
@@ -9,20 +9,20 @@ import { formatJson } from '../audit/report/json';
 import { formatMarkdown } from '../audit/report/markdown';
 import { formatSarif } from '../audit/report/sarif';
 import { formatText } from '../audit/report/text';
+import { DriftSimulator } from '../drift/drift-simulator';
+import { formatDriftJson, formatDriftText } from '../drift/format';
+import { describeManifestText } from '../drift/subject';
 import { findRule } from '../rules/registry';
 import { Severity } from '../rules/severity';
-import { collectFiles, findRepoRoot } from './files';
-import * as fs from 'fs';
-import * as path from 'path';
 
 /** What the CLI may touch: output streams and files. Injected so that tests run it in-process. */
 export interface CliIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  readFile(path: string): string;
-  writeFile(path: string, text: string): void;
   /** Whether stdout is a terminal (text output is coloured only then). */
   readonly isTerminal: boolean;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  readFile(file: string): string;
+  writeFile(file: string, text: string): void;
 }
 
 export const EXIT_OK = 0;
@@ -77,14 +77,14 @@ async function simulateCommand(args: readonly string[], io: CliIo): Promise<numb
     return EXIT_USAGE;
   }
   const texts: { application?: string; desired?: string; live?: string } = {};
-  for (const [key, path] of [['application', values.app], ['desired', values.desired], ['live', values.live]] as const) {
-    if (path === undefined) {
+  for (const [key, file] of [['application', values.app], ['desired', values.desired], ['live', values.live]] as const) {
+    if (file === undefined) {
       continue;
     }
     try {
-      texts[key] = io.readFile(path);
+      texts[key] = io.readFile(file);
     } catch (e) {
-      io.stderr(`safe-argocd simulate: cannot read ${path}: ${(e as Error).message}\n`);
+      io.stderr(`safe-argocd simulate: cannot read ${file}: ${(e as Error).message}\n`);
       return EXIT_USAGE;
     }
   }
@@ -173,7 +173,8 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
 
   const collected = collectFiles(paths, root, maxMb * 1048576);
   const audited = auditFiles(collected.files, options);
-  const result = { ...audited, problems: [...collected.problems, ...audited.problems].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
+  const problems = [...collected.problems, ...audited.problems].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const result = { ...audited, problems };
 
   let report: string;
   switch (format) {

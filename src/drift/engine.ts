@@ -71,8 +71,14 @@ export function simulate(jq: JqRunner, application: Json, desired: Json, live: J
   if (isHook(desired)) {
     // Hooks are run, not compared: Argo CD never diffs them (gitops-engine pkg/sync/hook).
     return {
-      outOfSync: false, differences: [], selfHeal, selfHealReverts: [], applyReverts: [], keptIgnored: [],
-      liveAfterApply: clone(live ?? desired), respectIgnoreDifferences: respect,
+      outOfSync: false,
+      differences: [],
+      selfHeal,
+      selfHealReverts: [],
+      applyReverts: [],
+      keptIgnored: [],
+      liveAfterApply: clone(live ?? desired),
+      respectIgnoreDifferences: respect,
       warnings: ['the resource is a sync hook: Argo CD runs hooks and never compares them'],
     };
   }

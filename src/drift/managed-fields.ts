@@ -64,7 +64,9 @@ function sortKeys(m: JsonMap): JsonMap {
  * maps field by field; for built-in kinds, lists with a merge key item by item (by key); other lists and
  * scalars as a whole. Fields on one side only are not "modified".
  */
-export function modifiedPaths(live: Json | undefined, config: Json | undefined, ctx: MergeContext, prefix: PathElement[] = [], names: string[] = []): PathElement[][] {
+export function modifiedPaths(
+  live: Json | undefined, config: Json | undefined, ctx: MergeContext, prefix: PathElement[] = [], names: string[] = [],
+): PathElement[][] {
   if (isMap(live) && isMap(config)) {
     const found: PathElement[][] = [];
     for (const key of Object.keys(config)) {
