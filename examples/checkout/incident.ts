@@ -29,7 +29,7 @@ export async function simulateIncident(): Promise<string> {
     live: LiveScenario.hpaScales(8).liveFrom(withReplicas),
   });
   const after = simulator.simulateDrift({
-    application: files.get('applications/checkout.k8s.yaml')!,
+    application: files.get('applications/payments/Application.checkout.k8s.yaml')!,
     desired: deployment,
     // Live still carries replicas: 3 in its last-applied configuration from before the migration.
     live: LiveScenario.hpaScales(8).liveFrom(withReplicas),

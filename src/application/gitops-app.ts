@@ -4,6 +4,7 @@ import { IConstruct } from 'constructs';
 import type { SafeApplication } from './safe-application';
 import { writeTreeAtomically } from '../private/atomic-write';
 import { badValue, ErrorCode, failure } from '../private/errors';
+import { GitOpsLayout, isGitOpsPart } from '../private/gitops-part';
 import { compileJq } from '../private/jq';
 
 const GITOPS_APP = Symbol.for('cdk8s-safe-argocd.GitOpsApp');
@@ -28,8 +29,9 @@ export interface GitOpsAppProps {
   readonly outdirFromRepoRoot?: string;
 
   /**
-   * The folder, inside `outdir`, that receives one file per Application (`<name>.k8s.yaml`).
-   * An app-of-apps root can point at it.
+   * The folder, inside `outdir`, that receives one folder per AppProject, holding the project's
+   * Applications (`<project>/Application.<name>.k8s.yaml`) and the AppProject itself. An app-of-apps root
+   * per project points at its folder.
    *
    * @default 'applications'
    */
@@ -91,6 +93,10 @@ export class GitOpsApp extends App {
   public readonly applicationsDir: string;
   /** The folder of workload folders, inside `outdir`. */
   public readonly workloadsDir: string;
+  /** The folder of app-of-apps roots, inside `outdir`. */
+  public readonly rootsDir: string;
+  /** The folder of break-glass runbooks, inside `outdir`. */
+  public readonly runbooksDir: string;
 
   public constructor(props: GitOpsAppProps = {}) {
     const appProps: AppProps = {
@@ -101,6 +107,8 @@ export class GitOpsApp extends App {
     Object.defineProperty(this, GITOPS_APP, { value: true });
     this.applicationsDir = checkFolder(this, 'applicationsDir', props.applicationsDir ?? 'applications', false);
     this.workloadsDir = checkFolder(this, 'workloadsDir', props.workloadsDir ?? 'workloads', false);
+    this.rootsDir = 'roots';
+    this.runbooksDir = 'runbooks';
     if (props.outdirFromRepoRoot === undefined && path.isAbsolute(this.outdir)) {
       throw badValue({
         code: ErrorCode.INVALID_OUTPUT_LAYOUT,
@@ -139,18 +147,39 @@ export class GitOpsApp extends App {
    */
   public renderFiles(): RenderedFile[] {
     this.validateAll();
+    const layout = this.layout();
     const files: RenderedFile[] = [];
-    for (const app of this.safeApplications()) {
-      files.push({
-        path: `${this.applicationsDir}/${app.applicationName}${this.outputFileExtension}`,
-        content: Yaml.stringify(app.resource.toJson()),
-      });
-      const folder = `${this.workloadsDir}/${app.applicationName}`;
-      for (const [name, manifest] of nameFiles(app._workloadObjects(), this.outputFileExtension)) {
-        files.push({ path: `${folder}/${name}`, content: Yaml.stringify(manifest) });
+    const owners = new Map<string, string>();
+    const duplicates: string[] = [];
+    for (const part of this.node.findAll().filter(isGitOpsPart)) {
+      for (const file of part._renderGitOpsFiles(layout)) {
+        const other = owners.get(file.path);
+        if (other !== undefined) {
+          duplicates.push(`${part.node.path}: [${ErrorCode.DUPLICATE}] ${file.path} is also written by ${other}. Fix: give each SafeApplication and SafeProject its own name.`);
+          continue;
+        }
+        owners.set(file.path, part.node.path);
+        files.push({ path: file.path, content: file.text ?? Yaml.stringify(file.manifest) });
       }
     }
+    if (duplicates.length > 0) {
+      throw failure(ErrorCode.RULE_VIOLATIONS, `synth found ${duplicates.length} problem(s); nothing was written and ${JSON.stringify(this.outdir)} is unchanged:\n`
+        + duplicates.map((e) => `  - ${e}`).join('\n'));
+    }
     return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** Where things go, for the parts of the tree. */
+  private layout(): GitOpsLayout {
+    const ext = this.outputFileExtension;
+    return {
+      extension: ext,
+      applicationsFolder: (project) => `${this.applicationsDir}/${project}`,
+      rootsFolder: this.rootsDir,
+      workloadsFolder: (application) => `${this.workloadsDir}/${application}`,
+      runbooksFolder: this.runbooksDir,
+      repoPath: (folder) => path.posix.join(this.outdirFromRepoRoot || '.', folder),
+    };
   }
 
   /**
@@ -217,43 +246,6 @@ function insideSafeApplication(c: IConstruct): boolean {
     }
   }
   return false;
-}
-
-/**
- * File names `<Kind>.<name><ext>`; when two objects would share one, the namespace and then the API
- * group are added, so no object overwrites another.
- */
-function nameFiles(objects: ApiObject[], extension: string): [string, Record<string, unknown>][] {
-  const manifests = objects.map((o) => o.toJson() as Record<string, any>);
-  const clean = (s: string) => s.replace(/[^0-9a-zA-Z_.-]/g, '');
-  const candidates = (m: Record<string, any>): string[] => {
-    const kind = clean(String(m.kind));
-    // A hook with generateName has no name: its prefix names the file.
-    const name = clean(String(m.metadata?.name ?? String(m.metadata?.generateName ?? '').replace(/-+$/, '')));
-    const ns = clean(String(m.metadata?.namespace ?? 'cluster'));
-    const group = clean(String(m.apiVersion).split('/').slice(0, -1).join('.') || 'core');
-    return [`${kind}.${name}`, `${kind}.${ns}.${name}`, `${kind}.${group}.${ns}.${name}`];
-  };
-  const counts = new Map<string, number>();
-  for (const m of manifests) {
-    const first = candidates(m)[0];
-    counts.set(first, (counts.get(first) ?? 0) + 1);
-  }
-  const used = new Set<string>();
-  return manifests.map((m, i) => {
-    const options = candidates(m);
-    let name = counts.get(options[0])! > 1 ? options[1] : options[0];
-    if (used.has(name)) {
-      name = options[2];
-    }
-    let n = 2;
-    const base = name;
-    while (used.has(name)) {
-      name = `${base}.${n++}`;
-    }
-    used.add(name);
-    return [`${name}${extension}`, manifests[i]];
-  });
 }
 
 function checkFolder(app: IConstruct, prop: string, value: string, allowRoot: boolean): string {

@@ -13,7 +13,9 @@ import { Suppression, Suppressions } from './suppression';
 import { ApplicationSpec, toJson_ApplicationSpec } from '../imports/application-argoproj.io';
 import { SYNC_WAVE_ANNOTATION } from '../private/argo-annotations';
 import { badValue, ErrorCode } from '../private/errors';
+import { nameFiles } from '../private/file-names';
 import { formatFinding } from '../private/format';
+import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { goDuration } from '../private/go-duration';
 import { IGNORE_REASONS_ANNOTATION, renderIgnoreDifferences, renderIgnoreReasons } from '../private/ignore-differences';
 import { compileJq } from '../private/jq';
@@ -199,6 +201,7 @@ export class SafeApplication extends Chart {
   public constructor(scope: Construct, id: string, props: SafeApplicationProps) {
     super(scope, id, { namespace: props.destinationNamespace });
     Object.defineProperty(this, SAFE_APPLICATION, { value: true });
+    Object.defineProperty(this, GITOPS_PART, { value: true });
 
     this.applicationName = checkLabel(this, 'name', props.name, 'the Application\'s name');
     this.projectName = checkProject(this, props.project);
@@ -368,6 +371,30 @@ export class SafeApplication extends Chart {
    */
   public addSuppression(suppression: Suppression): void {
     Suppressions.add(this.resource, suppression);
+  }
+
+  /**
+   * The files this app adds to the GitOps tree: its Application in its project's folder, and its workloads
+   * in its own folder (the Application's source.path).
+   * @internal
+   */
+  public _renderGitOpsFiles(layout: GitOpsLayout): PartFile[] {
+    const files: PartFile[] = [{
+      path: `${this._applicationFolder(layout)}/Application.${this.applicationName}${layout.extension}`,
+      manifest: this.resource.toJson(),
+    }];
+    for (const [name, manifest] of nameFiles(this.workloadObjects(), layout.extension)) {
+      files.push({ path: `${layout.workloadsFolder(this.applicationName)}/${name}`, manifest });
+    }
+    return files;
+  }
+
+  /**
+   * The folder the Application file goes to: its project's folder.
+   * @internal
+   */
+  public _applicationFolder(layout: GitOpsLayout): string {
+    return layout.applicationsFolder(this.projectName);
   }
 
   /**

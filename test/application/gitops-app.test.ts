@@ -16,13 +16,13 @@ describe('GitOpsApp output layout', () => {
     const files = gitops.renderFiles();
     // THEN the layout is predictable and source.path matches the workload folders
     expect(files.map((f) => f.path)).toEqual([
-      'applications/checkout.k8s.yaml',
-      'applications/ledger.k8s.yaml',
+      'applications/payments/Application.checkout.k8s.yaml',
+      'applications/payments/Application.ledger.k8s.yaml',
       'workloads/checkout/ConfigMap.settings.k8s.yaml',
       'workloads/ledger/ConfigMap.settings.k8s.yaml',
     ]);
     for (const name of ['checkout', 'ledger']) {
-      const application = yamlOf(files.find((f) => f.path === `applications/${name}.k8s.yaml`)!.content);
+      const application = yamlOf(files.find((f) => f.path === `applications/payments/Application.${name}.k8s.yaml`)!.content);
       expect(application.spec.source.path).toBe(`dist/workloads/${name}`);
       expect(files.some((f) => f.path.startsWith(`${application.spec.source.path.replace(/^dist\//, '')}/`))).toBe(true);
     }
@@ -48,7 +48,7 @@ describe('GitOpsApp output layout', () => {
   test('an app with an external source writes only its Application', () => {
     const gitops = new GitOpsApp({ outdir: 'dist' });
     new SafeApplication(gitops, 'legacy', appProps({ name: 'legacy', externalSource: ExternalSource.gitPath('deploy/prod') }));
-    expect(gitops.renderFiles().map((f) => f.path)).toEqual(['applications/legacy.k8s.yaml']);
+    expect(gitops.renderFiles().map((f) => f.path)).toEqual(['applications/payments/Application.legacy.k8s.yaml']);
   });
 
   test.each([
@@ -95,7 +95,7 @@ describe('GitOpsApp determinism', () => {
       return readTree(join(dir, 'dist'));
     };
     expect(writeTo(b)).toEqual(writeTo(a));
-    expect(Object.keys(writeTo(a))).toEqual(['applications/checkout.k8s.yaml', 'workloads/checkout/ConfigMap.settings.k8s.yaml']);
+    expect(Object.keys(writeTo(a))).toEqual(['applications/payments/Application.checkout.k8s.yaml', 'workloads/checkout/ConfigMap.settings.k8s.yaml']);
   });
 });
 
@@ -152,7 +152,7 @@ describe('GitOpsApp atomic output', () => {
     fs.mkdirSync(join(dir, 'dist', 'workloads', 'removed-app'), { recursive: true });
     fs.writeFileSync(join(dir, 'dist', 'workloads', 'removed-app', 'ConfigMap.x.k8s.yaml'), 'stale');
     synthInto(dir, false).synth();
-    expect(Object.keys(readTree(join(dir, 'dist')))).toEqual(['applications/checkout.k8s.yaml', 'workloads/checkout/ConfigMap.settings.k8s.yaml']);
+    expect(Object.keys(readTree(join(dir, 'dist')))).toEqual(['applications/payments/Application.checkout.k8s.yaml', 'workloads/checkout/ConfigMap.settings.k8s.yaml']);
   });
 
   test('a write that died between its two renames is recovered by the next one', () => {

@@ -68,7 +68,7 @@ describe('SafeApplication.addToSyncWave', () => {
     expect(crdErrors('application', '3.5', applicationOf(app))).toEqual([]);
     const files = gitops.renderFiles();
     expect(files.find((f) => f.path === 'workloads/checkout/ConfigMap.settings.k8s.yaml')?.content).toContain(`${WAVE}: "-1"`);
-    expect(files.find((f) => f.path === 'applications/checkout.k8s.yaml')?.content).not.toContain(OUT_OF_SYNC_ONLY);
+    expect(files.find((f) => f.path === 'applications/payments/Application.checkout.k8s.yaml')?.content).not.toContain(OUT_OF_SYNC_ONLY);
   });
 });
 

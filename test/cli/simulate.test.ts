@@ -26,7 +26,7 @@ describe('safe-argocd simulate', () => {
   const files = new Map(buildCheckoutApp({ outdir: 'dist' }).renderFiles().map((f) => [f.path, f.content]));
   const app = join(dir, 'app.yaml');
   const desired = join(dir, 'deploy.yaml');
-  writeFileSync(app, files.get('applications/checkout.k8s.yaml')!);
+  writeFileSync(app, files.get('applications/payments/Application.checkout.k8s.yaml')!);
   writeFileSync(desired, files.get('workloads/checkout/Deployment.checkout-web.k8s.yaml')!);
   const live = (name: string, scenario: LiveScenario) => {
     const path = join(dir, `${name}.json`);

@@ -11,7 +11,7 @@ describe('examples/checkout', () => {
 
   test('synthesizes the checkout Application and its workloads', () => {
     expect(Object.keys(tree)).toEqual([
-      'applications/checkout.k8s.yaml',
+      'applications/payments/Application.checkout.k8s.yaml',
       'workloads/checkout/Deployment.checkout-web.k8s.yaml',
       'workloads/checkout/HorizontalPodAutoscaler.checkout-web.k8s.yaml',
       'workloads/checkout/Job.checkout-migrate.k8s.yaml',
@@ -20,7 +20,7 @@ describe('examples/checkout', () => {
   });
 
   test('the Application validates against the tightened v3.5.1 CRD and points at its workloads', () => {
-    const application = yamlOf(tree['applications/checkout.k8s.yaml']);
+    const application = yamlOf(tree['applications/payments/Application.checkout.k8s.yaml']);
     expect(crdErrors('application', '3.5', application)).toEqual([]);
     expect(application.spec.source.path).toBe('dist/workloads/checkout');
   });

@@ -143,9 +143,9 @@ export function renderedCheckout(customize: (app: GitOpsApp) => void = () => und
   const gitops = buildCheckoutApp({ outdir: 'dist' });
   customize(gitops);
   const files = gitops.renderFiles();
-  const application = files.find((f) => f.path === 'applications/checkout.k8s.yaml');
+  const application = files.find((f) => f.path === 'applications/payments/Application.checkout.k8s.yaml');
   if (!application) {
-    throw new Error(`no applications/checkout.k8s.yaml among ${files.map((f) => f.path).join(', ')}`);
+    throw new Error(`no applications/payments/Application.checkout.k8s.yaml among ${files.map((f) => f.path).join(', ')}`);
   }
   return {
     application: parse(application.content) as Manifest,
