@@ -6,14 +6,14 @@ export const GITOPS_PART = Symbol.for('cdk8s-safe-argocd.GitOpsPart');
 /** Where things go in the GitOps tree, relative to outdir, and how to name a folder for Argo CD. */
 export interface GitOpsLayout {
   readonly extension: string;
-  /** The folder of one project's Applications and its AppProject, e.g. `applications/payments`. */
-  applicationsFolder(project: string): string;
   /** The folder of app-of-apps roots, applied once by hand or by a higher root. */
   readonly rootsFolder: string;
-  /** The folder of one Application's workloads, e.g. `workloads/checkout`. */
-  workloadsFolder(application: string): string;
   /** The folder of break-glass runbooks. */
   readonly runbooksFolder: string;
+  /** The folder of one project's Applications and its AppProject, e.g. `applications/payments`. */
+  applicationsFolder(project: string): string;
+  /** The folder of one Application's workloads, e.g. `workloads/checkout`. */
+  workloadsFolder(application: string): string;
   /** A folder of the tree, as Argo CD's source.path (relative to the repository root). */
   repoPath(folder: string): string;
 }
