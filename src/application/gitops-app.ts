@@ -133,6 +133,13 @@ export class GitOpsApp extends App {
   }
 
   /**
+   * A folder of the tree (relative to `outdir`), as Argo CD's `source.path`: relative to the repository root.
+   */
+  public repoPathOf(folder: string): string {
+    return path.posix.join(this.outdirFromRepoRoot || '.', folder);
+  }
+
+  /**
    * The folder, relative to the repository root, that the workloads of the Application named
    * `applicationName` are written to. It is that Application's `source.path`.
    */
@@ -226,7 +233,7 @@ export class GitOpsApp extends App {
       byName.set(app.applicationName, app);
     }
     for (const c of this.node.findAll()) {
-      if (ApiObject.isApiObject(c) && !insideSafeApplication(c)) {
+      if (ApiObject.isApiObject(c) && !insideGitOpsPart(c)) {
         errors.push(`${c.node.path}: [${ErrorCode.UNOWNED_OBJECT}] ${c.kind} ${c.name} is not inside a SafeApplication, so no Application `
           + 'would deploy it and it would not be written. Fix: define it inside the SafeApplication that should deploy it.');
       }
@@ -239,9 +246,9 @@ function isSafeApplication(c: unknown): c is SafeApplication {
   return typeof c === 'object' && c !== null && Symbol.for('cdk8s-safe-argocd.SafeApplication') in c;
 }
 
-function insideSafeApplication(c: IConstruct): boolean {
+function insideGitOpsPart(c: IConstruct): boolean {
   for (let s: IConstruct | undefined = c; s; s = s.node.scope) {
-    if (isSafeApplication(s)) {
+    if (isGitOpsPart(s)) {
       return true;
     }
   }

@@ -2,6 +2,7 @@ import { ApiObject, Chart, Duration, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { IArgoProject } from './argo-project';
 import { ArgoCdVersion } from './argocd-version';
+import { BreakGlass } from './break-glass';
 import { DeletionPolicy } from './deletion-policy';
 import { DestinationCluster } from './destination-cluster';
 import { ExternalSource } from './external-source';
@@ -9,8 +10,10 @@ import { GitOpsApp } from './gitops-app';
 import { IgnoreRule } from './ignore-rule';
 import { IgnoreTarget } from './ignore-target';
 import { RetryOptions } from './retry-options';
+import { renderRunbook } from './runbook';
 import { Suppression, Suppressions } from './suppression';
-import { ApplicationSpec, toJson_ApplicationSpec } from '../imports/application-argoproj.io';
+import { SafeProject } from '../governance/safe-project';
+import { ApplicationSpec, ApplicationSpecSyncPolicy, toJson_ApplicationSpec, toJson_ApplicationSpecSyncPolicy } from '../imports/application-argoproj.io';
 import { SYNC_WAVE_ANNOTATION } from '../private/argo-annotations';
 import { badValue, ErrorCode } from '../private/errors';
 import { nameFiles } from '../private/file-names';
@@ -20,6 +23,7 @@ import { goDuration } from '../private/go-duration';
 import { IGNORE_REASONS_ANNOTATION, renderIgnoreDifferences, renderIgnoreReasons } from '../private/ignore-differences';
 import { compileJq } from '../private/jq';
 import { isDns1123Label, suggestDns1123Label } from '../private/names';
+import { BREAK_GLASS_EXPIRES_ANNOTATION, BREAK_GLASS_REASON_ANNOTATION, BREAK_GLASS_TICKET_ANNOTATION } from '../rules/break-glass';
 import { runRules, unsuppressed } from '../rules/engine';
 import { floatingRevisionProblem } from '../rules/sa007-floating-target-revision';
 import { Manifest } from '../rules/types';
@@ -115,6 +119,16 @@ export interface SafeApplicationProps {
   readonly deletionPolicy?: DeletionPolicy;
 
   /**
+   * Suspend automated sync declaratively, with a reason and an expiry that audit enforces. Prefer the
+   * generated runbook (`runbooks/<app>.md`) for a 2 a.m. incident; use this when the suspension must be
+   * reviewed in Git. An app-of-apps root stops ignoring this app's sync policy while it is set, so the
+   * suspension (and later the restore) reaches the cluster through Git.
+   *
+   * @default - no break-glass: automated sync with prune and self-heal
+   */
+  readonly breakGlass?: BreakGlass;
+
+  /**
    * Fields that belong to someone other than Git. More can be added with `addIgnoreRule`, and workloads
    * inside the app add their own. Any rule also turns on `RespectIgnoreDifferences=true`.
    *
@@ -189,8 +203,11 @@ export class SafeApplication extends Chart {
   public readonly externalSource?: ExternalSource;
   /** The Application object. */
   public readonly resource: ApiObject;
+  /** The declarative break-glass, when the app is suspended through Git. */
+  public readonly breakGlass?: BreakGlass;
 
   private readonly destinationCluster: DestinationCluster;
+  private readonly project: IArgoProject;
   private readonly retryLimit: number;
   private readonly backoffDuration: Duration;
   private readonly backoffFactor: number;
@@ -205,6 +222,7 @@ export class SafeApplication extends Chart {
 
     this.applicationName = checkLabel(this, 'name', props.name, 'the Application\'s name');
     this.projectName = checkProject(this, props.project);
+    this.project = props.project;
     this.repoUrl = checkRepoUrl(this, props.repoUrl);
     this.destinationNamespace = checkLabel(this, 'destinationNamespace', props.destinationNamespace, 'a namespace name');
     this.applicationNamespace = checkLabel(this, 'applicationNamespace', props.applicationNamespace ?? 'argocd', 'a namespace name');
@@ -214,6 +232,7 @@ export class SafeApplication extends Chart {
     this.externalSource = props.externalSource;
     this.targetRevision = checkRevision(this, props.targetRevision, props.externalSource?.chart !== undefined);
 
+    this.breakGlass = props.breakGlass === undefined ? undefined : checkBreakGlass(this, props.breakGlass);
     const retry = checkRetry(this, props.retry ?? {});
     this.retryLimit = retry.limit;
     this.backoffDuration = retry.backoffDuration;
@@ -247,9 +266,16 @@ export class SafeApplication extends Chart {
       },
       spec: Lazy.any({ produce: () => toJson_ApplicationSpec(this.renderSpec()) }),
     });
+    if (this.breakGlass) {
+      this.resource.metadata.addAnnotation(BREAK_GLASS_REASON_ANNOTATION, this.breakGlass.reason);
+      this.resource.metadata.addAnnotation(BREAK_GLASS_EXPIRES_ANNOTATION, this.breakGlass.expires);
+      if (this.breakGlass.ticket) {
+        this.resource.metadata.addAnnotation(BREAK_GLASS_TICKET_ANNOTATION, this.breakGlass.ticket);
+      }
+    }
     // Rendered late, so that rules added after construction still show.
     this.resource.metadata.addAnnotation(IGNORE_REASONS_ANNOTATION, Lazy.any({
-      produce: () => (this.rules.length > 0 ? renderIgnoreReasons(this.rules) : undefined),
+      produce: () => (this.allRules().length > 0 ? renderIgnoreReasons(this.allRules()) : undefined),
     }) as unknown as string);
 
     for (const rule of props.ignoreRules ?? []) {
@@ -260,7 +286,7 @@ export class SafeApplication extends Chart {
 
   /** The ignore rules of this app, in the order they were added, duplicates included once. */
   public get ignoreRules(): IgnoreRule[] {
-    return [...this.rules];
+    return this.allRules();
   }
 
   /**
@@ -273,7 +299,7 @@ export class SafeApplication extends Chart {
     if (this.waves.size === 0) {
       options.push('ApplyOutOfSyncOnly=true');
     }
-    if (this.rules.length > 0) {
+    if (this.allRules().length > 0) {
       options.push('RespectIgnoreDifferences=true');
     }
     return options;
@@ -386,7 +412,32 @@ export class SafeApplication extends Chart {
     for (const [name, manifest] of nameFiles(this.workloadObjects(), layout.extension)) {
       files.push({ path: `${layout.workloadsFolder(this.applicationName)}/${name}`, manifest });
     }
+    const runbook = this._runbook();
+    if (runbook !== undefined) {
+      files.push({ path: `${layout.runbooksFolder}/${this.applicationName}.md`, text: runbook });
+    }
     return files;
+  }
+
+  /**
+   * The break-glass runbook of this app, or undefined for an app that is never suspended (a root).
+   * @internal
+   */
+  public _runbook(): string | undefined {
+    const root = this.node.root.node.findAll().find((c) => typeof c === 'object' && c !== null
+      && Symbol.for('cdk8s-safe-argocd.AppOfApps') in c && (c as unknown as { childProjectName: string }).childProjectName === this.projectName);
+    return renderRunbook({
+      name: this.applicationName,
+      applicationNamespace: this.applicationNamespace,
+      project: this.projectName,
+      repoUrl: this.repoUrl,
+      path: this.sourcePath,
+      targetRevision: this.targetRevision,
+      destinationNamespace: this.destinationNamespace,
+      syncPolicy: toJson_ApplicationSpecSyncPolicy(this.renderSyncPolicy(true)) as Record<string, unknown>,
+      root: root ? (root as unknown as SafeApplication).applicationName : undefined,
+      declarativeBreakGlass: this.breakGlass !== undefined,
+    });
   }
 
   /**
@@ -412,7 +463,7 @@ export class SafeApplication extends Chart {
   }
 
   private renderSpec(): ApplicationSpec {
-    const ignoreDifferences = renderIgnoreDifferences(this.rules);
+    const ignoreDifferences = renderIgnoreDifferences(this.allRules());
     return {
       project: this.projectName,
       source: {
@@ -426,25 +477,41 @@ export class SafeApplication extends Chart {
         name: this.destinationCluster.name,
         namespace: this.destinationNamespace,
       },
-      syncPolicy: {
-        automated: {
-          enabled: this.argoCdVersion.hasAutomatedEnabled ? true : undefined,
-          prune: true,
-          selfHeal: true,
-          allowEmpty: false,
-        },
-        syncOptions: this.syncOptions,
-        retry: {
-          limit: this.retryLimit,
-          backoff: {
-            duration: goDuration(this.backoffDuration),
-            factor: this.backoffFactor,
-            maxDuration: goDuration(this.backoffMaxDuration),
-          },
-        },
-      },
+      syncPolicy: this.renderSyncPolicy(this.breakGlass === undefined),
       ignoreDifferences: ignoreDifferences.length > 0 ? ignoreDifferences : undefined,
     };
+  }
+
+  /** The sync policy; `automated` is left out while a declarative break-glass suspends the app. */
+  private renderSyncPolicy(automated: boolean): ApplicationSpecSyncPolicy {
+    return {
+      automated: automated ? {
+        enabled: this.argoCdVersion.hasAutomatedEnabled ? true : undefined,
+        prune: true,
+        selfHeal: true,
+        allowEmpty: false,
+      } : undefined,
+      syncOptions: this.syncOptions,
+      retry: {
+        limit: this.retryLimit,
+        backoff: {
+          duration: goDuration(this.backoffDuration),
+          factor: this.backoffFactor,
+          maxDuration: goDuration(this.backoffMaxDuration),
+        },
+      },
+    };
+  }
+
+  /**
+   * Ignore rules a subclass derives late, from the rest of the tree (an app-of-apps root's rules for its children).
+   */
+  protected additionalIgnoreRules(): IgnoreRule[] {
+    return [];
+  }
+
+  private allRules(): IgnoreRule[] {
+    return [...this.rules, ...this.additionalIgnoreRules()];
   }
 
   private validateApp(): string[] {
@@ -459,7 +526,18 @@ export class SafeApplication extends Chart {
       errors.push(`[${ErrorCode.NOTHING_TO_DEPLOY}] the app defines no workloads, so its source folder would be empty and `
         + 'Argo CD would refuse to sync it (allowEmpty is false). Fix: define workloads inside the app, or give it an externalSource.');
     }
-    const rawJq = this.rules.filter((r) => r.needsJqCompile);
+    if (SafeProject.isSafeProject(this.project)) {
+      if (!this.project.allowsDestination(this.destinationNamespace, this.destinationCluster)) {
+        errors.push(`[${ErrorCode.DESTINATION_NOT_ALLOWED}] project ${this.projectName} does not allow the destination namespace `
+          + `${JSON.stringify(this.destinationNamespace)} on ${this.destinationCluster.server ?? this.destinationCluster.name}; Argo CD would refuse to sync. `
+          + 'Fix: add the destination to the SafeProject, or deploy to one of its destinations.');
+      }
+      if (!this.project.allowsSource(this.repoUrl)) {
+        errors.push(`[${ErrorCode.DESTINATION_NOT_ALLOWED}] project ${this.projectName} does not allow the repository ${JSON.stringify(this.repoUrl)}; `
+          + 'Argo CD would refuse to sync. Fix: add it to the SafeProject\'s sourceRepos.');
+      }
+    }
+    const rawJq = this.allRules().filter((r) => r.needsJqCompile);
     compileJq(rawJq.map((r) => r.value)).forEach((error, i) => {
       if (error) {
         errors.push(`[${ErrorCode.INVALID_JQ}] the jq expression ${JSON.stringify(rawJq[i].value)} for ${rawJq[i].target.kind} `
@@ -476,10 +554,11 @@ export class SafeApplication extends Chart {
       paths.set(manifest, o.node.path);
       return manifest;
     });
-    const findings = runRules({ application, resources, argoCdVersion: this.argoCdVersion });
+    const today = new Date().toISOString().slice(0, 10);
+    const findings = runRules({ application, resources, argoCdVersion: this.argoCdVersion, today });
     // Applications this app deploys (an app-of-apps, or a raw ApiObject) are checked as Applications too.
     for (const child of resources.filter(isApplication)) {
-      findings.push(...runRules({ application: child, resources: [], argoCdVersion: this.argoCdVersion }));
+      findings.push(...runRules({ application: child, resources: [], argoCdVersion: this.argoCdVersion, today }));
     }
     for (const f of unsuppressed(findings)) {
       errors.push(formatFinding(f, paths.get(f.object) ?? this.node.path));
@@ -566,6 +645,32 @@ function checkRevision(scope: IConstruct, revision: string | undefined, isHelmCh
     });
   }
   return (revision as string).trim();
+}
+
+function checkBreakGlass(scope: IConstruct, breakGlass: BreakGlass): BreakGlass {
+  if (typeof breakGlass.reason !== 'string' || breakGlass.reason.trim().length < 10) {
+    throw badValue({
+      code: ErrorCode.BREAK_GLASS,
+      where: scope,
+      prop: 'breakGlass.reason',
+      value: breakGlass.reason,
+      allowed: 'must say, in at least 10 characters, why automated sync is suspended',
+      fix: 'write what the incident is and what was changed by hand',
+    });
+  }
+  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(String(breakGlass.expires));
+  const valid = date !== null && new Date(`${breakGlass.expires}T00:00:00Z`).toISOString().slice(0, 10) === breakGlass.expires;
+  if (!valid) {
+    throw badValue({
+      code: ErrorCode.BREAK_GLASS,
+      where: scope,
+      prop: 'breakGlass.expires',
+      value: breakGlass.expires,
+      allowed: 'must be a calendar date written YYYY-MM-DD',
+      fix: 'give the day by which automated sync must be back, e.g. "2026-12-03"',
+    });
+  }
+  return { reason: breakGlass.reason.trim().replace(/\s+/g, ' '), expires: breakGlass.expires, ticket: breakGlass.ticket?.trim() || undefined };
 }
 
 interface ResolvedRetry {

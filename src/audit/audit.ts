@@ -16,6 +16,8 @@ export interface AuditOptions {
   /** Only findings at or above this severity are reported. */
   readonly minSeverity?: Severity;
   readonly suppressions?: readonly ConfigSuppression[];
+  /** Today's date (`YYYY-MM-DD`), for the break-glass expiry rule. */
+  readonly today?: string;
 }
 
 const SEVERITY_RANK: Record<Severity, number> = { [Severity.NOTE]: 0, [Severity.WARNING]: 1, [Severity.ERROR]: 2 };
@@ -90,6 +92,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       application: unit.application?.manifest,
       resources: unit.resources.map((r) => r.manifest),
       argoCdVersion: options.argoCdVersion,
+      today: options.today,
     }, rules);
     for (const f of raw) {
       findings.push(toAuditFinding(f, located.get(f.object)!, unit.applicationName, options.suppressions ?? []));

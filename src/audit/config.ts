@@ -62,7 +62,8 @@ export function parseAuditConfig(text: string, file: string = CONFIG_FILE): Audi
     }
   }
   const suppressions: ConfigSuppression[] = [];
-  const list = raw.suppressions ?? [];
+  // The failsafe schema reads an empty value (`suppressions:` with every entry commented out) as ''.
+  const list = raw.suppressions === undefined || raw.suppressions === '' ? [] : raw.suppressions;
   if (!Array.isArray(list)) {
     errors.push('suppressions must be a list');
   } else {
@@ -79,7 +80,7 @@ export function parseAuditConfig(text: string, file: string = CONFIG_FILE): Audi
         errors.push(`${where}.reason must say, in at least 10 characters, why the finding is acceptable`);
       }
       const strings = (v: unknown, key: string): string[] => {
-        if (v === undefined) {
+        if (v === undefined || v === '') {
           return [];
         }
         if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) {

@@ -1,4 +1,4 @@
-import { loadAll } from 'js-yaml';
+import * as jsyaml from 'js-yaml';
 import { isMap, isSeq, LineCounter, parseAllDocuments } from 'yaml';
 import { LocatedManifest } from './types';
 import { isObject } from '../rules/manifest';
@@ -82,6 +82,11 @@ export function parseManifests(file: string, content: Uint8Array): ParsedFile {
 /** Anchors or aliases (`&name`, `*name`) outside quotes: such files take the careful path, which bounds alias expansion. */
 const ANCHOR_OR_ALIAS = /(^|[\s,[{:-])[&*][^\s,\]}]/m;
 const DOCUMENT_MARKER = /^---(?=\s|$)/;
+/**
+ * YAML 1.2's core schema, as Kubernetes and Argo CD read manifests (an unquoted `2024-05-01` stays a
+ * string), plus `<<` merge keys.
+ */
+const FAST_SCHEMA = jsyaml.CORE_SCHEMA.extend([(jsyaml as unknown as { types: { merge: jsyaml.Type } }).types.merge]);
 
 /**
  * The common case, about ten times faster: no anchors or aliases, no `...` end markers. Values come from
@@ -94,8 +99,12 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
   }
   let values: unknown[];
   try {
-    values = loadAll(text) as unknown[];
-  } catch {
+    values = jsyaml.loadAll(text, undefined, { schema: FAST_SCHEMA }) as unknown[];
+  } catch (e) {
+    // Too deep for js-yaml is too deep for anyone: do not hand it to a recursive parser.
+    if (/depth|nest/i.test(String((e as Error).message))) {
+      return { objects: [], skipped: 0, problem: `nests too deeply: ${firstLine(e)}` };
+    }
     return undefined;
   }
   // Where each document starts: the first line with content after each `---` (or at the top).
@@ -110,7 +119,7 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
       }
       const rest = line.slice(3).trim();
       if (rest && !rest.startsWith('#')) {
-        starts.push({ line: i + 1, column: 5 });
+        starts.push({ line: i + 1, column: 3 + line.slice(3).search(/\S/) + 1 });
         pending = false;
       }
       continue;
@@ -216,10 +225,10 @@ function maxBracketDepth(text: string): number {
     }
   }
   let maxBlock = 0;
-  for (const m of text.matchAll(/^( *)((?:- +)*)\S/gm)) {
-    // Two spaces a level is the common minimum; each compact `- ` on the line opens one more sequence.
-    const dashes = m[2].length === 0 ? 0 : m[2].split('-').length - 1;
-    maxBlock = Math.max(maxBlock, Math.floor(m[1].length / 2) + dashes);
+  for (const m of text.matchAll(/^([ \t]*)((?:[-?:][ \t]+)*)\S/gm)) {
+    // Two columns a level is the common minimum; each compact `- `, `? ` or `: ` on the line opens one more level.
+    const compact = (m[2].match(/[-?:]/g) ?? []).length;
+    maxBlock = Math.max(maxBlock, Math.floor(m[1].length / 2) + compact);
   }
   return Math.max(max, maxBlock);
 }

@@ -169,7 +169,8 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
     }
   }
   const failOn = (values['fail-on'] as Severity | undefined) ?? config.failOn ?? Severity.WARNING;
-  const options = { argoCdVersion, ruleIds, minSeverity: values.severity as Severity | undefined, suppressions: config.suppressions };
+  const today = new Date().toISOString().slice(0, 10);
+  const options = { argoCdVersion, ruleIds, minSeverity: values.severity as Severity | undefined, suppressions: config.suppressions, today };
 
   const collected = collectFiles(paths, root, maxMb * 1048576);
   const audited = auditFiles(collected.files, options);

@@ -11,6 +11,12 @@ import { autoscaledWithoutIgnore } from './sa102-autoscaled-without-ignore';
 import { jobInSyncWave } from './sa103-job-in-sync-wave';
 import { hookJobWithoutDeadline } from './sa104-hook-job-without-deadline';
 import { outOfSyncOnlyWithWaves } from './sa105-out-of-sync-only-with-waves';
+import { permissiveProject } from './sa201-permissive-project';
+import { destinationNotAllowed } from './sa202-destination-not-allowed';
+import { secretDataInGit } from './sa203-secret-data-in-git';
+import { expiredBreakGlass } from './sa204-expired-break-glass';
+import { overrideGranted } from './sa205-override-granted';
+import { manualSyncWithoutRecord } from './sa206-manual-sync-without-record';
 import { Rule } from './types';
 
 /** Every rule, in id order. Ids are stable and never reused. */
@@ -28,6 +34,12 @@ export const ALL_RULES: readonly Rule[] = [
   jobInSyncWave,
   hookJobWithoutDeadline,
   outOfSyncOnlyWithWaves,
+  permissiveProject,
+  destinationNotAllowed,
+  secretDataInGit,
+  expiredBreakGlass,
+  overrideGranted,
+  manualSyncWithoutRecord,
 ];
 
 /** The rule with this id, or undefined. */

@@ -15,6 +15,8 @@ export interface RuleInput {
   readonly resources: readonly Manifest[];
   /** The Argo CD release the Application is meant for. */
   readonly argoCdVersion: ArgoCdVersion;
+  /** Today's date (`YYYY-MM-DD`, UTC), for rules about expiry; rules that need it skip that check without it. */
+  readonly today?: string;
 }
 
 /** What a rule's check reports: which object, where in it, and what is wrong. */

@@ -18,6 +18,8 @@ describe('GitOpsApp output layout', () => {
     expect(files.map((f) => f.path)).toEqual([
       'applications/payments/Application.checkout.k8s.yaml',
       'applications/payments/Application.ledger.k8s.yaml',
+      'runbooks/checkout.md',
+      'runbooks/ledger.md',
       'workloads/checkout/ConfigMap.settings.k8s.yaml',
       'workloads/ledger/ConfigMap.settings.k8s.yaml',
     ]);
@@ -48,7 +50,7 @@ describe('GitOpsApp output layout', () => {
   test('an app with an external source writes only its Application', () => {
     const gitops = new GitOpsApp({ outdir: 'dist' });
     new SafeApplication(gitops, 'legacy', appProps({ name: 'legacy', externalSource: ExternalSource.gitPath('deploy/prod') }));
-    expect(gitops.renderFiles().map((f) => f.path)).toEqual(['applications/payments/Application.legacy.k8s.yaml']);
+    expect(gitops.renderFiles().map((f) => f.path)).toEqual(['applications/payments/Application.legacy.k8s.yaml', 'runbooks/legacy.md']);
   });
 
   test.each([
@@ -95,7 +97,7 @@ describe('GitOpsApp determinism', () => {
       return readTree(join(dir, 'dist'));
     };
     expect(writeTo(b)).toEqual(writeTo(a));
-    expect(Object.keys(writeTo(a))).toEqual(['applications/payments/Application.checkout.k8s.yaml', 'workloads/checkout/ConfigMap.settings.k8s.yaml']);
+    expect(Object.keys(writeTo(a))).toEqual(['applications/payments/Application.checkout.k8s.yaml', 'runbooks/checkout.md', 'workloads/checkout/ConfigMap.settings.k8s.yaml']);
   });
 });
 
@@ -152,7 +154,7 @@ describe('GitOpsApp atomic output', () => {
     fs.mkdirSync(join(dir, 'dist', 'workloads', 'removed-app'), { recursive: true });
     fs.writeFileSync(join(dir, 'dist', 'workloads', 'removed-app', 'ConfigMap.x.k8s.yaml'), 'stale');
     synthInto(dir, false).synth();
-    expect(Object.keys(readTree(join(dir, 'dist')))).toEqual(['applications/payments/Application.checkout.k8s.yaml', 'workloads/checkout/ConfigMap.settings.k8s.yaml']);
+    expect(Object.keys(readTree(join(dir, 'dist')))).toEqual(['applications/payments/Application.checkout.k8s.yaml', 'runbooks/checkout.md', 'workloads/checkout/ConfigMap.settings.k8s.yaml']);
   });
 
   test('a write that died between its two renames is recovered by the next one', () => {

@@ -46,7 +46,7 @@ export function jqPerFile(): () => JqRunner {
 
 /** The rendered manifest of one kind and name, as its YAML text. */
 export function manifestText(files: readonly RenderedFile[], kind: string, name: string): string {
-  const found = files.filter((f) => {
+  const found = files.filter((f) => !f.path.endsWith('.md')).filter((f) => {
     const obj = parse(f.content);
     const metadata = isMap(obj?.metadata) ? obj.metadata : {};
     return obj?.kind === kind && (metadata.name === name || metadata.generateName === name);

@@ -12,6 +12,7 @@ describe('examples/checkout', () => {
   test('synthesizes the checkout Application and its workloads', () => {
     expect(Object.keys(tree)).toEqual([
       'applications/payments/Application.checkout.k8s.yaml',
+      'runbooks/checkout.md',
       'workloads/checkout/Deployment.checkout-web.k8s.yaml',
       'workloads/checkout/HorizontalPodAutoscaler.checkout-web.k8s.yaml',
       'workloads/checkout/Job.checkout-migrate.k8s.yaml',

@@ -24,6 +24,22 @@ function breakingEveryRule(): Manifest {
   });
 }
 
+/** An AppProject (the app's "default" project) that breaks SA201, SA202 and SA205 once each, and a Secret with data (SA203). */
+function governanceBreakingEveryRule(): Manifest[] {
+  return [{
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'AppProject',
+    metadata: { name: 'default', namespace: 'argocd' },
+    spec: {
+      sourceRepos: ['*'],
+      destinations: [{ namespace: 'elsewhere', server: 'https://kubernetes.default.svc' }],
+      roles: [{ name: 'ops', policies: ['p, proj:default:ops, applications, override, default/*, allow'] }],
+    },
+  }, {
+    apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'checkout' }, data: { password: 'aHVudGVyMg==' },
+  }];
+}
+
 /** Workloads that break each workload rule once: replicas under an HPA, a Job in a wave, a hook without deadline. */
 function workloadsBreakingEveryRule(): Manifest[] {
   const scaled = deployment('web');
@@ -126,20 +142,30 @@ describe('suppressions', () => {
 
 describe('purity and robustness', () => {
   test('rules change nothing in a deeply frozen input', () => {
-    // GIVEN
+    // GIVEN two inputs that together break every rule once: an auto-syncing app with a recorded, expired
+    // break-glass and governance objects, and a manual app without a record (SA206)
+    const expired = { ...breakingEveryRule() } as any;
+    expired.metadata = { ...expired.metadata, annotations: { 'safe-argocd/break-glass-reason': 'incident 42: hand-patched', 'safe-argocd/break-glass-expires': '2020-01-01' } };
     const input: RuleInput = deepFreeze({
-      application: breakingEveryRule(),
-      resources: [deployment('checkout', { [SUPPRESS_SA006]: REASON }), ...workloadsBreakingEveryRule()],
+      application: expired,
+      resources: [deployment('checkout', { [SUPPRESS_SA006]: REASON }), ...workloadsBreakingEveryRule(), ...governanceBreakingEveryRule()],
       argoCdVersion: ArgoCdVersion.V3_0,
+      today: '2026-01-01',
     });
-    const before = JSON.stringify(input);
+    const manual: RuleInput = deepFreeze({
+      application: safeApplication({ spec: { syncPolicy: { automated: undefined } } }),
+      resources: [],
+      argoCdVersion: ArgoCdVersion.LATEST,
+    });
+    const before = JSON.stringify([input, manual]);
     // WHEN
     const first = runRules(input);
     const second = runRules(input);
-    // THEN
+    const third = runRules(manual);
+    // THEN nothing changed, each rule fired exactly once, and the results repeat
     expect(Object.isFrozen(input.application?.spec)).toBe(true);
-    expect(JSON.stringify(input)).toBe(before);
-    expect(first).toHaveLength(ALL_RULES.length);
+    expect(JSON.stringify([input, manual])).toBe(before);
+    expect([...first, ...third].map((f) => f.rule.id).sort()).toEqual(ALL_RULES.map((r) => r.id).sort());
     expect(described(second)).toEqual(described(first));
   });
 

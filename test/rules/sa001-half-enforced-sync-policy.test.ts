@@ -13,7 +13,7 @@ describe('SA001 half-enforced-sync-policy', () => {
 
   test('passes when auto-sync is switched off with enabled: false (Argo CD 3.1+)', () => {
     // GIVEN
-    const app = safeApplication({ spec: { syncPolicy: { automated: { enabled: false, prune: false, selfHeal: false } } } });
+    const app = safeApplication({ metadata: { annotations: { 'safe-argocd/break-glass-reason': 'incident 42: hand-patched the config', 'safe-argocd/break-glass-expires': '2099-01-01' } }, spec: { syncPolicy: { automated: { enabled: false, prune: false, selfHeal: false } } } });
     // WHEN
     const findings = findingsFor(app, ArgoCdVersion.V3_5);
     // THEN
@@ -22,7 +22,7 @@ describe('SA001 half-enforced-sync-policy', () => {
 
   test('passes when sync is manual', () => {
     // GIVEN
-    const app = safeApplication({ spec: { syncPolicy: { automated: undefined } } });
+    const app = safeApplication({ metadata: { annotations: { 'safe-argocd/break-glass-reason': 'incident 42: hand-patched the config', 'safe-argocd/break-glass-expires': '2099-01-01' } }, spec: { syncPolicy: { automated: undefined } } });
     // WHEN
     const findings = findingsFor(app);
     // THEN

@@ -21,7 +21,7 @@ describe('SA006 missing-retry', () => {
 
   test('passes when a manual-sync app has no retry', () => {
     // GIVEN
-    const app = safeApplication({ spec: { syncPolicy: { automated: undefined, retry: undefined } } });
+    const app = safeApplication({ metadata: { annotations: { 'safe-argocd/break-glass-reason': 'incident 42: hand-patched the config', 'safe-argocd/break-glass-expires': '2099-01-01' } }, spec: { syncPolicy: { automated: undefined, retry: undefined } } });
     // WHEN
     const findings = findingsFor(app);
     // THEN

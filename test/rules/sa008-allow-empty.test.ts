@@ -13,7 +13,7 @@ describe('SA008 allow-empty', () => {
 
   test('passes when auto-sync is switched off with enabled: false', () => {
     // GIVEN
-    const app = safeApplication({ spec: { syncPolicy: { automated: { enabled: false, allowEmpty: true } } } });
+    const app = safeApplication({ metadata: { annotations: { 'safe-argocd/break-glass-reason': 'incident 42: hand-patched the config', 'safe-argocd/break-glass-expires': '2099-01-01' } }, spec: { syncPolicy: { automated: { enabled: false, allowEmpty: true } } } });
     // WHEN
     const findings = findingsFor(app, ArgoCdVersion.V3_5);
     // THEN

@@ -1,0 +1,84 @@
+/** What a break-glass runbook needs to know about one Application. */
+export interface RunbookFacts {
+  readonly name: string;
+  readonly applicationNamespace: string;
+  readonly project: string;
+  readonly repoUrl: string;
+  readonly path?: string;
+  readonly targetRevision: string;
+  readonly destinationNamespace: string;
+  /** The full sync policy the app declares, as Argo CD's JSON. */
+  readonly syncPolicy: Record<string, unknown>;
+  /** The app-of-apps root that deploys the app, if any. */
+  readonly root?: string;
+  /** Whether the app is suspended in Git right now. */
+  readonly declarativeBreakGlass: boolean;
+}
+
+/**
+ * The break-glass runbook of one Application, in Markdown: suspend this one app, act, backfill Git,
+ * restore the whole declared policy. Every command is complete and can be pasted as it is.
+ */
+export function renderRunbook(f: RunbookFacts): string {
+  const ns = f.applicationNamespace;
+  const restore = JSON.stringify({ spec: { syncPolicy: f.syncPolicy } });
+  const lines = [
+    `# Break-glass runbook: ${f.name}`,
+    '',
+    `Application \`${f.name}\` (namespace \`${ns}\`, project \`${f.project}\`) deploys \`${f.path ?? '(chart)'}\` of`,
+    `\`${f.repoUrl}\` at \`${f.targetRevision}\` into namespace \`${f.destinationNamespace}\`. It self-heals:`,
+    'any change made by hand is reverted within seconds. To change the cluster by hand during an incident,',
+    'suspend automated sync of this one Application first, and restore it afterwards.',
+    '',
+    f.root
+      ? `Its app-of-apps root \`${f.root}\` ignores this Application's \`/spec/syncPolicy/automated\`, so the root does not put it back.`
+      : 'No app-of-apps root of this tree deploys it. If another parent manages this Application, check that the parent ignores its `/spec/syncPolicy/automated`, or the parent will revert the suspension within seconds (argo-cd #3895, #4808, #23484).',
+    '',
+    '## 1. Suspend automated sync of this one Application',
+    '',
+    '```sh',
+    `argocd app set ${f.name} --app-namespace ${ns} --sync-policy none`,
+    '```',
+    '',
+    'or, without the argocd CLI:',
+    '',
+    '```sh',
+    `kubectl -n ${ns} patch application ${f.name} --type json -p '[{"op":"remove","path":"/spec/syncPolicy/automated"}]'`,
+    '```',
+    '',
+    '## 2. Act',
+    '',
+    `Make the change in namespace \`${f.destinationNamespace}\` and confirm it helps. Note every command you run.`,
+    '',
+    '## 3. Backfill Git',
+    '',
+    `Commit the same change to \`${f.repoUrl}\` on \`${f.targetRevision}\` (regenerate the GitOps tree with the synth), and`,
+    'check that Git now matches the cluster:',
+    '',
+    '```sh',
+    `argocd app diff ${f.name} --app-namespace ${ns}`,
+    '```',
+    '',
+    'An empty diff means restoring automated sync will not undo your fix.',
+    '',
+    '## 4. Restore the full sync policy',
+    '',
+    'This sets every field the Application declares. Re-enabling automated sync alone can come back without',
+    'prune or selfHeal (argo-cd #23330).',
+    '',
+    '```sh',
+    `kubectl -n ${ns} patch application ${f.name} --type merge -p '${restore}'`,
+    '```',
+    '',
+    '## 5. Verify',
+    '',
+    '```sh',
+    `kubectl -n ${ns} get application ${f.name} -o jsonpath='{.spec.syncPolicy}'`,
+    '```',
+    '',
+  ];
+  if (f.declarativeBreakGlass) {
+    lines.push('> This Application is suspended in Git right now (a recorded break-glass). Remove the `breakGlass` from its', '> SafeApplication and commit to restore it; `safe-argocd audit` fails once the break-glass has expired.', '');
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,883 @@
+import { ApiObject, Chart, Lazy } from 'cdk8s';
+import { Construct } from 'constructs';
+import { IArgoProject } from '../application/argo-project';
+import { ArgoCdVersion } from '../application/argocd-version';
+import { DeletionPolicy } from '../application/deletion-policy';
+import { IgnoreRule } from '../application/ignore-rule';
+import { RetryOptions } from '../application/retry-options';
+import { ApplicationSpec, toJson_ApplicationSpec } from '../imports/application-argoproj.io';
+import { checkLabel, checkProject, checkRepoUrl } from '../private/app-checks';
+import { badValue, ErrorCode, ErrorCodeValue } from '../private/errors';
+import { formatFinding } from '../private/format';
+import { hasAction, parametersOf, parseTemplate, ParsedTemplate, renderSimple } from '../private/go-template';
+import { IGNORE_REASONS_ANNOTATION, renderIgnoreDifferences, renderIgnoreReasons } from '../private/ignore-differences';
+import { compileJq } from '../private/jq';
+import { isDns1123Label, isDns1123Subdomain } from '../private/names';
+import { renderSyncOptions, renderSyncPolicy, ResolvedRetry, resolveRetry } from '../private/sync-policy';
+import { runRules, unsuppressed } from '../rules/engine';
+import { floatingRevisionProblem } from '../rules/sa007-floating-target-revision';
+import { Manifest } from '../rules/types';
+
+/**
+ * The one field of a generated Application that may be changed by hand without the ApplicationSet
+ * controller putting it back. Only `automated`: ignoring all of `/spec/syncPolicy` would also freeze the
+ * sync options and retry of existing Applications (argo-cd #22832).
+ */
+const BREAK_GLASS_POINTER = '/spec/syncPolicy/automated';
+
+/** The parameters the cluster generator gives every cluster (applicationset/generators/cluster.go, v3.5.1). */
+const CLUSTER_PARAMETERS = ['name', 'nameNormalized', 'server', 'project'];
+
+/** A parameter name Go templates can read as `.name`. */
+const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A label key: an optional DNS subdomain prefix and `/`, then a name of at most 63 characters. */
+const LABEL_NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+
+/**
+ * Options of the cluster generator.
+ */
+export interface ClusterGeneratorOptions {
+  /**
+   * Only the clusters whose Argo CD cluster Secret carries all these labels. A selector also leaves out
+   * the local cluster when it has no Secret.
+   *
+   * @default - every cluster registered in Argo CD, now and in the future, including the local cluster
+   * (`in-cluster`, `https://kubernetes.default.svc`), for which the generator gives no `metadata` parameter
+   * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/Generators-Cluster/#label-selector
+   */
+  readonly matchLabels?: { [key: string]: string };
+}
+
+/**
+ * Where the parameters of a {@link SafeApplicationSet}'s template come from. Each generator produces one
+ * set of parameters per Application; the template reads them as `{{.name}}`.
+ *
+ * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/Generators/
+ */
+export class ApplicationSetGenerator {
+  /**
+   * One Application per element. Each element maps parameter names (letters, digits and `_`, so that
+   * `{{.name}}` can read them) to string values; every parameter the template reads must be in every element.
+   *
+   * @param elements e.g. `[{ name: 'eu', namespace: 'checkout-eu' }, { name: 'us', namespace: 'checkout-us' }]`
+   * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/Generators-List/
+   */
+  public static list(elements: { [key: string]: string }[]): ApplicationSetGenerator {
+    const where = 'ApplicationSetGenerator.list';
+    if (!Array.isArray(elements) || elements.length === 0) {
+      throw badValue({
+        code: ErrorCode.INVALID_GENERATOR,
+        where,
+        prop: 'elements',
+        value: elements,
+        allowed: 'must be a non-empty list: a list generator without elements generates no Application',
+        fix: 'give one element per Application, e.g. [{ name: \'eu\' }, { name: \'us\' }]',
+      });
+    }
+    const copies = elements.map((element, i) => {
+      if (typeof element !== 'object' || element === null || Array.isArray(element) || Object.keys(element).length === 0) {
+        throw badValue({
+          code: ErrorCode.INVALID_GENERATOR,
+          where,
+          prop: `elements[${i}]`,
+          value: element,
+          allowed: 'must be a non-empty map of parameter names to string values',
+          fix: 'give the parameters this Application is made from, e.g. { name: \'eu\', namespace: \'checkout-eu\' }',
+        });
+      }
+      for (const [key, value] of Object.entries(element)) {
+        if (!PARAMETER_NAME.test(key)) {
+          throw badValue({
+            code: ErrorCode.INVALID_GENERATOR,
+            where,
+            prop: `elements[${i}]`,
+            value: key,
+            allowed: 'has a parameter name that a Go template cannot read as {{.name}}: use letters, digits and "_", not starting with a digit',
+            fix: `rename the parameter, e.g. ${JSON.stringify(key.replace(/\W+/g, '_').replace(/^(\d)/, '_$1') || 'name')}`,
+          });
+        }
+        if (typeof value !== 'string') {
+          throw badValue({
+            code: ErrorCode.INVALID_GENERATOR,
+            where,
+            prop: `elements[${i}].${key}`,
+            value,
+            allowed: 'must be a string',
+            fix: 'write the value as a string, e.g. "3"',
+          });
+        }
+      }
+      // Sorted, so the output does not depend on the order the caller built the element in.
+      return Object.fromEntries(Object.keys(element).sort().map((k) => [k, element[k]]));
+    });
+    return new ApplicationSetGenerator({ list: { elements: copies } }, copies, undefined);
+  }
+
+  /**
+   * One Application per cluster registered in Argo CD, optionally only those whose cluster Secret has
+   * the given labels. The template can read `name`, `nameNormalized` (name made safe for Kubernetes names:
+   * prefer it in Application names), `server`, `project` and, for clusters with a Secret,
+   * `metadata.labels.<key>` and `metadata.annotations.<key>`.
+   *
+   * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/Generators-Cluster/
+   */
+  public static clusters(options: ClusterGeneratorOptions = {}): ApplicationSetGenerator {
+    const labels = options.matchLabels ?? {};
+    if (typeof labels !== 'object' || labels === null || Array.isArray(labels)) {
+      throw badValue({
+        code: ErrorCode.INVALID_GENERATOR,
+        where: 'ApplicationSetGenerator.clusters',
+        prop: 'matchLabels',
+        value: labels,
+        allowed: 'must be a map of label keys to values',
+        fix: 'give the labels of the cluster Secrets to select, e.g. { env: \'prod\' }',
+      });
+    }
+    for (const [key, value] of Object.entries(labels)) {
+      const slash = key.lastIndexOf('/');
+      const prefix = slash < 0 ? undefined : key.slice(0, slash);
+      const name = slash < 0 ? key : key.slice(slash + 1);
+      if (!LABEL_NAME.test(name) || (prefix !== undefined && !isDns1123Subdomain(prefix))) {
+        throw badValue({
+          code: ErrorCode.INVALID_GENERATOR,
+          where: 'ApplicationSetGenerator.clusters',
+          prop: 'matchLabels',
+          value: key,
+          allowed: 'is not a Kubernetes label key: an optional DNS subdomain and "/", then up to 63 letters, digits, "-", "_" or "."',
+          fix: 'use the label key as it is set on the cluster Secret, e.g. "env" or "example.com/tier"',
+        });
+      }
+      if (typeof value !== 'string' || (value !== '' && !LABEL_NAME.test(value))) {
+        throw badValue({
+          code: ErrorCode.INVALID_GENERATOR,
+          where: 'ApplicationSetGenerator.clusters',
+          prop: `matchLabels.${key}`,
+          value,
+          allowed: 'is not a Kubernetes label value: up to 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit',
+          fix: 'use the label value as it is set on the cluster Secret, e.g. "prod"',
+        });
+      }
+    }
+    const keys = Object.keys(labels).sort();
+    const selected = keys.length > 0;
+    const spec = selected ? { selector: { matchLabels: Object.fromEntries(keys.map((k) => [k, labels[k]])) } } : {};
+    return new ApplicationSetGenerator({ clusters: spec }, undefined, selected);
+  }
+
+  private readonly spec: Record<string, unknown>;
+  private readonly elements?: ReadonlyArray<{ readonly [key: string]: string }>;
+  private readonly selected?: boolean;
+
+  private constructor(spec: Record<string, unknown>, elements: { [key: string]: string }[] | undefined, selected: boolean | undefined) {
+    this.spec = spec;
+    this.elements = elements;
+    this.selected = selected;
+  }
+
+  /**
+   * The generator as the ApplicationSet's `spec.generators[]` entry.
+   * @internal
+   */
+  public _render(): Record<string, unknown> {
+    return JSON.parse(JSON.stringify(this.spec));
+  }
+
+  /**
+   * The list elements; empty for other generators.
+   * @internal
+   */
+  public _elements(): ReadonlyArray<{ readonly [key: string]: string }> {
+    return this.elements ?? [];
+  }
+
+  /**
+   * Whether this generator makes one Application per cluster.
+   * @internal
+   */
+  public _perCluster(): boolean {
+    return this.elements === undefined;
+  }
+
+  /**
+   * Why this generator does not give `parameter` to every Application it makes, or undefined when it does.
+   * @internal
+   */
+  public _missing(parameter: string): string | undefined {
+    if (this.elements) {
+      const i = this.elements.findIndex((e) => !Object.prototype.hasOwnProperty.call(e, parameter));
+      return i < 0 ? undefined : `list element ${i} has no such parameter (it has ${Object.keys(this.elements[i]).join(', ')})`;
+    }
+    if (CLUSTER_PARAMETERS.includes(parameter)) {
+      return undefined;
+    }
+    if (parameter === 'metadata') {
+      return this.selected ? undefined
+        : 'the clusters generator gives no "metadata" for the local cluster, which it includes when no matchLabels select clusters';
+    }
+    return `the clusters generator gives only ${CLUSTER_PARAMETERS.join(', ')} and metadata`;
+  }
+}
+
+/**
+ * The cluster a generated Application deploys to: fixed, or read from the generator's parameters
+ * (`ApplicationSetCluster.fromServer('{{.server}}')` with the clusters generator).
+ *
+ * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/Template/
+ */
+export class ApplicationSetCluster {
+  /** The cluster Argo CD runs in (`https://kubernetes.default.svc`). */
+  public static readonly IN_CLUSTER = new ApplicationSetCluster('https://kubernetes.default.svc', undefined);
+
+  /**
+   * A cluster by its API server URL, or a template that renders to one.
+   *
+   * @param url e.g. `https://prod-eu.example.com:6443`, or `{{.server}}` with the clusters generator
+   */
+  public static fromServer(url: string): ApplicationSetCluster {
+    const where = 'ApplicationSetCluster.fromServer';
+    if (typeof url === 'string' && hasAction(url)) {
+      const parsed = checkTemplateSyntax(where, 'url', url);
+      if (/\s/.test(parsed.skeleton)) {
+        throw badValue({
+          code: ErrorCode.INVALID_URL,
+          where,
+          prop: 'url',
+          value: url,
+          allowed: 'has whitespace outside its template actions, so it cannot render to a server URL',
+          fix: 'use e.g. "{{.server}}"',
+        });
+      }
+      return new ApplicationSetCluster(url, undefined);
+    }
+    if (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/.test(url)) {
+      throw badValue({
+        code: ErrorCode.INVALID_URL,
+        where,
+        prop: 'url',
+        value: url,
+        allowed: 'must be the http(s) URL of a Kubernetes API server registered in Argo CD, or a template such as "{{.server}}"',
+        fix: 'copy the server URL from `argocd cluster list`',
+      });
+    }
+    return new ApplicationSetCluster(url, undefined);
+  }
+
+  /**
+   * A cluster by the name it is registered under in Argo CD, or a template that renders to one.
+   *
+   * @param name e.g. `prod-eu`, or `{{.name}}` with the clusters generator
+   */
+  public static fromName(name: string): ApplicationSetCluster {
+    const where = 'ApplicationSetCluster.fromName';
+    if (typeof name !== 'string' || name.trim().length === 0 || name !== name.trim() || name.includes('*')) {
+      throw badValue({
+        code: ErrorCode.INVALID_NAME,
+        where,
+        prop: 'name',
+        value: name,
+        allowed: 'must be the exact name a cluster is registered under in Argo CD, or a template such as "{{.name}}"',
+        fix: 'copy the name from `argocd cluster list`',
+      });
+    }
+    if (hasAction(name)) {
+      checkTemplateSyntax(where, 'name', name);
+    }
+    return new ApplicationSetCluster(undefined, name);
+  }
+
+  /** The API server URL or its template, when the cluster is given by URL. */
+  public readonly server?: string;
+  /** The registered cluster name or its template, when the cluster is given by name. */
+  public readonly name?: string;
+
+  private constructor(server: string | undefined, name: string | undefined) {
+    this.server = server;
+    this.name = name;
+  }
+}
+
+/**
+ * Props of a {@link SafeApplicationSet}.
+ */
+export interface SafeApplicationSetProps {
+  /**
+   * The ApplicationSet's own name: a DNS-1123 label. Explicit, because renaming an ApplicationSet deletes
+   * it, and with it every Application it generated.
+   */
+  readonly name: string;
+
+  /**
+   * Where the parameters come from; one Application per parameter set of each generator.
+   */
+  readonly generators: ApplicationSetGenerator[];
+
+  /**
+   * The name of each generated Application: a Go template that reads at least one parameter, e.g.
+   * `{{.name}}-checkout`, and renders to a DNS-1123 label. With the list generator, every element's name
+   * is rendered and checked here, duplicates included.
+   */
+  readonly applicationName: string;
+
+  /**
+   * The AppProject every generated Application belongs to. Never `default`, which allows every repository,
+   * destination and kind; the same for every Application (a template could render to `default`).
+   *
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/projects/
+   */
+  readonly project: IArgoProject;
+
+  /**
+   * The Git repository Argo CD reads, the same for every generated Application.
+   */
+  readonly repoUrl: string;
+
+  /**
+   * The directory Argo CD reads, relative to the repository root; a template is allowed,
+   * e.g. `deploy/{{.name}}`.
+   */
+  readonly path: string;
+
+  /**
+   * The branch, tag or commit Argo CD tracks, the same for every generated Application. `HEAD` and an
+   * empty value are refused: they follow whatever someone else decides.
+   *
+   * @default 'main'
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/tracking_strategies/
+   */
+  readonly targetRevision?: string;
+
+  /**
+   * The namespace each generated Application deploys to; a template is allowed, e.g. `checkout-{{.name}}`.
+   * Argo CD creates it (`CreateNamespace=true`).
+   */
+  readonly destinationNamespace: string;
+
+  /**
+   * The cluster each generated Application deploys to. With the clusters generator this must read the
+   * cluster from the parameters, e.g. `ApplicationSetCluster.fromServer('{{.server}}')`.
+   *
+   * @default ApplicationSetCluster.IN_CLUSTER - the cluster Argo CD runs in
+   */
+  readonly destinationCluster?: ApplicationSetCluster;
+
+  /**
+   * The Argo CD release the ApplicationSet is rendered for. Fields the release lacks are not emitted.
+   *
+   * @default ArgoCdVersion.LATEST
+   */
+  readonly argoCdVersion?: ArgoCdVersion;
+
+  /**
+   * The namespace of the ApplicationSet. The controller creates the generated Applications in the same
+   * namespace, whatever the template says.
+   *
+   * @default 'argocd'
+   * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/Appset-Any-Namespace/
+   */
+  readonly applicationNamespace?: string;
+
+  /**
+   * How a failed sync of a generated Application is retried. Always on; only the bounds can be tuned.
+   *
+   * @default - limit 5, backoff 5s, factor 2, maxDuration 3m
+   */
+  readonly retry?: RetryOptions;
+
+  /**
+   * What deleting the ApplicationSet, or removing an element or cluster from its generators (which makes
+   * the controller delete that Application), does to the deployed resources.
+   *
+   * `ORPHAN` renders `syncPolicy.preserveResourcesOnDeletion: true`, so the controller does not add the
+   * resources finalizer to generated Applications. A cascade renders `preserveResourcesOnDeletion: false`
+   * and the chosen finalizer in the template.
+   *
+   * @default DeletionPolicy.ORPHAN - the resources keep running, no longer managed: delete them on purpose
+   * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/Application-Deletion/
+   */
+  readonly deletionPolicy?: DeletionPolicy;
+
+  /**
+   * Fields that belong to someone other than Git, in every generated Application. More can be added with
+   * `addIgnoreRule`. Any rule also turns on `RespectIgnoreDifferences=true`.
+   *
+   * @default - none
+   */
+  readonly ignoreRules?: IgnoreRule[];
+}
+
+/**
+ * An Argo CD ApplicationSet whose generated Applications carry the same hardened policy as a
+ * {@link SafeApplication}: automated sync with prune and selfHeal (and `enabled` on 3.1+), never
+ * allowEmpty, the sync options CreateNamespace, PruneLast and ApplyOutOfSyncOnly (and
+ * RespectIgnoreDifferences with ignore rules), and a bounded retry. None of it can be switched off by a prop.
+ *
+ * The template uses Go templates with `missingkey=error`: a misspelt parameter makes the controller refuse
+ * to render instead of producing an empty name or namespace. Parameters are also checked here, against
+ * what each generator gives, and list elements are rendered to check names and namespaces.
+ *
+ * Deleting the ApplicationSet, or dropping an element from a generator, does not delete what was deployed:
+ * `preserveResourcesOnDeletion: true` keeps the controller from adding the resources finalizer (see
+ * `deletionPolicy`). `syncPolicy.applicationsSync` is left to the controller (`sync` unless its `--policy`
+ * says otherwise): `create-only` and `create-delete` would stop changes to this template from reaching
+ * existing Applications.
+ *
+ * Break-glass on one generated Application: the ApplicationSet ignores each Application's
+ * `/spec/syncPolicy/automated` (`ignoreApplicationDifferences`, Argo CD 2.9+), so auto-sync can be turned
+ * off by hand and the controller does not turn it back on. Two traps:
+ * - Turning auto-sync back on with `--sync-policy automated` alone, or toggling it in older UIs, leaves
+ *   prune and selfHeal false (argo-cd #23303, #23330), and the controller will not repair it, because it
+ *   ignores that field. A restore must set the whole policy, and be checked.
+ * - The field stays ignored for every Application: a change to `automated` here reaches only Applications
+ *   created afterwards. Only `automated` is ignored, not all of `/spec/syncPolicy` as in the Argo CD docs'
+ *   example, because that would also freeze sync options and retry, e.g. keep RespectIgnoreDifferences from
+ *   reaching existing Applications when an ignore rule is added (argo-cd #22832).
+ *
+ * ```sh
+ * argocd app set argocd/eu-checkout --sync-policy none        # suspend; the ApplicationSet leaves it alone
+ * # ... act, then backfill Git ...
+ * argocd app set argocd/eu-checkout --sync-policy automated --auto-prune --self-heal --allow-empty=false
+ * argocd app get argocd/eu-checkout -o json | jq .spec.syncPolicy.automated  # prune and selfHeal must be true
+ * ```
+ *
+ * Must be defined inside a cdk8s Chart. When synthesized it checks its template, wrapped as an
+ * Application, against every rule in RULES.md, so escape hatches on `ApiObject.of(set)` are caught too.
+ *
+ * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/
+ * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/Controlling-Resource-Modification/
+ */
+export class SafeApplicationSet extends Construct {
+  /** The ApplicationSet's name. */
+  public readonly applicationSetName: string;
+  /** The template of the generated Applications' names. */
+  public readonly applicationName: string;
+  /** The AppProject's name. */
+  public readonly projectName: string;
+  /** The repository Argo CD reads. */
+  public readonly repoUrl: string;
+  /** The directory Argo CD reads (may be a template). */
+  public readonly sourcePath: string;
+  /** The revision Argo CD tracks. */
+  public readonly targetRevision: string;
+  /** The namespace the generated Applications deploy to (may be a template). */
+  public readonly destinationNamespace: string;
+  /** The cluster the generated Applications deploy to. */
+  public readonly destinationCluster: ApplicationSetCluster;
+  /** The namespace of the ApplicationSet and of the Applications it generates. */
+  public readonly applicationNamespace: string;
+  /** The Argo CD release the ApplicationSet is rendered for. */
+  public readonly argoCdVersion: ArgoCdVersion;
+  /** What deleting the ApplicationSet or one of its Applications does to the deployed resources. */
+  public readonly deletionPolicy: DeletionPolicy;
+  /** The ApplicationSet object. */
+  public readonly resource: ApiObject;
+
+  private readonly generatorList: ApplicationSetGenerator[];
+  private readonly retry: ResolvedRetry;
+  private readonly rules: IgnoreRule[] = [];
+
+  public constructor(scope: Construct, id: string, props: SafeApplicationSetProps) {
+    super(scope, id);
+    try {
+      Chart.of(this);
+    } catch {
+      throw badValue({
+        code: ErrorCode.WRONG_SCOPE,
+        where: this,
+        prop: 'scope',
+        value: this.node.path,
+        allowed: 'is not inside a cdk8s Chart',
+        fix: 'define the ApplicationSet inside a Chart: new SafeApplicationSet(chart, \'id\', {...})',
+      });
+    }
+
+    this.applicationSetName = checkLabel(this, 'name', props.name, 'the ApplicationSet\'s name');
+    this.applicationNamespace = checkLabel(this, 'applicationNamespace', props.applicationNamespace ?? 'argocd', 'a namespace name');
+    this.generatorList = checkGenerators(this, props.generators);
+    this.projectName = checkFixedProject(this, props.project);
+    this.repoUrl = checkFixedRepoUrl(this, props.repoUrl);
+    this.targetRevision = checkFixedRevision(this, props.targetRevision);
+    this.argoCdVersion = props.argoCdVersion ?? ArgoCdVersion.LATEST;
+    this.deletionPolicy = props.deletionPolicy ?? DeletionPolicy.ORPHAN;
+    this.retry = resolveRetry(this, props.retry ?? {});
+
+    this.applicationName = this.checkTemplateField('applicationName', props.applicationName, {
+      required: true,
+      shape: (v) => isDns1123Label(v),
+      what: 'a DNS-1123 label (lowercase letters, digits and "-", at most 63 characters)',
+      code: ErrorCode.INVALID_NAME,
+    });
+    this.sourcePath = this.checkTemplateField('path', props.path, {
+      shape: (v) => v.trim() !== '' && !v.startsWith('/') && !v.split('/').includes('..') && !/\s/.test(v),
+      what: 'a directory relative to the repository root, without ".." or whitespace',
+      code: ErrorCode.SOURCE_CONFLICT,
+    });
+    this.destinationNamespace = this.checkTemplateField('destinationNamespace', props.destinationNamespace, {
+      shape: (v) => isDns1123Label(v),
+      what: 'a namespace name that is a DNS-1123 label',
+      code: ErrorCode.INVALID_NAMESPACE,
+    });
+    this.destinationCluster = this.checkCluster(props.destinationCluster ?? ApplicationSetCluster.IN_CLUSTER);
+    this.checkListNames();
+
+    this.resource = new ApiObject(this, 'Resource', {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'ApplicationSet',
+      metadata: {
+        name: this.applicationSetName,
+        namespace: this.applicationNamespace,
+      },
+      // Rendered late, so that rules added after construction still show.
+      spec: Lazy.any({ produce: () => this.renderSpec() }),
+    });
+
+    for (const rule of props.ignoreRules ?? []) {
+      this.addIgnoreRule(rule);
+    }
+    this.node.addValidation({ validate: () => this.validateSet() });
+  }
+
+  /** The generators, in order. */
+  public get generators(): ApplicationSetGenerator[] {
+    return [...this.generatorList];
+  }
+
+  /** The ignore rules, in the order they were added. */
+  public get ignoreRules(): IgnoreRule[] {
+    return [...this.rules];
+  }
+
+  /** The sync options every generated Application carries. */
+  public get syncOptions(): string[] {
+    return renderSyncOptions({ hasIgnoreRules: this.rules.length > 0 });
+  }
+
+  /**
+   * Adds an ignore rule to every generated Application. A rule identical to one already present is merged
+   * into it, keeping both reasons. When `destinationNamespace` is a template, leave the namespace out of
+   * the rule's target (`IgnoreTarget.resource({ group, kind, name })`): Argo CD then matches the named
+   * object in whatever namespace the Application deploys to.
+   */
+  public addIgnoreRule(rule: IgnoreRule): void {
+    if (!(rule instanceof IgnoreRule)) {
+      throw badValue({
+        code: ErrorCode.INVALID_IGNORE_TARGET,
+        where: this,
+        prop: 'rule',
+        value: rule,
+        allowed: 'must be built with an IgnoreRule factory',
+        fix: 'use IgnoreRule.jsonPointer(IgnoreTarget.resource({...}), \'/spec/replicas\', \'reason\') or another factory',
+      });
+    }
+    // The controller renders every string of the template, the reasons annotation included.
+    const templated = [rule.value, rule.reason].find(hasAction);
+    if (templated !== undefined) {
+      throw badValue({
+        code: ErrorCode.INVALID_TEMPLATE,
+        where: this,
+        prop: 'rule',
+        value: templated,
+        allowed: 'contains "{{", which the ApplicationSet controller would render as a Go template action',
+        fix: 'reword the reason or expression without "{{"',
+      });
+    }
+    this.rules.push(rule);
+  }
+
+  private renderSpec(): Record<string, unknown> {
+    const finalizer = finalizerFor(this.deletionPolicy);
+    return {
+      goTemplate: true,
+      goTemplateOptions: ['missingkey=error'],
+      generators: this.generatorList.map((g) => g._render()),
+      syncPolicy: { preserveResourcesOnDeletion: finalizer === undefined },
+      ignoreApplicationDifferences: [{ jsonPointers: [BREAK_GLASS_POINTER] }],
+      template: {
+        metadata: {
+          name: this.applicationName,
+          ...(this.rules.length > 0 ? { annotations: { [IGNORE_REASONS_ANNOTATION]: renderIgnoreReasons(this.rules) } } : {}),
+          ...(finalizer ? { finalizers: [finalizer] } : {}),
+        },
+        spec: toJson_ApplicationSpec(this.renderTemplateSpec()),
+      },
+    };
+  }
+
+  private renderTemplateSpec(): ApplicationSpec {
+    const ignoreDifferences = renderIgnoreDifferences(this.rules);
+    return {
+      project: this.projectName,
+      source: {
+        repoUrl: this.repoUrl,
+        targetRevision: this.targetRevision,
+        path: this.sourcePath,
+      },
+      destination: {
+        server: this.destinationCluster.server,
+        name: this.destinationCluster.name,
+        namespace: this.destinationNamespace,
+      },
+      syncPolicy: renderSyncPolicy({
+        argoCdVersion: this.argoCdVersion,
+        hasIgnoreRules: this.rules.length > 0,
+        retry: this.retry,
+      }),
+      ignoreDifferences: ignoreDifferences.length > 0 ? ignoreDifferences : undefined,
+    };
+  }
+
+  private validateSet(): string[] {
+    const errors: string[] = [];
+    const rawJq = this.rules.filter((r) => r.needsJqCompile);
+    compileJq(rawJq.map((r) => r.value)).forEach((error, i) => {
+      if (error) {
+        errors.push(`[${ErrorCode.INVALID_JQ}] the jq expression ${JSON.stringify(rawJq[i].value)} for ${rawJq[i].target.kind} `
+          + `${rawJq[i].target.name} does not compile as del(...): ${error.split('\n')[0]}. `
+          + 'Fix: correct the expression, or build it with IgnoreRule.jq and a typed JqPath.');
+      }
+    });
+    // The rendered object, so that escape hatches are checked too.
+    const application = templateAsApplication(this.resource.toJson() as Manifest);
+    if (!application) {
+      errors.push(`[${ErrorCode.RULE_VIOLATIONS}] the ApplicationSet has no spec.template with metadata and spec, `
+        + 'so it would generate nothing. Fix: remove the JSON patch that removed it.');
+      return errors;
+    }
+    for (const f of unsuppressed(runRules({ application, resources: [], argoCdVersion: this.argoCdVersion }))) {
+      errors.push(formatFinding(f, this.resource.node.path));
+    }
+    return errors;
+  }
+
+  /**
+   * Checks a field that may hold template actions: its syntax, the parameters it reads against every
+   * generator, what it can look like once rendered, and, for list elements, the rendered value itself.
+   */
+  private checkTemplateField(prop: string, value: string, check: {
+    readonly required?: boolean;
+    readonly shape: (rendered: string) => boolean;
+    readonly what: string;
+    readonly code: ErrorCodeValue;
+  }): string {
+    if (typeof value !== 'string' || value.length === 0) {
+      throw badValue({
+        code: check.code,
+        where: this,
+        prop,
+        value,
+        allowed: `must be ${check.what}, or a Go template that renders to one`,
+        fix: 'give a value such as "{{.name}}-checkout"',
+      });
+    }
+    const parsed = checkTemplateSyntax(this, prop, value);
+    if (check.required && parsed.actions.length === 0) {
+      throw badValue({
+        code: check.code,
+        where: this,
+        prop,
+        value,
+        allowed: 'reads no generator parameter, so every generated Application would get the same value',
+        fix: `read a parameter, e.g. ${JSON.stringify(`{{.name}}-${value}`)}`,
+      });
+    }
+    if (!check.shape(parsed.skeleton)) {
+      throw badValue({
+        code: check.code,
+        where: this,
+        prop,
+        value,
+        allowed: `cannot render to ${check.what}${parsed.actions.length > 0 ? ' (its text outside the {{ }} actions already breaks that)' : ''}`,
+        fix: 'keep the literal text to what the rendered value allows; put generator parameters in {{ }}',
+      });
+    }
+    this.checkParameters(prop, value, parsed);
+    this.generatorList.forEach((g, gi) => g._elements().forEach((element, ei) => {
+      const rendered = renderSimple(value, element);
+      if (rendered !== undefined && !check.shape(rendered)) {
+        throw badValue({
+          code: check.code,
+          where: this,
+          prop,
+          value,
+          allowed: `renders to ${JSON.stringify(rendered)} for list element ${ei} of generator ${gi}, which is not ${check.what}`,
+          fix: 'change that element\'s parameter values, or the template',
+        });
+      }
+    }));
+    return value;
+  }
+
+  private checkParameters(prop: string, value: string, parsed: ParsedTemplate): void {
+    for (const parameter of parsed.actions.flatMap(parametersOf)) {
+      this.generatorList.forEach((g, gi) => {
+        const missing = g._missing(parameter);
+        if (missing !== undefined) {
+          throw badValue({
+            code: ErrorCode.INVALID_TEMPLATE,
+            where: this,
+            prop,
+            value,
+            allowed: `reads the parameter "${parameter}", but in generator ${gi} ${missing}; with missingkey=error the controller would refuse to render the ApplicationSet`,
+            fix: 'read a parameter every generator gives, or add it to every list element',
+          });
+        }
+      });
+    }
+  }
+
+  private checkCluster(cluster: ApplicationSetCluster): ApplicationSetCluster {
+    if (!(cluster instanceof ApplicationSetCluster)) {
+      throw badValue({
+        code: ErrorCode.INVALID_URL,
+        where: this,
+        prop: 'destinationCluster',
+        value: cluster,
+        allowed: 'must be built with an ApplicationSetCluster factory',
+        fix: 'use ApplicationSetCluster.fromServer(\'{{.server}}\'), ApplicationSetCluster.fromName(\'prod-eu\') or ApplicationSetCluster.IN_CLUSTER',
+      });
+    }
+    const value = (cluster.server ?? cluster.name) as string;
+    const parsed = parseTemplate(value) as ParsedTemplate;
+    this.checkParameters('destinationCluster', value, parsed);
+    const perCluster = this.generatorList.some((g) => g._perCluster());
+    if (perCluster && parsed.actions.length === 0) {
+      throw badValue({
+        code: ErrorCode.INVALID_TEMPLATE,
+        where: this,
+        prop: 'destinationCluster',
+        value,
+        allowed: 'reads no parameter, so every Application the clusters generator makes would deploy to this one cluster',
+        fix: 'deploy each to its own cluster: ApplicationSetCluster.fromServer(\'{{.server}}\')',
+      });
+    }
+    return cluster;
+  }
+
+  /** Two list elements that render to the same Application name would collide in the controller. */
+  private checkListNames(): void {
+    const seen = new Map<string, string>();
+    this.generatorList.forEach((g, gi) => g._elements().forEach((element, ei) => {
+      const name = renderSimple(this.applicationName, element);
+      if (name === undefined) {
+        return;
+      }
+      const here = `list element ${ei} of generator ${gi}`;
+      const other = seen.get(name);
+      if (other !== undefined) {
+        throw badValue({
+          code: ErrorCode.DUPLICATE,
+          where: this,
+          prop: 'applicationName',
+          value: this.applicationName,
+          allowed: `renders to ${JSON.stringify(name)} for both ${other} and ${here}; the controller refuses an ApplicationSet with duplicate names`,
+          fix: 'give every element its own name parameter, or remove the duplicate element',
+        });
+      }
+      seen.set(name, here);
+    }));
+  }
+}
+
+function checkTemplateSyntax(where: Construct | string, prop: string, value: string): ParsedTemplate {
+  const parsed = parseTemplate(value);
+  if (typeof parsed === 'string') {
+    throw badValue({
+      code: ErrorCode.INVALID_TEMPLATE,
+      where,
+      prop,
+      value,
+      allowed: `is not a valid Go template: ${parsed}`,
+      fix: 'write each parameter as {{.name}}',
+    });
+  }
+  return parsed;
+}
+
+function checkGenerators(scope: Construct, generators: ApplicationSetGenerator[]): ApplicationSetGenerator[] {
+  if (!Array.isArray(generators) || generators.length === 0 || generators.some((g) => !(g instanceof ApplicationSetGenerator))) {
+    throw badValue({
+      code: ErrorCode.INVALID_GENERATOR,
+      where: scope,
+      prop: 'generators',
+      value: Array.isArray(generators) ? `${generators.length} generator(s)` : generators,
+      allowed: 'must be a non-empty list built with ApplicationSetGenerator factories',
+      fix: 'use e.g. [ApplicationSetGenerator.list([{ name: \'eu\' }])] or [ApplicationSetGenerator.clusters({ matchLabels: { env: \'prod\' } })]',
+    });
+  }
+  return [...generators];
+}
+
+function checkFixedProject(scope: Construct, project: IArgoProject): string {
+  if (typeof project?.projectName === 'string' && hasAction(project.projectName)) {
+    throw badValue({
+      code: ErrorCode.DEFAULT_PROJECT,
+      where: scope,
+      prop: 'project',
+      value: project.projectName,
+      allowed: 'must be one fixed AppProject: a template could render to "default" or to another team\'s project',
+      fix: 'pass ArgoProject.fromName(\'<team project>\'); use one ApplicationSet per project',
+    });
+  }
+  return checkProject(scope, project);
+}
+
+function checkFixedRepoUrl(scope: Construct, url: string): string {
+  if (typeof url === 'string' && hasAction(url)) {
+    throw badValue({
+      code: ErrorCode.INVALID_URL,
+      where: scope,
+      prop: 'repoUrl',
+      value: url,
+      allowed: 'must be one fixed repository URL, without template actions',
+      fix: 'give the repository URL as it is registered in Argo CD; vary `path` per Application instead',
+    });
+  }
+  return checkRepoUrl(scope, url);
+}
+
+function checkFixedRevision(scope: Construct, revision: string | undefined): string {
+  if (revision === undefined) {
+    return 'main';
+  }
+  const problem = typeof revision !== 'string' ? 'is not a string'
+    : hasAction(revision) ? 'contains a template action: every generated Application tracks the same, reviewed revision'
+      : /\s/.test(revision.trim()) ? 'contains whitespace'
+        : floatingRevisionProblem(revision, false);
+  if (problem) {
+    throw badValue({
+      code: ErrorCode.INVALID_REVISION,
+      where: scope,
+      prop: 'targetRevision',
+      value: revision,
+      allowed: `is refused: ${problem}`,
+      fix: 'name the branch, tag or commit to track, e.g. "main"',
+    });
+  }
+  return revision.trim();
+}
+
+function finalizerFor(policy: DeletionPolicy): string | undefined {
+  switch (policy) {
+    case DeletionPolicy.CASCADE_FOREGROUND:
+      return 'resources-finalizer.argocd.argoproj.io';
+    case DeletionPolicy.CASCADE_BACKGROUND:
+      return 'resources-finalizer.argocd.argoproj.io/background';
+    default:
+      return undefined;
+  }
+}
+
+/** The ApplicationSet's template as the Application manifest it generates, for the rules. */
+function templateAsApplication(set: Manifest): Manifest | undefined {
+  const template = (set.spec as Manifest | undefined)?.template as Manifest | undefined;
+  const metadata = template?.metadata as Manifest | undefined;
+  if (!metadata || !template?.spec) {
+    return undefined;
+  }
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: { ...metadata, namespace: (set.metadata as Manifest | undefined)?.namespace },
+    spec: template.spec,
+  };
+}

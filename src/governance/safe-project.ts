@@ -1,0 +1,319 @@
+import { ApiObject, Chart } from 'cdk8s';
+import { Construct } from 'constructs';
+import { IArgoProject } from '../application/argo-project';
+import { ArgoCdVersion } from '../application/argocd-version';
+import { DestinationCluster } from '../application/destination-cluster';
+import { badValue, ErrorCode } from '../private/errors';
+import { formatFinding } from '../private/format';
+import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
+import { isDns1123Label } from '../private/names';
+import { runRules, unsuppressed } from '../rules/engine';
+import { suppressionKey } from '../rules/suppressions';
+
+const SAFE_PROJECT = Symbol.for('cdk8s-safe-argocd.SafeProject');
+
+/** Where a project's Applications may deploy to: one namespace of one cluster. */
+export interface ProjectDestination {
+  /** The namespace, exactly (no `*`). */
+  readonly namespace: string;
+
+  /**
+   * The cluster.
+   *
+   * @default DestinationCluster.IN_CLUSTER
+   */
+  readonly cluster?: DestinationCluster;
+}
+
+/** A kind of cluster-scoped resource the project's Applications may manage. */
+export interface ClusterResource {
+  /** The API group, `''` for the core group. No `*`. */
+  readonly group: string;
+  /** The kind, e.g. `Namespace`. No `*`. */
+  readonly kind: string;
+}
+
+/** The people who may use `override` (apply local manifests in place of Git), and why. */
+export interface OverrideGrant {
+  /** The SSO groups given `override`. */
+  readonly groups: string[];
+  /** Why this team needs to bypass Git; recorded on the AppProject. */
+  readonly reason: string;
+}
+
+/**
+ * Props of a {@link SafeProject}.
+ */
+export interface SafeProjectProps {
+  /** The AppProject's name: a DNS-1123 label, never `default`. */
+  readonly name: string;
+
+  /**
+   * The Git or Helm repositories the project's Applications may read, exactly (no `*`).
+   */
+  readonly sourceRepos: string[];
+
+  /** Where the project's Applications may deploy to (no `*` server or namespace). */
+  readonly destinations: ProjectDestination[];
+
+  /**
+   * A sentence for the Argo CD UI.
+   *
+   * @default - none
+   */
+  readonly description?: string;
+
+  /**
+   * The cluster-scoped kinds the project's Applications may manage.
+   *
+   * @default - none: cluster-scoped resources are denied
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/projects/#managing-projects
+   */
+  readonly clusterResources?: ClusterResource[];
+
+  /**
+   * SSO groups of the developers: they may see and sync the project's Applications.
+   *
+   * @default - no developer role
+   */
+  readonly developerGroups?: string[];
+
+  /**
+   * SSO groups of the on-call engineers: like developers, and may also update an Application (to change
+   * its sync policy for a break-glass, as the runbooks do).
+   *
+   * @default - no on-call role
+   */
+  readonly onCallGroups?: string[];
+
+  /**
+   * Give `override` (sync local manifests in place of Git) to some groups. Almost no one should have it:
+   * it is the one way around Git that self-heal does not undo.
+   *
+   * @default - no role has `override`
+   * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/rbac/
+   */
+  readonly overrideGrant?: OverrideGrant;
+}
+
+/**
+ * An Argo CD AppProject that bounds what its Applications may do: explicit source repositories and
+ * destinations (no wildcards), cluster-scoped resources denied unless listed, orphaned resources monitored,
+ * and roles for developers (get, sync) and on-call (get, sync, update) with no `override` unless a reasoned
+ * grant asks for it. SafeApplications refer to it by type (`project: safeProject`) and are checked against
+ * its destinations and repositories at synth.
+ *
+ * The GitOpsApp writes it next to the project's Applications, in `applications/<name>/`.
+ *
+ * @see https://argo-cd.readthedocs.io/en/stable/user-guide/projects/
+ */
+export class SafeProject extends Chart implements IArgoProject {
+  /** Whether `x` is a SafeProject. */
+  public static isSafeProject(x: unknown): x is SafeProject {
+    return typeof x === 'object' && x !== null && SAFE_PROJECT in x;
+  }
+
+  /** The AppProject's name. */
+  public readonly projectName: string;
+  /** The repositories the project's Applications may read. */
+  public readonly sourceRepos: string[];
+  /** Where the project's Applications may deploy. */
+  public readonly destinations: ProjectDestination[];
+  /** The AppProject object. */
+  public readonly resource: ApiObject;
+
+  private readonly props: SafeProjectProps;
+
+  public constructor(scope: Construct, id: string, props: SafeProjectProps) {
+    super(scope, id);
+    Object.defineProperty(this, SAFE_PROJECT, { value: true });
+    Object.defineProperty(this, GITOPS_PART, { value: true });
+    this.props = props;
+
+    if (typeof props.name !== 'string' || !isDns1123Label(props.name) || props.name === 'default') {
+      throw badValue({
+        code: props.name === 'default' ? ErrorCode.DEFAULT_PROJECT : ErrorCode.INVALID_NAME,
+        where: this,
+        prop: 'name',
+        value: props.name,
+        allowed: 'must be a DNS-1123 label other than "default"',
+        fix: 'name the project after the team, e.g. "payments"',
+      });
+    }
+    this.projectName = props.name;
+    if (!Array.isArray(props.sourceRepos) || props.sourceRepos.length === 0) {
+      throw badValue({
+        code: ErrorCode.PROJECT_WILDCARD,
+        where: this,
+        prop: 'sourceRepos',
+        value: props.sourceRepos,
+        allowed: 'must list at least one repository',
+        fix: 'list the repositories the team\'s Applications read',
+      });
+    }
+    for (const repo of props.sourceRepos) {
+      if (typeof repo !== 'string' || repo.trim() === '' || repo.includes('*')) {
+        throw badValue({
+          code: ErrorCode.PROJECT_WILDCARD,
+          where: this,
+          prop: 'sourceRepos',
+          value: repo,
+          allowed: 'must be one exact repository URL, without "*"',
+          fix: 'list each repository the team\'s Applications read',
+        });
+      }
+    }
+    this.sourceRepos = [...props.sourceRepos];
+    if (!Array.isArray(props.destinations) || props.destinations.length === 0) {
+      throw badValue({
+        code: ErrorCode.PROJECT_WILDCARD,
+        where: this,
+        prop: 'destinations',
+        value: props.destinations,
+        allowed: 'must list at least one destination',
+        fix: 'list the namespaces (and clusters) the team deploys to',
+      });
+    }
+    for (const d of props.destinations) {
+      if (typeof d?.namespace !== 'string' || !isDns1123Label(d.namespace)) {
+        throw badValue({
+          code: ErrorCode.PROJECT_WILDCARD,
+          where: this,
+          prop: 'destinations[].namespace',
+          value: d?.namespace,
+          allowed: 'must be one exact namespace (a DNS-1123 label, no "*")',
+          fix: 'list each namespace the team deploys to',
+        });
+      }
+    }
+    this.destinations = props.destinations.map((d) => ({ namespace: d.namespace, cluster: d.cluster ?? DestinationCluster.IN_CLUSTER }));
+    for (const r of props.clusterResources ?? []) {
+      if (typeof r?.kind !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(r.kind) || typeof r.group !== 'string' || r.group.includes('*')) {
+        throw badValue({
+          code: ErrorCode.PROJECT_WILDCARD,
+          where: this,
+          prop: 'clusterResources',
+          value: r,
+          allowed: 'must name one concrete group and kind, without "*"',
+          fix: 'list each cluster-scoped kind, e.g. { group: "", kind: "Namespace" }',
+        });
+      }
+    }
+    for (const [prop, groups] of [['developerGroups', props.developerGroups], ['onCallGroups', props.onCallGroups], ['overrideGrant.groups', props.overrideGrant?.groups]] as const) {
+      for (const g of groups ?? []) {
+        if (typeof g !== 'string' || g.trim() === '' || /[\s,*]/.test(g)) {
+          throw badValue({
+            code: ErrorCode.INVALID_NAME,
+            where: this,
+            prop,
+            value: g,
+            allowed: 'must be an SSO group name without spaces, commas or "*"',
+            fix: 'use the group name as your identity provider sends it',
+          });
+        }
+      }
+    }
+    if (props.overrideGrant && (typeof props.overrideGrant.reason !== 'string' || props.overrideGrant.reason.trim().length < 10
+      || props.overrideGrant.groups.length === 0)) {
+      throw badValue({
+        code: ErrorCode.INVALID_REASON,
+        where: this,
+        prop: 'overrideGrant',
+        value: props.overrideGrant,
+        allowed: 'must name at least one group and say, in at least 10 characters, why it may bypass Git',
+        fix: 'leave overrideGrant out unless a team truly needs to sync local manifests',
+      });
+    }
+
+    this.resource = new ApiObject(this, 'Resource', {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'AppProject',
+      metadata: {
+        name: this.projectName,
+        namespace: 'argocd',
+        // A reasoned grant is recorded as the suppression the override rule (SA205) reads.
+        ...(props.overrideGrant ? { annotations: { [suppressionKey('SA205')]: props.overrideGrant.reason.trim() } } : {}),
+      },
+      spec: this.renderSpec(),
+    });
+    // The same rules audit runs, over the rendered AppProject (escape hatches included).
+    this.node.addValidation({
+      validate: () => unsuppressed(runRules({ resources: [this.resource.toJson()], argoCdVersion: ArgoCdVersion.LATEST }))
+        .map((f) => formatFinding(f, this.resource.node.path)),
+    });
+  }
+
+  /** Whether an Application of this project may deploy to `namespace` on `cluster`. */
+  public allowsDestination(namespace: string, cluster: DestinationCluster): boolean {
+    return this.destinations.some((d) => d.namespace === namespace
+      && d.cluster!.server === cluster.server && d.cluster!.name === cluster.name);
+  }
+
+  /** Whether an Application of this project may read `repoUrl`. */
+  public allowsSource(repoUrl: string): boolean {
+    return this.sourceRepos.includes(repoUrl);
+  }
+
+  /**
+   * The same roles as global RBAC policy lines, for teams that keep RBAC in `argocd-rbac-cm`'s `policy.csv`
+   * instead of in the AppProject.
+   *
+   * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/rbac/
+   */
+  public get rbacPolicyCsv(): string {
+    const lines: string[] = [];
+    for (const role of this.roles()) {
+      const subject = `role:${this.projectName}-${role.name}`;
+      for (const action of role.actions) {
+        lines.push(`p, ${subject}, applications, ${action}, ${this.projectName}/*, allow`);
+      }
+      for (const group of role.groups) {
+        lines.push(`g, ${group}, ${subject}`);
+      }
+    }
+    return lines.join('\n') + (lines.length > 0 ? '\n' : '');
+  }
+
+  /** @internal */
+  public _renderGitOpsFiles(layout: GitOpsLayout): PartFile[] {
+    return [{ path: `${layout.applicationsFolder(this.projectName)}/AppProject.${this.projectName}${layout.extension}`, manifest: this.resource.toJson() }];
+  }
+
+  private roles(): { name: string; description: string; groups: string[]; actions: string[] }[] {
+    const roles = [];
+    if (this.props.developerGroups?.length) {
+      roles.push({ name: 'developer', description: 'See and sync the project\'s Applications', groups: this.props.developerGroups, actions: ['get', 'sync'] });
+    }
+    if (this.props.onCallGroups?.length) {
+      roles.push({
+        name: 'oncall',
+        description: 'See and sync, and update an Application to suspend or restore its sync policy (break-glass)',
+        groups: this.props.onCallGroups,
+        actions: ['get', 'sync', 'update'],
+      });
+    }
+    if (this.props.overrideGrant) {
+      roles.push({ name: 'override', description: `Sync local manifests in place of Git: ${this.props.overrideGrant.reason.trim()}`, groups: this.props.overrideGrant.groups, actions: ['get', 'override'] });
+    }
+    return roles;
+  }
+
+  private renderSpec(): Record<string, unknown> {
+    return {
+      ...(this.props.description ? { description: this.props.description } : {}),
+      sourceRepos: this.sourceRepos,
+      destinations: this.destinations.map((d) => ({
+        namespace: d.namespace,
+        ...(d.cluster!.server ? { server: d.cluster!.server } : { name: d.cluster!.name }),
+      })),
+      clusterResourceWhitelist: (this.props.clusterResources ?? []).map((r) => ({ group: r.group, kind: r.kind })),
+      orphanedResources: { warn: true },
+      roles: this.roles().map((r) => ({
+        name: r.name,
+        description: r.description,
+        groups: r.groups,
+        policies: r.actions.map((a) => `p, proj:${this.projectName}:${r.name}, applications, ${a}, ${this.projectName}/*, allow`),
+      })),
+    };
+  }
+}

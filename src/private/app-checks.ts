@@ -1,0 +1,57 @@
+import { IConstruct } from 'constructs';
+import { badValue, ErrorCode } from './errors';
+import { isDns1123Label, suggestDns1123Label } from './names';
+import { IArgoProject } from '../application/argo-project';
+
+/**
+ * Checks of the props every Application-rendering construct shares, with the same codes and messages
+ * wherever they are used.
+ */
+
+/** A name or namespace that must be a DNS-1123 label ([SAFE-004] for a prop named like a namespace, else [SAFE-001]). */
+export function checkLabel(scope: IConstruct, prop: string, value: string, what: string): string {
+  if (typeof value !== 'string' || !isDns1123Label(value)) {
+    throw badValue({
+      code: prop.toLowerCase().includes('namespace') ? ErrorCode.INVALID_NAMESPACE : ErrorCode.INVALID_NAME,
+      where: scope,
+      prop,
+      value,
+      allowed: `must be ${what} that is a DNS-1123 label: lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters`,
+      fix: `use e.g. ${JSON.stringify(suggestDns1123Label(String(value ?? '')))}`,
+    });
+  }
+  return value;
+}
+
+/** The project's name; `default` and a missing project are refused with [SAFE-002]. */
+export function checkProject(scope: IConstruct, project: IArgoProject): string {
+  const name = project?.projectName;
+  if (name === undefined || name === '' || name === 'default') {
+    throw badValue({
+      code: ErrorCode.DEFAULT_PROJECT,
+      where: scope,
+      prop: 'project',
+      value: name,
+      allowed: 'must name an AppProject other than "default", which allows every repository, destination and kind',
+      fix: 'pass ArgoProject.fromName(\'<team project>\')',
+    });
+  }
+  return name;
+}
+
+/** A repository URL Argo CD can read, else [SAFE-003]. */
+export function checkRepoUrl(scope: IConstruct, url: string): string {
+  const ok = typeof url === 'string'
+    && (/^(https?|ssh|git|oci):\/\/\S+$/.test(url) || /^[\w.-]+@[\w.-]+:\S+$/.test(url));
+  if (!ok) {
+    throw badValue({
+      code: ErrorCode.INVALID_URL,
+      where: scope,
+      prop: 'repoUrl',
+      value: url,
+      allowed: 'must be a repository URL Argo CD can read (https://, ssh://, oci:// or git@host:path)',
+      fix: 'give the URL of the repository as it is registered in Argo CD',
+    });
+  }
+  return url;
+}

@@ -1,0 +1,58 @@
+import { at, isObject, listAt, sourcesOf, stringAt } from './manifest';
+import { isAppProject, isArgoApplication } from './projects';
+import { Severity } from './severity';
+import { Manifest, Rule, Violation } from './types';
+import { globMatches } from '../private/glob';
+
+/** An Application whose AppProject, present in the same input, does not allow its destination or source. */
+export const destinationNotAllowed: Rule = {
+  id: 'SA202',
+  name: 'destination-not-allowed',
+  severity: Severity.ERROR,
+  summary: 'An Application deploys to a destination, or reads a repository, that its AppProject does not allow.',
+  explanation:
+    'Argo CD refuses to sync an Application whose destination or source its project does not permit; the app sits '
+    + 'in an error state while its owners believe it is deployed. The check runs when the AppProject is audited together '
+    + 'with the Application (for example in the folder an app-of-apps root deploys).',
+  fix: 'Add the destination or repository to the AppProject, or point the Application at an allowed one.',
+  check({ application, resources }) {
+    const all = [...(application ? [application] : []), ...resources];
+    const projects = new Map<string, Manifest>();
+    for (const p of all.filter(isAppProject)) {
+      projects.set(stringAt(p, 'metadata', 'name') ?? '', p);
+    }
+    if (projects.size === 0) {
+      return [];
+    }
+    const found: Violation[] = [];
+    for (const app of all.filter(isArgoApplication)) {
+      const project = projects.get(stringAt(app, 'spec', 'project') ?? '');
+      if (!project) {
+        continue;
+      }
+      const destination = at(app, 'spec', 'destination');
+      const namespace = stringAt(destination, 'namespace') ?? '';
+      const server = stringAt(destination, 'server');
+      const name = stringAt(destination, 'name');
+      const allowed = listAt(project, 'spec', 'destinations').some((d) => isObject(d)
+        && globMatches(String(d.namespace ?? ''), namespace)
+        && (server !== undefined ? typeof d.server === 'string' && globMatches(d.server, server) : typeof d.name === 'string' && globMatches(d.name, name ?? '')));
+      if (!allowed) {
+        found.push({
+          object: app,
+          path: '/spec/destination',
+          message: `project ${stringAt(project, 'metadata', 'name')} does not allow namespace ${JSON.stringify(namespace)} on ${server ?? name ?? 'no cluster'}`,
+          value: destination,
+        });
+      }
+      const repos = listAt(project, 'spec', 'sourceRepos').filter((r): r is string => typeof r === 'string');
+      for (const { source, path } of sourcesOf(app)) {
+        const repo = stringAt(source, 'repoURL') ?? '';
+        if (!repos.some((r) => globMatches(r, repo))) {
+          found.push({ object: app, path: `${path}/repoURL`, message: `project ${stringAt(project, 'metadata', 'name')} does not allow repository ${JSON.stringify(repo)}`, value: repo });
+        }
+      }
+    }
+    return found;
+  },
+};

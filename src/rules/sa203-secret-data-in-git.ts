@@ -1,0 +1,54 @@
+import { describeObject, isObject } from './manifest';
+import { Severity } from './severity';
+import { Manifest, Rule, Violation } from './types';
+
+/** The fields of a core v1 Secret that hold values. */
+const VALUE_FIELDS = ['data', 'stringData'] as const;
+
+/** A core v1 Secret. */
+function isCoreSecret(obj: Manifest): boolean {
+  return obj.apiVersion === 'v1' && obj.kind === 'Secret';
+}
+
+/** A Secret that declares keys in data or stringData: whatever their values are, they are in Git. */
+export const secretDataInGit: Rule = {
+  id: 'SA203',
+  name: 'secret-data-in-git',
+  severity: Severity.ERROR,
+  summary: 'A Secret declares keys in data or stringData, so its values are committed to Git.',
+  explanation:
+    'Everything Argo CD deploys is in Git: base64 in data is an encoding, not encryption, and the value stays '
+    + 'in the history after it is removed. Everyone who can read the repository, its clones and CI logs can '
+    + 'read the secret. A placeholder Secret that a controller fills must declare no keys either: a key kept '
+    + 'in Git, even with an empty value, is put back by self-heal over the value the controller wrote.',
+  fix: 'Keep the value in a secret manager and deliver it with an ExternalSecret (the operator creates and owns '
+    + 'the Secret, so it never reaches Git), or commit it encrypted as a SealedSecret. If the values are not secret '
+    + '(e.g. filled in by a plugin at render time), suppress SA203 on the object and say why.',
+  check({ resources }) {
+    const found: Violation[] = [];
+    for (const obj of resources) {
+      if (!isCoreSecret(obj)) {
+        continue;
+      }
+      for (const field of VALUE_FIELDS) {
+        const values = obj[field];
+        if (!isObject(values)) {
+          continue;
+        }
+        // Only the key names are reported: a finding is printed, logged and uploaded as SARIF.
+        const keys = Object.keys(values).sort();
+        if (keys.length === 0) {
+          continue;
+        }
+        found.push({
+          object: obj,
+          path: `/${field}`,
+          message: `${describeObject(obj)} declares ${keys.length === 1 ? 'key' : 'keys'} `
+            + `${keys.map((k) => JSON.stringify(k)).join(', ')} in ${field}; ${keys.length === 1 ? 'its value is' : 'their values are'} committed to Git`,
+          value: keys,
+        });
+      }
+    }
+    return found;
+  },
+};

@@ -1,0 +1,431 @@
+import { parse, stringify } from 'yaml';
+import { applicationYaml, configMapYaml, key, keysOf } from './support';
+import { ArgoCdVersion } from '../../src/application/argocd-version';
+import { auditFiles, AuditOptions } from '../../src/audit/audit';
+import { AuditFile, AuditResult } from '../../src/audit/types';
+import { Severity } from '../../src/rules/severity';
+
+const OPTIONS: AuditOptions = { argoCdVersion: ArgoCdVersion.LATEST };
+
+function audit(files: Record<string, string>, options: Partial<AuditOptions> = {}): AuditResult {
+  const list: AuditFile[] = Object.entries(files).map(([path, text]) => ({ path, content: Buffer.from(text, 'utf8') }));
+  return auditFiles(list, { ...OPTIONS, ...options });
+}
+
+function deploymentYaml(name: string, namespace: string, replicas?: number): string {
+  return stringify({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace },
+    spec: {
+      ...(replicas !== undefined ? { replicas } : {}),
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image: 'registry.example.com/web:1.0.0' }] } },
+    },
+  });
+}
+
+function hpaYaml(name: string, namespace: string): string {
+  return stringify({
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name, namespace },
+    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name }, minReplicas: 2, maxReplicas: 5 },
+  });
+}
+
+function jobYaml(name: string, namespace: string, annotations: Record<string, string>, extraSpec: Record<string, unknown> = {}): string {
+  return stringify({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name, namespace, annotations },
+    spec: { ...extraSpec, template: { spec: { restartPolicy: 'Never', containers: [{ name, image: 'registry.example.com/web:1.0.0' }] } } },
+  });
+}
+
+/** An HPA-scaled Deployment that keeps replicas: SA101 always, SA102 when an Application deploys it. */
+function autoscaledWorkload(dir: string, namespace: string): Record<string, string> {
+  return {
+    [`${dir}/deployment.yaml`]: deploymentYaml('web', namespace, 3),
+    [`${dir}/hpa.yaml`]: hpaYaml('web', namespace),
+  };
+}
+
+describe('auditFiles: pairing Applications with their manifests', () => {
+  test('an Application is paired with the manifests in its source.path folder', () => {
+    // GIVEN an Application deploying workloads/web, which holds an autoscaled Deployment with replicas
+    const result = audit({ 'apps/web.yaml': applicationYaml('web'), ...autoscaledWorkload('workloads/web', 'web') });
+
+    // WHEN it is audited
+    // THEN the workload rules that need the Application run with it
+    expect(keysOf(result.findings)).toEqual([
+      key('SA101', 'workloads/web/deployment.yaml', 'web'),
+      key('SA102', 'workloads/web/deployment.yaml', 'web'),
+    ]);
+    expect(result.stats).toEqual({ files: 3, manifests: 3, applications: 1, skippedDocuments: 0, skippedTemplates: 0 });
+    expect(result.notes).toEqual([]);
+  });
+
+  test('a source.path written as ./folder/ is the same folder', () => {
+    // GIVEN an Application whose path has a leading ./ and a trailing slash
+    const result = audit({ 'apps/web.yaml': applicationYaml('web', { path: './workloads/web/' }), ...autoscaledWorkload('workloads/web', 'web') });
+
+    // WHEN it is audited
+    // THEN it is still paired
+    expect(keysOf(result.findings)).toContain(key('SA102', 'workloads/web/deployment.yaml', 'web'));
+  });
+
+  test('without directory.recurse, manifests in subfolders are not paired but still checked as loose manifests', () => {
+    // GIVEN an Application deploying workloads/web, whose workloads sit in workloads/web/base
+    const result = audit({
+      'apps/web.yaml': applicationYaml('web'),
+      'workloads/web/configmap.yaml': configMapYaml('settings', 'web'),
+      ...autoscaledWorkload('workloads/web/base', 'web'),
+    });
+
+    // WHEN it is audited
+    // THEN only the Application-free rule SA101 sees the Deployment, with no Application
+    expect(keysOf(result.findings)).toEqual([key('SA101', 'workloads/web/base/deployment.yaml')]);
+  });
+
+  test('with directory.recurse: true, manifests in subfolders are paired', () => {
+    // GIVEN the same layout, with recurse on
+    const result = audit({
+      'apps/web.yaml': applicationYaml('web', { spec: { source: { repoURL: 'https://git.example.com/platform/gitops.git', targetRevision: 'main', path: 'workloads/web', directory: { recurse: true } } } }),
+      'workloads/web/configmap.yaml': configMapYaml('settings', 'web'),
+      ...autoscaledWorkload('workloads/web/base', 'web'),
+    });
+
+    // WHEN it is audited
+    // THEN the Deployment belongs to the Application
+    expect(keysOf(result.findings)).toEqual([
+      key('SA101', 'workloads/web/base/deployment.yaml', 'web'),
+      key('SA102', 'workloads/web/base/deployment.yaml', 'web'),
+    ]);
+  });
+
+  test('recurse does not reach a sibling folder whose name only starts the same', () => {
+    // GIVEN an Application deploying workloads/web recursively, and manifests in workloads/web-legacy
+    const result = audit({
+      'apps/web.yaml': applicationYaml('web', { spec: { source: { repoURL: 'https://git.example.com/platform/gitops.git', targetRevision: 'main', path: 'workloads/web', directory: { recurse: true } } } }),
+      'workloads/web/configmap.yaml': configMapYaml('settings', 'web'),
+      ...autoscaledWorkload('workloads/web-legacy', 'web'),
+    });
+
+    // WHEN it is audited
+    // THEN the sibling's Deployment is loose
+    expect(keysOf(result.findings)).toEqual([key('SA101', 'workloads/web-legacy/deployment.yaml')]);
+  });
+
+  test('directory.recurse in spec.sources[] pairs subfolders too', () => {
+    // GIVEN a multi-source Application whose only source recurses into workloads/web
+    const result = audit({
+      'apps/web.yaml': applicationYaml('web', {
+        spec: {
+          source: undefined,
+          sources: [{ repoURL: 'https://git.example.com/platform/gitops.git', targetRevision: 'main', path: 'workloads/web', directory: { recurse: true } }],
+        },
+      }),
+      'workloads/web/configmap.yaml': configMapYaml('settings', 'web'),
+      ...autoscaledWorkload('workloads/web/base', 'web'),
+    });
+
+    // WHEN it is audited
+    // THEN the Deployment in the subfolder belongs to the Application, as Argo CD deploys it
+    expect(keysOf(result.findings)).toEqual([
+      key('SA101', 'workloads/web/base/deployment.yaml', 'web'),
+      key('SA102', 'workloads/web/base/deployment.yaml', 'web'),
+    ]);
+  });
+
+  test('an Application whose source path holds nothing audited gets a note', () => {
+    // GIVEN an Application whose folder is not among the files
+    const result = audit({ 'apps/web.yaml': applicationYaml('web') });
+
+    // WHEN it is audited
+    // THEN the gap is noted, and the Application itself is still checked (clean)
+    expect(result.notes).toEqual(['Application web (apps/web.yaml): source path workloads/web holds no manifests in the audited files']);
+    expect(result.findings).toEqual([]);
+    expect(result.stats.applications).toBe(1);
+  });
+
+  test('manifests no Application deploys are still checked by SA101, SA103 and SA104', () => {
+    // GIVEN loose manifests: an autoscaled Deployment with replicas, a Job in a sync wave, and a hook Job without deadline
+    const result = audit({
+      ...autoscaledWorkload('loose/web', 'web'),
+      'loose/jobs/migrate.yaml': jobYaml('migrate', 'web', { 'argocd.argoproj.io/sync-wave': '-1' }),
+      'loose/jobs/hook.yaml': jobYaml('seed', 'web', { 'argocd.argoproj.io/hook': 'PreSync' }),
+      'loose/jobs/bounded-hook.yaml': jobYaml('bounded', 'web', { 'argocd.argoproj.io/hook': 'PreSync' }, { activeDeadlineSeconds: 600 }),
+    });
+
+    // WHEN they are audited
+    // THEN the three workload rules report them, with no Application
+    expect(keysOf(result.findings)).toEqual([
+      key('SA101', 'loose/web/deployment.yaml'),
+      key('SA103', 'loose/jobs/migrate.yaml'),
+      key('SA104', 'loose/jobs/hook.yaml'),
+    ]);
+    expect(result.findings.every((f) => f.application === undefined)).toBe(true);
+    expect(result.stats.applications).toBe(0);
+  });
+
+  test('findings of a later document in a file carry that document\'s line', () => {
+    // GIVEN a file with a ConfigMap and then a Job in a sync wave
+    const text = `${configMapYaml('settings', 'web')}---\n${jobYaml('migrate', 'web', { 'argocd.argoproj.io/sync-wave': '1' })}`;
+    const jobLine = text.split('\n').indexOf('apiVersion: batch/v1') + 1;
+
+    // WHEN it is audited
+    const result = audit({ 'loose/all.yaml': text });
+
+    // THEN SA103 points at the Job's first line
+    expect(jobLine).toBeGreaterThan(1);
+    expect(result.findings.map((f) => [f.ruleId, f.location])).toEqual([['SA103', { file: 'loose/all.yaml', line: jobLine, column: 1 }]]);
+  });
+
+  test('the result does not depend on the order of the files', () => {
+    // GIVEN the same files in two orders
+    const files = {
+      'apps/web.yaml': applicationYaml('web', { syncPolicy: { automated: { prune: true, selfHeal: false } } }),
+      ...autoscaledWorkload('workloads/web', 'web'),
+      'loose/migrate.yaml': jobYaml('migrate', 'web', { 'argocd.argoproj.io/sync-wave': '-1' }),
+    };
+    const reversed = Object.fromEntries(Object.entries(files).reverse());
+
+    // WHEN both are audited
+    // THEN the results are equal, ordered by file and line
+    const result = audit(files);
+    expect(audit(reversed)).toEqual(result);
+    expect(result.findings.map((f) => f.location.file)).toEqual([...result.findings.map((f) => f.location.file)].sort());
+  });
+});
+
+describe('auditFiles: file formats', () => {
+  test('multi-document YAML, JSON and kind: List files are all read', () => {
+    // GIVEN an Application in JSON, and its workloads as a List and as two documents of one file
+    const list = stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'web' } }] });
+    const result = audit({
+      'apps/web.json': JSON.stringify(parse(applicationYaml('web')), null, 2),
+      'workloads/web/list.yaml': list,
+      'workloads/web/both.yaml': `${deploymentYaml('web', 'web', 3)}---\n${hpaYaml('web', 'web')}`,
+    });
+
+    // WHEN they are audited
+    // THEN every object is counted and paired
+    expect(result.stats).toEqual({ files: 3, manifests: 4, applications: 1, skippedDocuments: 0, skippedTemplates: 0 });
+    expect(keysOf(result.findings)).toEqual([key('SA101', 'workloads/web/both.yaml', 'web'), key('SA102', 'workloads/web/both.yaml', 'web')]);
+    expect(result.problems).toEqual([]);
+  });
+
+  test('non-Kubernetes YAML is skipped quietly and counted', () => {
+    // GIVEN a values file and a CI config next to a manifest
+    const result = audit({
+      'workloads/web/values.yaml': 'replicaCount: 3\nimage: {tag: 1.0.0}\n',
+      '.github/workflows/ci.yaml': 'on: push\njobs: {}\n---\nname: second\n',
+      'workloads/web/configmap.yaml': configMapYaml('settings', 'web'),
+    });
+
+    // WHEN they are audited
+    // THEN three documents are skipped, without problems or findings
+    expect(result.stats.skippedDocuments).toBe(3);
+    expect(result.stats.manifests).toBe(1);
+    expect(result.problems).toEqual([]);
+    expect(result.findings).toEqual([]);
+  });
+
+  test('a manifest with {{ }} inside a string value is audited: the alert annotations of a PrometheusRule are not a Helm template', () => {
+    // GIVEN a PrometheusRule, whose alert annotations use Prometheus' own {{ }} templating inside a YAML string
+    const rule = [
+      'apiVersion: monitoring.coreos.com/v1',
+      'kind: PrometheusRule',
+      'metadata: {name: web, namespace: web}',
+      'spec:',
+      '  groups:',
+      '    - name: web',
+      '      rules:',
+      '        - alert: WebDown',
+      '          expr: up{job="web"} == 0',
+      '          annotations:',
+      '            summary: "{{ $labels.instance }} is down"',
+    ].join('\n');
+
+    // WHEN it is audited
+    const result = audit({ 'workloads/web/prometheusrule.yaml': rule });
+
+    // THEN it is a valid Kubernetes object, read like any other, not an unreadable file
+    expect(result.problems).toEqual([]);
+    expect(result.stats.manifests).toBe(1);
+  });
+
+  test('an Application pinned to a tag named like a date is not reported as floating (SA007)', () => {
+    // GIVEN an Application whose targetRevision is the release tag 2024-05-01, written without quotes
+    const source = { repoURL: 'https://git.example.com/platform/gitops.git', targetRevision: 'TAG', path: 'workloads/web' };
+    const text = applicationYaml('web', { spec: { source } }).replace('targetRevision: TAG', 'targetRevision: 2024-05-01');
+
+    // WHEN it is audited
+    const result = audit({ 'apps/web.yaml': text, 'workloads/web/configmap.yaml': configMapYaml('settings', 'web') });
+
+    // THEN the tag is a pinned revision, as Argo CD reads it (the string "2024-05-01")
+    expect(text).toContain('targetRevision: 2024-05-01\n');
+    expect(result.findings).toEqual([]);
+  });
+
+  test('fails when a file cannot be read: it is reported and the others are still audited', () => {
+    // GIVEN a file whose content cannot be read, next to an Application with a finding
+    const files: AuditFile[] = [
+      { path: 'apps/web.yaml', content: Buffer.from(applicationYaml('web', { syncPolicy: { automated: { prune: true, selfHeal: false } } })) },
+      { path: 'workloads/web/locked.yaml', get content(): Uint8Array { throw new Error('EACCES: permission denied, open \'locked.yaml\'\nstack'); } },
+    ];
+
+    // WHEN they are audited
+    const result = auditFiles(files, OPTIONS);
+
+    // THEN the read error is a one-line problem and SA001 is still found
+    expect(result.problems).toEqual([{ file: 'workloads/web/locked.yaml', message: 'cannot be read: EACCES: permission denied, open \'locked.yaml\'' }]);
+    expect(keysOf(result.findings)).toEqual([key('SA001', 'apps/web.yaml', 'web')]);
+  });
+
+  test('fails when one file is broken: it is reported and the others are still audited', () => {
+    // GIVEN a broken file next to an Application with a finding
+    const result = audit({
+      'apps/web.yaml': applicationYaml('web', { syncPolicy: { automated: { prune: true, selfHeal: false } } }),
+      'workloads/web/broken.yaml': 'metadata: [unclosed\n',
+    });
+
+    // WHEN they are audited
+    // THEN the broken file is a problem and SA001 is still found
+    expect(result.problems.map((p) => p.file)).toEqual(['workloads/web/broken.yaml']);
+    expect(keysOf(result.findings)).toEqual([key('SA001', 'apps/web.yaml', 'web')]);
+  });
+});
+
+describe('auditFiles: ApplicationSets', () => {
+  const appSet = (template: Record<string, unknown>) => stringify({
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'ApplicationSet',
+    metadata: { name: 'web-set', namespace: 'argocd' },
+    spec: { generators: [{ list: { elements: [{ cluster: 'eu' }, { cluster: 'us' }] } }], template },
+  });
+  const spec = (name: string) => (parse(applicationYaml(name)) as { spec: Record<string, unknown> }).spec;
+
+  test('an ApplicationSet with a literal template is audited as an Application', () => {
+    // GIVEN an ApplicationSet whose template uses no generator parameter, in the default project, deploying workloads/web
+    const template = { metadata: { name: 'web' }, spec: { ...spec('web'), project: 'default' } };
+    const result = audit({ 'apps/web-set.yaml': appSet(template), ...autoscaledWorkload('workloads/web', 'web') });
+
+    // WHEN it is audited
+    // THEN the template is checked like an Application, and paired with its workloads
+    expect(keysOf(result.findings)).toEqual([
+      key('SA005', 'apps/web-set.yaml', 'web-set (ApplicationSet template)'),
+      key('SA101', 'workloads/web/deployment.yaml', 'web-set (ApplicationSet template)'),
+      key('SA102', 'workloads/web/deployment.yaml', 'web-set (ApplicationSet template)'),
+    ]);
+    expect(result.stats.applications).toBe(1);
+    expect(result.notes).toEqual([]);
+  });
+
+  test('an ApplicationSet whose template uses {{ }} generator parameters gives a note, not a problem', () => {
+    // GIVEN an ApplicationSet whose template is parameterized by the list generator
+    const template = { metadata: { name: 'web-{{cluster}}' }, spec: { ...spec('web'), destination: { name: '{{cluster}}', namespace: 'web' } } };
+    const result = audit({ 'apps/web-set.yaml': appSet(template) });
+
+    // WHEN it is audited
+    // THEN the audit says it cannot check the generated Applications, and the file is not unreadable
+    expect(result.problems).toEqual([]);
+    expect(result.notes).toEqual(['ApplicationSet web-set (apps/web-set.yaml): its template uses generator parameters, so its Applications are not audited']);
+  });
+});
+
+describe('auditFiles: Helm', () => {
+  const chart = {
+    'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 1.2.3\n',
+    'charts/web/values.yaml': 'replicaCount: 3\n',
+    'charts/web/templates/deployment.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  replicas: {{ .Values.replicaCount }}\n',
+    'charts/web/templates/hpa.yaml': '{{- if .Values.autoscaling }}\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n{{- end }}\n',
+  };
+
+  test('an Application whose source path is a Helm chart gets a "not rendered" note and the chart files are skipped', () => {
+    // GIVEN an Application deploying charts/web, a folder with Chart.yaml and templates/
+    const result = audit({ 'apps/web.yaml': applicationYaml('web', { path: 'charts/web' }), ...chart });
+
+    // WHEN it is audited
+    // THEN the templates are skipped, not errors, and the note says to audit the rendered output
+    expect(result.problems).toEqual([]);
+    expect(result.stats.skippedTemplates).toBe(4);
+    expect(result.notes).toEqual(['Application web (apps/web.yaml): source path charts/web is a Helm chart, which is not rendered here; pass its rendered output to audit the workloads']);
+    expect(result.findings).toEqual([]);
+  });
+
+  test('an Application with a Helm chart source gets a "not rendered" note', () => {
+    // GIVEN an Application installing a chart from a Helm repository
+    const result = audit({
+      'apps/web.yaml': applicationYaml('web', { spec: { source: { repoURL: 'https://charts.example.com', chart: 'web', targetRevision: '1.2.3' } } }),
+    });
+
+    // WHEN it is audited
+    // THEN it is noted, and the Application itself is checked (clean)
+    expect(result.notes).toEqual(['Application web (apps/web.yaml): deploys Helm chart web, which is not rendered here; pass its rendered output to audit the workloads']);
+    expect(result.findings).toEqual([]);
+    expect(result.problems).toEqual([]);
+  });
+
+  test.each([
+    ['helm', { valueFiles: ['values-prod.yaml'] }, 'a Helm source'],
+    ['kustomize', { namePrefix: 'prod-' }, 'a Kustomize source'],
+  ])('an Application whose source has %s options gets a "not rendered" note', (field, options, what) => {
+    // GIVEN an Application whose source path is rendered by a tool before it is applied
+    const source = { repoURL: 'https://git.example.com/platform/gitops.git', targetRevision: 'main', path: 'workloads/web', [field]: options };
+    const result = audit({ 'apps/web.yaml': applicationYaml('web', { spec: { source } }), 'workloads/web/configmap.yaml': configMapYaml('settings', 'web') });
+
+    // WHEN it is audited
+    // THEN the note names the tool
+    expect(result.notes).toEqual([`Application web (apps/web.yaml): deploys ${what}, which is not rendered here; pass its rendered output to audit the workloads`]);
+    expect(result.problems).toEqual([]);
+  });
+
+  test('a chart nobody deploys is skipped as well, never an error', () => {
+    // GIVEN only a chart
+    const result = audit(chart);
+
+    // WHEN it is audited
+    // THEN every file is a skipped template
+    expect(result.problems).toEqual([]);
+    expect(result.stats).toEqual({ files: 4, manifests: 0, applications: 0, skippedDocuments: 0, skippedTemplates: 4 });
+  });
+
+  test('fails when a Helm template lies outside any chart: a problem that says to render it', () => {
+    // GIVEN a template without Chart.yaml above it
+    const result = audit({ 'templates/deployment.yaml': chart['charts/web/templates/deployment.yaml'] });
+
+    // WHEN it is audited
+    // THEN it is an unreadable file with a hint
+    expect(result.problems).toEqual([{ file: 'templates/deployment.yaml', message: expect.stringMatching(/template expressions.*helm template/) }]);
+  });
+});
+
+describe('auditFiles: options', () => {
+  const files = {
+    'apps/web.yaml': applicationYaml('web', { syncPolicy: { automated: { prune: true, selfHeal: false }, retry: undefined } }),
+    'workloads/web/configmap.yaml': configMapYaml('settings', 'web'),
+  };
+
+  test('ruleIds limits the rules; minSeverity hides lower findings', () => {
+    // GIVEN an Application with SA001 (error) and SA006 (warning)
+    // WHEN it is audited with each option
+    // THEN each narrows the findings
+    expect(audit(files).findings.map((f) => f.ruleId)).toEqual(['SA001', 'SA006']);
+    expect(audit(files, { ruleIds: ['SA006'] }).findings.map((f) => f.ruleId)).toEqual(['SA006']);
+    expect(audit(files, { minSeverity: Severity.ERROR }).findings.map((f) => f.ruleId)).toEqual(['SA001']);
+  });
+
+  test('a config suppression limited to an Application silences only its findings', () => {
+    // GIVEN a suppression of SA006 for Application web
+    const suppressions = [{ ruleId: 'SA006', reason: 'retries are done by the pipeline', paths: [], applications: ['web'] }];
+
+    // WHEN it is audited
+    const result = audit(files, { suppressions });
+
+    // THEN SA006 is suppressed from config
+    expect(result.findings.map((f) => f.ruleId)).toEqual(['SA001']);
+    expect(result.suppressed.map((f) => [f.ruleId, f.suppression])).toEqual([['SA006', { reason: 'retries are done by the pipeline', source: 'config' }]]);
+  });
+});

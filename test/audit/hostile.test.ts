@@ -1,0 +1,263 @@
+import { spawnSync } from 'child_process';
+import fs, { closeSync, existsSync, openSync, symlinkSync, writeFileSync, writeSync } from 'fs';
+import { join } from 'path';
+import { auditJson, CliRun, GOOD_REPO_FINDING, JsonReport, keysOf, writeGoodRepo, writeTree } from './support';
+import { tempDir } from '../support/app';
+
+/** Hostile input must never take long; this bounds the whole run, it does not measure speed. */
+const BOUND_MS = 20_000;
+jest.setTimeout(60_000);
+
+/** `levels` nested block mappings indented by one space each: the smallest file with that block depth. */
+function writeDeepBlock(path: string, levels: number): void {
+  const fd = openSync(path, 'w');
+  try {
+    for (let i = 0; i < levels; i++) {
+      writeSync(fd, `${' '.repeat(i)}a:\n`);
+    }
+    writeSync(fd, `${' '.repeat(levels)}end\n`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const BILLION_LAUGHS = [
+  'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+  'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',
+  'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]',
+  'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+  'e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]',
+  'f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]',
+  'g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]',
+  'h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]',
+  'i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]',
+  'apiVersion: v1',
+  'kind: ConfigMap',
+  'metadata: {name: lol}',
+  'data: {lol: *i}',
+  '',
+].join('\n');
+
+interface HostileCase {
+  readonly name: string;
+  /** Writes the hostile file(s) into the repository at `root`; `outside` is another temporary folder. */
+  readonly write: (root: string, outside: string) => void;
+  /** Each reported file and what its message must say. */
+  readonly problems: [string, RegExp][];
+  readonly args?: string[];
+}
+
+const CASES: HostileCase[] = [
+  {
+    name: 'malformed YAML',
+    write: (root) => writeTree(root, { 'workloads/half/broken.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [unclosed\n  labels: {a: b\n' }),
+    problems: [['workloads/half/broken.yaml', /^YAML error at line \d+, column \d+: /]],
+  },
+  {
+    name: 'malformed JSON',
+    write: (root) => writeTree(root, { 'workloads/half/broken.json': '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": ' }),
+    problems: [['workloads/half/broken.json', /^YAML error at line 1, column \d+: /]],
+  },
+  {
+    name: 'a billion-laughs alias bomb',
+    write: (root) => writeTree(root, { 'workloads/half/lol.yaml': BILLION_LAUGHS }),
+    problems: [['workloads/half/lol.yaml', /^cannot be read: Excessive alias count/]],
+  },
+  {
+    name: '10,000 nested flow sequences',
+    write: (root) => writeTree(root, { 'workloads/half/deep-flow.json': `${'['.repeat(10_000)}${']'.repeat(10_000)}` }),
+    problems: [['workloads/half/deep-flow.json', /^nests deeper than 200 levels \(10000\)/]],
+  },
+  {
+    name: '10,000 nested block mappings (50 MB, allowed by --max-file-size 64)',
+    write: (root) => writeDeepBlock(join(root, 'workloads/half/deep-block.yaml'), 10_000),
+    problems: [['workloads/half/deep-block.yaml', /^nests deeper than 200 levels/]],
+    args: ['--max-file-size', '64'],
+  },
+  {
+    name: 'invalid UTF-8',
+    write: (root) => writeTree(root, { 'workloads/half/latin1.yaml': Buffer.concat([Buffer.from('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: caf'), Buffer.from([0xe9]), Buffer.from('}\n')]) }),
+    problems: [['workloads/half/latin1.yaml', /^not valid UTF-8$/]],
+  },
+  {
+    name: 'a binary file with NUL bytes',
+    write: (root) => writeTree(root, { 'workloads/half/logo.yaml': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]) }),
+    problems: [['workloads/half/logo.yaml', /^binary file \(contains NUL bytes\)/]],
+  },
+  {
+    name: 'a symbolic link loop',
+    write: (root) => {
+      symlinkSync('loop-b.yaml', join(root, 'workloads/half/loop-a.yaml'));
+      symlinkSync('loop-a.yaml', join(root, 'workloads/half/loop-b.yaml'));
+    },
+    problems: [
+      ['workloads/half/loop-a.yaml', /^symbolic link that cannot be resolved \(broken, or a loop\); skipped$/],
+      ['workloads/half/loop-b.yaml', /^symbolic link that cannot be resolved \(broken, or a loop\); skipped$/],
+    ],
+  },
+  {
+    name: 'a symbolic link out of the tree',
+    write: (root, outside) => {
+      writeTree(outside, { 'secret.yaml': 'apiVersion: v1\nkind: Secret\nmetadata: {name: leaked}\n' });
+      symlinkSync(join(outside, 'secret.yaml'), join(root, 'workloads/half/escape.yaml'));
+    },
+    problems: [['workloads/half/escape.yaml', /^symbolic link to .*secret\.yaml, outside the audited paths; skipped$/]],
+  },
+  {
+    name: 'duplicate keys in a mapping',
+    write: (root) => writeTree(root, { 'workloads/half/dup.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\n' }),
+    problems: [['workloads/half/dup.yaml', /^YAML error at line 5, column 3: Map keys must be unique$/]],
+  },
+  {
+    name: 'a Helm template outside a chart',
+    write: (root) => writeTree(root, { 'workloads/half/deployment.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  replicas: {{ .Values.replicas }}\n' }),
+    problems: [['workloads/half/deployment.yaml', /^contains template expressions \(\{\{ \}\}\).*rendered output/]],
+  },
+];
+
+/** Asserts what every hostile run must show: bounded, exit 2, the problems, and the good files still audited. */
+function expectSurvived(run: CliRun, report: JsonReport, problems: [string, RegExp][]): void {
+  expect(run.millis).toBeLessThan(BOUND_MS);
+  expect(run.code).toBe(2);
+  expect(report.problems.map((p) => p.file)).toEqual(problems.map(([file]) => file));
+  for (const [file, message] of problems) {
+    expect(report.problems.find((p) => p.file === file)!.message).toMatch(message);
+  }
+  expect(keysOf(report.findings)).toContain(GOOD_REPO_FINDING);
+}
+
+describe('safe-argocd audit of hostile input', () => {
+  test.each(CASES.map((c) => [c.name, c] as const))('fails when a file is %s: a per-file problem, exit 2, the good files still audited', async (_name, c) => {
+    // GIVEN a small repository with one known finding, and the hostile file next to it
+    const root = tempDir();
+    writeGoodRepo(root);
+    c.write(root, tempDir());
+
+    // WHEN it is audited
+    const { run, report } = await auditJson(root, ...(c.args ?? []));
+
+    // THEN the run ends in bounded time with the problem named, exit 2, and the good Application's finding
+    expectSurvived(run, report, c.problems);
+  });
+
+  test('fails when a file is 100 MB: skipped by size without being read, quickly', async () => {
+    // GIVEN a sparse 100 MB file next to the good repository (all NUL bytes: if it were read, it would be called binary)
+    const root = tempDir();
+    writeGoodRepo(root);
+    const huge = join(root, 'workloads/half/huge.yaml');
+    writeFileSync(huge, '');
+    fs.truncateSync(huge, 100 * 1048576);
+    const reads = jest.spyOn(fs, 'readFileSync');
+
+    // WHEN it is audited with the default 5 MB limit
+    let result: Awaited<ReturnType<typeof auditJson>>;
+    try {
+      result = await auditJson(root);
+      const readPaths = reads.mock.calls.map(([p]) => String(p));
+      expect(readPaths.some((p) => p.endsWith(join('apps', 'half.yaml')))).toBe(true);
+      expect(readPaths.some((p) => p.endsWith('huge.yaml'))).toBe(false);
+    } finally {
+      reads.mockRestore();
+    }
+
+    // THEN the size is the reason, the file was never opened for reading, and the rest was audited
+    expectSurvived(result.run, result.report, [['workloads/half/huge.yaml', /^is 100\.0 MB, over the 5 MB limit; skipped without reading/]]);
+    expect(result.run.millis).toBeLessThan(5_000);
+  });
+
+  test('fails when nesting is 10,000 compact block sequences: refused by the depth limit before the parser recurses', async () => {
+    // GIVEN a file of `- - - - … x`: block nesting without indentation at the start of the line or brackets
+    const root = tempDir();
+    writeGoodRepo(root);
+    writeTree(root, { 'workloads/half/deep-seq.yaml': `${'- '.repeat(10_000)}x\n` });
+
+    // WHEN it is audited
+    const { run, report } = await auditJson(root);
+
+    // THEN the depth guard refuses it, as it does flow and indented nesting, instead of exhausting the stack
+    expectSurvived(run, report, [['workloads/half/deep-seq.yaml', /^nests deeper than 200 levels/]]);
+  });
+
+  test('a symbolic link loop between folders neither hangs nor audits a file twice', async () => {
+    // GIVEN the good repository with a folder link back to its parent
+    const root = tempDir();
+    writeGoodRepo(root);
+    symlinkSync('..', join(root, 'workloads/half/again'));
+
+    // WHEN it is audited
+    const { run, report } = await auditJson(root);
+
+    // THEN each file is audited once and the loop is no problem
+    expect(run.millis).toBeLessThan(BOUND_MS);
+    expect(report.problems).toEqual([]);
+    expect(report.stats.files).toBe(2);
+    expect(keysOf(report.findings)).toEqual([GOOD_REPO_FINDING]);
+    expect(run.code).toBe(1);
+  });
+
+  test('YAML tags like !!js/function are never executed: the values stay plain strings', async () => {
+    // GIVEN a ConfigMap whose values carry code-execution tags known from other YAML loaders
+    const root = tempDir();
+    writeGoodRepo(root);
+    const marker = join(root, 'pwned');
+    const code = `function () { globalThis.safeArgocdPwned = true; require('fs').writeFileSync(${JSON.stringify(marker)}, 'x'); }`;
+    writeTree(root, {
+      'workloads/half/tagged.yaml': [
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata: {name: tagged, namespace: half}',
+        'data:',
+        `  fn: !!js/function ${JSON.stringify(code)}`,
+        `  py: !!python/object/apply:os.system ["touch ${marker}"]`,
+        '  undef: !!js/undefined ""',
+        '---',
+        `!!js/function ${JSON.stringify(`(${code})()`)}`,
+        '',
+      ].join('\n'),
+    });
+
+    // WHEN it is audited
+    const { run, report } = await auditJson(root);
+
+    // THEN nothing ran, nothing crashed, the ConfigMap was read like any other and the tagged scalar document skipped
+    expect(existsSync(marker)).toBe(false);
+    expect((globalThis as { safeArgocdPwned?: boolean }).safeArgocdPwned).toBeUndefined();
+    expect(report.problems).toEqual([]);
+    expect(report.stats.manifests).toBe(3);
+    expect(report.stats.skippedDocuments).toBe(1);
+    expect(keysOf(report.findings)).toEqual([GOOD_REPO_FINDING]);
+    expect(run.code).toBe(1);
+  });
+
+  /**
+   * Deep nesting the depth limit does not see reaches the YAML parser's recursion. V8 does not always turn stack
+   * exhaustion into a catchable error: a second such file can abort the process in the RegExp compiler. Run the CLI
+   * as a program, so that an abort fails this test instead of killing the test runner.
+   */
+  test.each([
+    ['10,000 explicit keys deep (? ? ? …)', `${'? '.repeat(10_000)}x\n`],
+    ['5,000 entries of - ? deep (- ? - ? …)', `${'- ? '.repeat(5_000)}x\n`],
+    ['10,000 tab-separated compact sequences deep (-\\t-\\t…)', `${'-\t'.repeat(10_000)}x\n`],
+  ])('fails when two files nest %s: exit 2 with both reported, no abort', (_name, text) => {
+    // GIVEN the good repository and two files of hidden deep nesting
+    const root = tempDir();
+    writeGoodRepo(root);
+    writeTree(root, { 'workloads/half/deep-1.yaml': text, 'workloads/half/deep-2.yaml': text });
+
+    // WHEN the CLI runs as a program
+    const started = Date.now();
+    const child = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, '..', '..', 'src', 'cli', 'bin.ts'),
+      'audit', root, '--repo-root', root, '--format', 'json'], {
+      encoding: 'utf8',
+      timeout: 50_000,
+      env: { ...process.env, TS_NODE_PROJECT: join(__dirname, '..', 'tsconfig.json') },
+    });
+
+    // THEN it exits 2 by itself (no signal, no abort), reporting both files and the good finding
+    expect(Date.now() - started).toBeLessThan(50_000);
+    expect({ signal: child.signal, status: child.status, fatal: /FATAL ERROR.*/.exec(child.stderr)?.[0] }).toEqual({ signal: null, status: 2, fatal: undefined });
+    const report = JSON.parse(child.stdout) as JsonReport;
+    expect(report.problems.map((p) => p.file)).toEqual(['workloads/half/deep-1.yaml', 'workloads/half/deep-2.yaml']);
+    expect(keysOf(report.findings)).toContain(GOOD_REPO_FINDING);
+  });
+});

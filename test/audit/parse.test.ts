@@ -1,0 +1,308 @@
+import { hasTemplateExpressions, parseManifests } from '../../src/audit/parse';
+
+function parse(text: string, file = 'repo/file.yaml') {
+  return parseManifests(file, Buffer.from(text, 'utf8'));
+}
+
+/** `Kind name@line:column` of each object. */
+function placed(text: string, file?: string): string[] {
+  const parsed = parse(text, file);
+  expect(parsed.problem).toBeUndefined();
+  return parsed.objects.map((o) => `${String(o.manifest.kind)} ${String((o.manifest.metadata as { name?: string })?.name)}@${o.location.line}:${o.location.column}`);
+}
+
+describe('parseManifests', () => {
+  test('reads every document of a multi-document file, each located where its content starts', () => {
+    // GIVEN three documents with comments, blank lines and separators
+    const text = [
+      '# the first document', //          1
+      'apiVersion: v1', //                2
+      'kind: ConfigMap', //               3
+      'metadata: {name: first}', //       4
+      '---', //                           5
+      '# a comment before the second', // 6
+      '', //                              7
+      'apiVersion: v1', //                8
+      'kind: ConfigMap', //               9
+      'metadata:', //                    10
+      '  name: second # trailing comment', // 11
+      '--- {apiVersion: v1, kind: Secret, metadata: {name: third}}', // 12
+      '',
+    ].join('\n');
+
+    // WHEN it is parsed
+    // THEN each object carries the line and column of its first key
+    expect(placed(text)).toEqual(['ConfigMap first@2:1', 'ConfigMap second@8:1', 'Secret third@12:5']);
+  });
+
+  test('every object carries the file it came from', () => {
+    // GIVEN two documents
+    const parsed = parse('apiVersion: v1\nkind: A\n---\napiVersion: v1\nkind: B\n', 'apps/x.yaml');
+
+    // WHEN their locations are read
+    // THEN both name the file
+    expect(parsed.objects.map((o) => o.location.file)).toEqual(['apps/x.yaml', 'apps/x.yaml']);
+  });
+
+  test('resolves anchors and aliases', () => {
+    // GIVEN a Deployment that reuses its labels through an alias
+    const text = [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata:',
+      '  name: web',
+      '  labels: &labels {app: web, tier: front}',
+      'spec:',
+      '  selector: {matchLabels: *labels}',
+      '  template: {metadata: {labels: *labels}}',
+    ].join('\n');
+
+    // WHEN it is parsed
+    const deployment = parse(text).objects.find((o) => o.manifest.kind === 'Deployment')!;
+
+    // THEN the aliases hold the anchored values
+    expect(deployment.manifest.spec).toEqual({
+      selector: { matchLabels: { app: 'web', tier: 'front' } },
+      template: { metadata: { labels: { app: 'web', tier: 'front' } } },
+    });
+  });
+
+  test('expands << merge keys as Kubernetes tooling does', () => {
+    // GIVEN a Deployment whose selector merges the anchored pod labels, which kubectl and Argo CD (go-yaml) expand
+    const text = [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata: {name: web}',
+      'spec:',
+      '  template:',
+      '    metadata:',
+      '      labels: &labels {app: web}',
+      '  selector:',
+      '    matchLabels:',
+      '      <<: *labels',
+      '      tier: front',
+    ].join('\n');
+
+    // WHEN it is parsed
+    const deployment = parse(text).objects.find((o) => o.manifest.kind === 'Deployment')!;
+
+    // THEN the merged keys are part of the mapping, as in the object Argo CD applies
+    expect((deployment.manifest.spec as { selector: unknown }).selector).toEqual({ matchLabels: { app: 'web', tier: 'front' } });
+  });
+
+  test('reads JSON files, locating the object at its opening brace', () => {
+    // GIVEN a JSON manifest after a blank line, indented
+    const text = '\n  {\n    "apiVersion": "v1",\n    "kind": "ConfigMap",\n    "metadata": {"name": "settings"}\n  }\n';
+
+    // WHEN it is parsed
+    // THEN it is one object at line 2, column 3
+    expect(placed(text, 'repo/settings.json')).toEqual(['ConfigMap settings@2:3']);
+  });
+
+  test('expands kind: List into its items and counts items that are not objects as skipped', () => {
+    // GIVEN a List with two ConfigMaps and one entry that is not a Kubernetes object
+    const text = [
+      'apiVersion: v1',
+      'kind: List',
+      'items:',
+      '  - apiVersion: v1',
+      '    kind: ConfigMap',
+      '    metadata: {name: a}',
+      '  - {just: data}',
+      '  - apiVersion: v1',
+      '    kind: ConfigMap',
+      '    metadata: {name: b}',
+    ].join('\n');
+
+    // WHEN it is parsed
+    const parsed = parse(text);
+
+    // THEN the items are the objects and the List itself is not one
+    expect(parsed.objects.map((o) => (o.manifest.metadata as { name: string }).name)).toEqual(['a', 'b']);
+    expect(parsed.objects.some((o) => o.manifest.kind === 'List')).toBe(false);
+    expect(parsed.skipped).toBe(1);
+  });
+
+  test('locates each item of a kind: List where the item starts', () => {
+    // GIVEN a List whose items start on lines 4 and 7
+    const text = [
+      'apiVersion: v1', //             1
+      'kind: List', //                 2
+      'items:', //                     3
+      '  - apiVersion: v1', //         4
+      '    kind: ConfigMap', //        5
+      '    metadata: {name: a}', //    6
+      '  - apiVersion: v1', //         7
+      '    kind: ConfigMap', //        8
+      '    metadata: {name: b}', //    9
+    ].join('\n');
+
+    // WHEN it is parsed
+    // THEN each item carries its own line, so a finding on item b points at line 7
+    expect(placed(text)).toEqual(['ConfigMap a@4:5', 'ConfigMap b@7:5']);
+  });
+
+  test('skips documents that are not Kubernetes objects quietly and counts them; empty documents are not counted', () => {
+    // GIVEN Helm-style values, a list, a scalar, an object without kind, an empty document and one ConfigMap
+    const text = [
+      'replicaCount: 3',
+      '---',
+      '- a',
+      '- b',
+      '---',
+      'just a string',
+      '---',
+      'apiVersion: v1',
+      'metadata: {name: no-kind}',
+      '---',
+      '# only a comment',
+      '---',
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata: {name: kept}',
+      '---',
+      '',
+    ].join('\n');
+
+    // WHEN it is parsed
+    const parsed = parse(text);
+
+    // THEN the ConfigMap is kept, four documents are skipped, and there is no problem
+    expect(parsed.problem).toBeUndefined();
+    expect(parsed.objects.map((o) => o.manifest.kind)).toEqual(['ConfigMap']);
+    expect(parsed.skipped).toBe(4);
+  });
+
+  test('an object whose kind is not a string is not a Kubernetes object', () => {
+    // GIVEN a document whose kind is a number
+    const parsed = parse('apiVersion: v1\nkind: 3\n');
+
+    // WHEN it is parsed
+    // THEN it is skipped, not returned
+    expect(parsed.objects).toEqual([]);
+    expect(parsed.skipped).toBe(1);
+  });
+
+  test('{{ }} inside a comment does not make the file a template', () => {
+    // GIVEN a manifest with a commented-out template expression
+    const text = '# replicas: {{ .Values.replicas }}\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n';
+
+    // WHEN it is parsed
+    // THEN it is read normally
+    expect(hasTemplateExpressions(text)).toBe(false);
+    expect(placed(text)).toEqual(['ConfigMap a@2:1']);
+  });
+
+  test('fails when the file is a Helm template: a problem that says to audit the rendered output', () => {
+    // GIVEN a Helm template
+    const parsed = parse('apiVersion: apps/v1\nkind: Deployment\nspec:\n  replicas: {{ .Values.replicas }}\n');
+
+    // WHEN it is parsed
+    // THEN it is refused with a hint
+    expect(parsed.objects).toEqual([]);
+    expect(parsed.problem).toMatch(/template expressions.*rendered output/);
+  });
+
+  test('fails when the YAML is malformed: the problem names line and column', () => {
+    // GIVEN a good document followed by a broken one
+    const parsed = parse('apiVersion: v1\nkind: ConfigMap\n---\nmetadata:\n  name: [unclosed\n  other: x\n');
+
+    // WHEN it is parsed
+    // THEN nothing is returned from the file and the problem is located
+    expect(parsed.objects).toEqual([]);
+    expect(parsed.problem).toMatch(/^YAML error at line \d+, column \d+: /);
+  });
+
+  test('fails when a mapping has duplicate keys: a problem at the second key', () => {
+    // GIVEN a ConfigMap with two names
+    const parsed = parse('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\n');
+
+    // WHEN it is parsed
+    // THEN the duplicate is refused, located at line 5
+    expect(parsed.problem).toBe('YAML error at line 5, column 3: Map keys must be unique');
+  });
+
+  test.each([
+    ['a NUL byte', Buffer.from('apiVersion: v1\n\0kind: x\n'), 'binary file (contains NUL bytes), not YAML or JSON'],
+    ['invalid UTF-8', Buffer.concat([Buffer.from('apiVersion: v1\nkind: '), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('\n')]), 'not valid UTF-8'],
+    ['10,000 nested flow sequences', Buffer.from(`${'['.repeat(10000)}${']'.repeat(10000)}`), 'nests deeper than 200 levels (10000); no Kubernetes object does'],
+  ])('fails when the file has %s: a problem, no objects, no throw', (_name, content, problem) => {
+    // GIVEN bytes that are not a manifest
+    // WHEN they are parsed
+    const parsed = parseManifests('bad.yaml', content);
+
+    // THEN the file is refused with a clear reason
+    expect(parsed).toEqual({ objects: [], skipped: 0, problem });
+  });
+});
+
+describe('hasTemplateExpressions', () => {
+  test.each([
+    ['a value that is an action', 'spec:\n  replicas: {{ .Values.replicas }}\n'],
+    ['an action on its own line', '{{- if .Values.enabled }}\napiVersion: v1\n{{- end }}\n'],
+    ['an action as a list item', 'args:\n  - {{ .Values.arg }}\n'],
+    ['an action inside a flow sequence', 'args: [{{ .Values.arg }}]\n'],
+    ['an action after a quoted value on the same line', 'a: "x"\nb: {{ .Values.b }}\n'],
+  ])('is true for %s', (_name, text) => {
+    // GIVEN Helm template text
+    // WHEN it is checked
+    // THEN it is a template
+    expect(hasTemplateExpressions(text)).toBe(true);
+  });
+
+  test.each([
+    ['a double-quoted action', 'summary: "{{ $labels.instance }} is down"\n'],
+    ['a single-quoted action', "name: '{{path.basename}}'\n"],
+    ['an action in the middle of a plain scalar', 'name: web-{{cluster}}\n'],
+    ['an action in a block scalar', 'data:\n  alert.tmpl: |\n    {{ define "x" }}\n    {{ end }}\nkind: ConfigMap\n'],
+    ['an action in a comment', '# {{ .Values.x }}\napiVersion: v1\n'],
+    ['an action in a trailing comment', 'apiVersion: v1 # {{ .Values.x }}\n'],
+  ])('is false for %s', (_name, text) => {
+    // GIVEN YAML in which {{ }} is ordinary string content
+    // WHEN it is checked
+    // THEN it is not a template
+    expect(hasTemplateExpressions(text)).toBe(false);
+  });
+});
+
+/**
+ * parseManifests reads ordinary files on a fast path and files with anchors or aliases on a careful one. Both
+ * must give the same objects at the same places: an extra last document carrying an anchor forces the careful
+ * path without changing the objects before it.
+ */
+describe('parseManifests: the fast and the careful path agree', () => {
+  const CAREFUL = '\n--- &careful {}\n';
+
+  test.each([
+    ['documents with comments and blank lines', '# c\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n\n# c\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}'],
+    ['CRLF line ends', 'apiVersion: v1\r\nkind: ConfigMap\r\nmetadata: {name: a}\r\n---\r\n# c\r\napiVersion: v1\r\nkind: ConfigMap\r\nmetadata: {name: b}\r\n'],
+    ['a %YAML directive', '%YAML 1.2\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}'],
+    ['an indented JSON object', '\n  {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}'],
+    ['a null document before an object', '--- ~\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}'],
+    ['a document on the marker line after one space', '--- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}'],
+    ['a document on the marker line after three spaces', '---   {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}'],
+    ['a git tag that looks like a date', 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: a}\nspec:\n  source: {targetRevision: 2024-05-01}'],
+    ['a timestamp annotation', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations: {deployed-at: 2024-05-01T10:00:00Z}'],
+  ])('for %s', (_name, text) => {
+    // GIVEN a file, and the same file with an anchored empty document appended
+    // WHEN both are parsed
+    const fast = parse(text);
+    const careful = parse(`${text}${CAREFUL}`);
+
+    // THEN the objects, their values and their places are the same
+    expect(careful.problem).toBeUndefined();
+    expect(fast.problem).toBeUndefined();
+    expect(fast.objects).toEqual(careful.objects);
+  });
+
+  test('the careful path reads a date-like scalar as the string Kubernetes sees', () => {
+    // GIVEN an Application pinned to a tag named like a date, with an anchor
+    const text = `apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: a}\nspec:\n  source: {targetRevision: 2024-05-01}${CAREFUL}`;
+
+    // WHEN it is parsed
+    const app = parse(text).objects.find((o) => o.manifest.kind === 'Application')!;
+
+    // THEN targetRevision is a string
+    expect((app.manifest.spec as { source: { targetRevision: unknown } }).source.targetRevision).toBe('2024-05-01');
+  });
+});

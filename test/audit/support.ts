@@ -1,0 +1,127 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'fs';
+import { dirname, join } from 'path';
+import { stringify } from 'yaml';
+import { main } from '../../src/cli/main';
+
+/** The GitOps repository in which every known failure mode appears once. */
+export const FAILURE_MODES = join(__dirname, '..', 'fixtures', 'failure-modes');
+
+/** What one in-process run of the CLI printed, wrote and returned. */
+export interface CliRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Files written with --output, path to text. */
+  readonly written: Map<string, string>;
+  readonly millis: number;
+}
+
+/** Runs `safe-argocd` in-process with a fake io, the way the bin entry does. */
+export async function runCli(args: readonly string[]): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const written = new Map<string, string>();
+  const started = Date.now();
+  const code = await main(args, {
+    stdout: (t) => { stdout += t; },
+    stderr: (t) => { stderr += t; },
+    readFile: (p) => readFileSync(p, 'utf8'),
+    writeFile: (p, t) => { written.set(p, t); },
+    isTerminal: false,
+  });
+  return { code, stdout, stderr, written, millis: Date.now() - started };
+}
+
+/** Runs `safe-argocd audit <root> --repo-root <root> --format json ...` and parses the report. */
+export async function auditJson(root: string, ...args: string[]): Promise<{ run: CliRun; report: JsonReport }> {
+  const run = await runCli(['audit', root, '--repo-root', root, '--format', 'json', ...args]);
+  return { run, report: JSON.parse(run.stdout) as JsonReport };
+}
+
+/** The parts of the JSON report the tests read. */
+export interface JsonReport {
+  readonly findings: JsonFinding[];
+  readonly suppressed: JsonFinding[];
+  readonly problems: { file: string; message: string }[];
+  readonly notes: string[];
+  readonly stats: { files: number; manifests: number; applications: number; skippedDocuments: number; skippedTemplates: number };
+}
+
+export interface JsonFinding {
+  readonly ruleId: string;
+  readonly severity: string;
+  readonly message: string;
+  readonly pointer: string;
+  readonly object: string;
+  readonly location: { file: string; line: number; column: number };
+  readonly application?: string;
+  readonly suppression?: { reason: string; source: string };
+}
+
+/** `ruleId file application` of each finding, sorted: a multiset that ignores order. */
+export function keysOf(findings: readonly { ruleId: string; location: { file: string }; application?: string }[]): string[] {
+  return findings.map((f) => key(f.ruleId, f.location.file, f.application)).sort();
+}
+
+/** One finding as `keysOf` spells it. */
+export function key(ruleId: string, file: string, application?: string): string {
+  return `${ruleId} ${file} ${application ?? '-'}`;
+}
+
+/** Writes files (text or bytes) under `root`, creating folders. */
+export function writeTree(root: string, files: Record<string, string | Uint8Array>): void {
+  for (const [path, content] of Object.entries(files)) {
+    const full = join(root, path);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, content);
+  }
+}
+
+/** Options of `applicationYaml`. */
+export interface ApplicationOptions {
+  readonly path?: string;
+  /** Merged into `spec.syncPolicy` after the compliant defaults. */
+  readonly syncPolicy?: Record<string, unknown>;
+  /** Merged into `spec` after the compliant defaults. */
+  readonly spec?: Record<string, unknown>;
+  readonly annotations?: Record<string, string>;
+}
+
+/** An Application every rule accepts (project, retry, branch, selfHeal and prune), as YAML. */
+export function applicationYaml(name: string, options: ApplicationOptions = {}): string {
+  return stringify({
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: { name, namespace: 'argocd', ...(options.annotations ? { annotations: options.annotations } : {}) },
+    spec: {
+      project: 'payments',
+      destination: { server: 'https://kubernetes.default.svc', namespace: name },
+      source: { repoURL: 'https://git.example.com/platform/gitops.git', targetRevision: 'main', path: options.path ?? `workloads/${name}` },
+      syncPolicy: {
+        automated: { prune: true, selfHeal: true },
+        retry: { limit: 5, backoff: { duration: '5s', factor: 2, maxDuration: '3m' } },
+        ...options.syncPolicy,
+      },
+      ...options.spec,
+    },
+  });
+}
+
+/** A ConfigMap, which no rule is about. */
+export function configMapYaml(name: string, namespace: string): string {
+  return stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data: { mode: 'production' } });
+}
+
+/**
+ * A small repository with one finding: Application `half` (apps/half.yaml) has selfHeal off (SA001).
+ * Hostile and exit-code tests put their bad files next to it and check it was still audited.
+ */
+export function writeGoodRepo(root: string): void {
+  writeTree(root, {
+    'apps/half.yaml': applicationYaml('half', { syncPolicy: { automated: { prune: true, selfHeal: false } } }),
+    'workloads/half/configmap.yaml': configMapYaml('settings', 'half'),
+  });
+}
+
+/** The finding `writeGoodRepo` always produces. */
+export const GOOD_REPO_FINDING = key('SA001', 'apps/half.yaml', 'half');

@@ -1,0 +1,164 @@
+import { ApiObject } from 'cdk8s';
+import {
+  described, expectFindings, findingsOf, manifest, renderedCheckout, safeApplication,
+} from './support';
+import { SafeApplication } from '../../src';
+import { runRules, unsuppressed } from '../../src/rules/engine';
+import { secretDataInGit } from '../../src/rules/sa203-secret-data-in-git';
+import { Severity } from '../../src/rules/severity';
+import { suppressionKey } from '../../src/rules/suppressions';
+import { Manifest } from '../../src/rules/types';
+import { newApp } from '../support/app';
+
+/** Values that must never appear in a finding. */
+const PASSWORD_B64 = 'aHVudGVyMg==';
+const PASSWORD = 'hunter2';
+const TOKEN = 's3cr3t-t0ken';
+
+/** A core v1 Secret in the checkout namespace, with `fields` (data, stringData, type...) merged in. */
+function secret(name: string, fields: { [key: string]: unknown } = {}): Manifest {
+  return manifest('v1', 'Secret', name, fields);
+}
+
+/** Asserts that nothing in the findings (message, value, path) holds any of the values. */
+function expectNoValues(findings: readonly { message: string; value?: unknown; path: string }[], values: string[]): void {
+  const text = JSON.stringify(findings.map((f) => ({ message: f.message, value: f.value, path: f.path })));
+  for (const v of values) {
+    expect(text).not.toContain(v);
+  }
+}
+
+describe('SA203 secret-data-in-git', () => {
+  test('is an error named secret-data-in-git', () => {
+    expect(secretDataInGit.id).toBe('SA203');
+    expect(secretDataInGit.name).toBe('secret-data-in-git');
+    expect(secretDataInGit.severity).toBe(Severity.ERROR);
+  });
+
+  test('passes when a Secret has no data and no stringData', () => {
+    // GIVEN a placeholder a controller fills
+    const resources = [secret('checkout-tls', { type: 'kubernetes.io/tls' })];
+    // WHEN
+    const findings = findingsOf(secretDataInGit, resources, safeApplication());
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when data and stringData are empty objects', () => {
+    const resources = [secret('placeholder', { data: {}, stringData: {} })];
+    expect(findingsOf(secretDataInGit, resources, safeApplication())).toEqual([]);
+  });
+
+  test('passes when a ConfigMap has data, and when a Secret of another API group has data', () => {
+    // GIVEN data that is not in a core v1 Secret
+    const resources = [
+      manifest('v1', 'ConfigMap', 'settings', { data: { LOG_LEVEL: 'info' } }),
+      manifest('example.org/v1', 'Secret', 'not-core', { data: { token: TOKEN } }),
+      manifest('bitnami.com/v1alpha1', 'SealedSecret', 'sealed', { spec: { encryptedData: { password: 'AgBy3i4OJSWK+PiTySYZZA==' } } }),
+    ];
+    // WHEN / THEN
+    expect(findingsOf(secretDataInGit, resources, safeApplication())).toEqual([]);
+  });
+
+  test('passes on an ExternalSecret, which keeps the value out of Git', () => {
+    const es = manifest('external-secrets.io/v1', 'ExternalSecret', 'checkout-db', {
+      spec: { secretStoreRef: { name: 'vault', kind: 'ClusterSecretStore' }, data: [{ secretKey: 'password', remoteRef: { key: 'checkout/db' } }] },
+    });
+    expect(findingsOf(secretDataInGit, [es], safeApplication())).toEqual([]);
+  });
+
+  test('fails when a Secret has data, naming the key and not the value', () => {
+    // GIVEN
+    const db = secret('checkout-db', { data: { password: PASSWORD_B64 } });
+    // WHEN
+    const findings = findingsOf(secretDataInGit, [db], safeApplication());
+    // THEN
+    expectFindings(findings, db, ['SA203 /data']);
+    expect(findings[0].message).toBe('Secret checkout/checkout-db declares key "password" in data; its value is committed to Git');
+    expect(findings[0].value).toEqual(['password']);
+    expectNoValues(findings, [PASSWORD_B64, PASSWORD]);
+  });
+
+  test('fails when a Secret has stringData, naming every key sorted, and no value', () => {
+    // GIVEN
+    const api = secret('checkout-api', { stringData: { 'token': TOKEN, 'api.url': 'https://api.example.org', 'PASSWORD': PASSWORD } });
+    // WHEN
+    const findings = findingsOf(secretDataInGit, [api], safeApplication());
+    // THEN
+    expectFindings(findings, api, ['SA203 /stringData']);
+    expect(findings[0].message).toContain('declares keys "PASSWORD", "api.url", "token" in stringData; their values are committed to Git');
+    expect(findings[0].value).toEqual(['PASSWORD', 'api.url', 'token']);
+    expectNoValues(findings, [TOKEN, PASSWORD, 'https://api.example.org']);
+  });
+
+  test('fails twice when a Secret has both data and stringData', () => {
+    const both = secret('both', { data: { password: PASSWORD_B64 }, stringData: { token: TOKEN } });
+    const findings = findingsOf(secretDataInGit, [both], safeApplication());
+    expectFindings(findings, both, ['SA203 /data', 'SA203 /stringData']);
+    expectNoValues(findings, [PASSWORD_B64, PASSWORD, TOKEN]);
+  });
+
+  test('fails when a key has an empty value, which self-heal would put back over the controller\'s value', () => {
+    const placeholder = secret('placeholder', { data: { token: '' } });
+    const findings = findingsOf(secretDataInGit, [placeholder], safeApplication());
+    expectFindings(findings, placeholder, ['SA203 /data']);
+    expect(findings[0].value).toEqual(['token']);
+  });
+
+  test('fails without an Application too, as audit checks loose manifests', () => {
+    const db = secret('checkout-db', { data: { password: PASSWORD_B64 } });
+    expectFindings(findingsOf(secretDataInGit, [db]), db, ['SA203 /data']);
+  });
+
+  test('a reasoned suppression on the Secret is honoured and reported', () => {
+    // GIVEN a Secret whose values a plugin substitutes at render time, with a reasoned suppression
+    const reason = 'values are <path:...> placeholders that argocd-vault-plugin fills at render time';
+    const avp = secret('checkout-db', {
+      metadata: { annotations: { [suppressionKey('SA203')]: reason } },
+      stringData: { password: '<path:kv/data/checkout#password>' },
+    });
+    // WHEN
+    const findings = findingsOf(secretDataInGit, [avp], safeApplication());
+    // THEN the finding is kept, marked as suppressed with its reason
+    expect(described(findings)).toEqual(['SA203 /stringData']);
+    expect(findings[0].suppressedBecause).toBe(reason);
+    expect(unsuppressed(findings)).toEqual([]);
+  });
+
+  test('passes on what the library renders for examples/checkout', () => {
+    const { application, resources, argoCdVersion } = renderedCheckout();
+    expect(findingsOf(secretDataInGit, resources, application, argoCdVersion)).toEqual([]);
+  });
+});
+
+describe('SA203 over a SafeApplication\'s own manifests', () => {
+  test('fails on a raw Secret ApiObject with data, naming the key and not the value', () => {
+    // GIVEN a SafeApplication with a raw Secret whose password is base64 in Git
+    const { app } = newApp();
+    const raw = new ApiObject(app, 'x', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { password: PASSWORD_B64 } });
+    // WHEN the rule runs over what the app renders: its Application and its workloads
+    const resources = workloadsOf(app);
+    const findings = runRules({ application: app.resource.toJson() as Manifest, resources, argoCdVersion: app.argoCdVersion }, [secretDataInGit]);
+    // THEN
+    const rendered = resources.find((m) => m.kind === 'Secret');
+    expect(rendered).toEqual(raw.toJson());
+    expectFindings(findings, rendered as Manifest, ['SA203 /data']);
+    expect(findings[0].message).toBe('Secret payments/s declares key "password" in data; its value is committed to Git');
+    expectNoValues(findings, [PASSWORD_B64, PASSWORD]);
+  });
+
+  test('passes on a raw Secret without data, such as a placeholder filled by a controller', () => {
+    const { app } = newApp();
+    new ApiObject(app, 'x', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, type: 'kubernetes.io/tls' });
+    const resources = workloadsOf(app);
+    const findings = runRules({ application: app.resource.toJson() as Manifest, resources, argoCdVersion: app.argoCdVersion }, [secretDataInGit]);
+    expect(findings).toEqual([]);
+  });
+});
+
+/** The manifests an app deploys: every ApiObject in it but the Application. */
+function workloadsOf(app: SafeApplication): Manifest[] {
+  return app.node.findAll()
+    .filter((c): c is ApiObject => ApiObject.isApiObject(c) && c !== app.resource)
+    .map((o) => o.toJson() as Manifest);
+}
