@@ -158,6 +158,14 @@ export class SafeApplication extends Chart {
   }
 
   /**
+   * `instanceof SafeApplication` (cdk8s's Chart would otherwise answer true for any chart).
+   * @internal
+   */
+  static [Symbol.hasInstance](x: unknown): x is SafeApplication {
+    return SafeApplication.isSafeApplication(x);
+  }
+
+  /**
    * The SafeApplication that `scope` is defined in.
    *
    * @throws when `scope` is not inside a SafeApplication

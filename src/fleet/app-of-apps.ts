@@ -77,6 +77,14 @@ export class AppOfApps extends SafeApplication {
     return typeof x === 'object' && x !== null && APP_OF_APPS in x;
   }
 
+  /**
+   * `instanceof AppOfApps`.
+   * @internal
+   */
+  static [Symbol.hasInstance](x: unknown): x is AppOfApps {
+    return AppOfApps.isAppOfApps(x);
+  }
+
   /** The project whose Applications the root deploys. */
   public readonly childProjectName: string;
 

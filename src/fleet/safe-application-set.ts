@@ -358,13 +358,17 @@ export interface SafeApplicationSetProps {
    * cluster from the parameters, e.g. `ApplicationSetCluster.fromServer('{{.server}}')`.
    *
    * @default ApplicationSetCluster.IN_CLUSTER - the cluster Argo CD runs in
+   * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/Generators-Cluster/
    */
   readonly destinationCluster?: ApplicationSetCluster;
 
   /**
-   * The Argo CD release the ApplicationSet is rendered for. Fields the release lacks are not emitted.
+   * The Argo CD release the ApplicationSet is rendered for. Fields the release lacks are not emitted
+   * (`automated.enabled` before 3.1); every supported release has the ApplicationSet fields used here
+   * (`goTemplateOptions` from 2.8, `ignoreApplicationDifferences` from 2.9).
    *
    * @default ArgoCdVersion.LATEST
+   * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/upgrading/overview/
    */
   readonly argoCdVersion?: ArgoCdVersion;
 
@@ -378,9 +382,11 @@ export interface SafeApplicationSetProps {
   readonly applicationNamespace?: string;
 
   /**
-   * How a failed sync of a generated Application is retried. Always on; only the bounds can be tuned.
+   * How a failed sync of a generated Application is retried. Always on (without it Argo CD does not retry
+   * a failed automated sync of the same commit); only the bounds can be tuned.
    *
    * @default - limit 5, backoff 5s, factor 2, maxDuration 3m
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/auto_sync/#automatic-retry-with-a-limit
    */
   readonly retry?: RetryOptions;
 
@@ -401,7 +407,8 @@ export interface SafeApplicationSetProps {
    * Fields that belong to someone other than Git, in every generated Application. More can be added with
    * `addIgnoreRule`. Any rule also turns on `RespectIgnoreDifferences=true`.
    *
-   * @default - none
+   * @default - none: every field of every deployed resource is compared with Git
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/diffing/
    */
   readonly ignoreRules?: IgnoreRule[];
 }
@@ -425,9 +432,10 @@ export interface SafeApplicationSetProps {
  * Break-glass on one generated Application: the ApplicationSet ignores each Application's
  * `/spec/syncPolicy/automated` (`ignoreApplicationDifferences`, Argo CD 2.9+), so auto-sync can be turned
  * off by hand and the controller does not turn it back on. Two traps:
- * - Turning auto-sync back on with `--sync-policy automated` alone, or toggling it in older UIs, leaves
- *   prune and selfHeal false (argo-cd #23303, #23330), and the controller will not repair it, because it
- *   ignores that field. A restore must set the whole policy, and be checked.
+ * - Turning auto-sync back on with `argocd app set --sync-policy automated` alone writes `automated: {}`:
+ *   prune and selfHeal come back false (argo-cd #23303, #23330), and the controller does not repair them,
+ *   because it ignores that field. A restore must set the whole policy, and be checked. (The UI toggle of
+ *   Argo CD 3.5 sets `enabled` and keeps prune and selfHeal; older UIs rewrite the block.)
  * - The field stays ignored for every Application: a change to `automated` here reaches only Applications
  *   created afterwards. Only `automated` is ignored, not all of `/spec/syncPolicy` as in the Argo CD docs'
  *   example, because that would also freeze sync options and retry, e.g. keep RespectIgnoreDifferences from

@@ -113,6 +113,14 @@ export class SafeProject extends Chart implements IArgoProject {
     return typeof x === 'object' && x !== null && SAFE_PROJECT in x;
   }
 
+  /**
+   * `instanceof SafeProject` (cdk8s's Chart would otherwise answer true for any chart).
+   * @internal
+   */
+  static [Symbol.hasInstance](x: unknown): x is SafeProject {
+    return SafeProject.isSafeProject(x);
+  }
+
   /** The AppProject's name. */
   public readonly projectName: string;
   /** The repositories the project's Applications may read. */
@@ -175,6 +183,17 @@ export class SafeProject extends Chart implements IArgoProject {
       });
     }
     for (const d of props.destinations) {
+      const cluster = d?.cluster?.server ?? d?.cluster?.name ?? '';
+      if (/[*?[]/.test(cluster)) {
+        throw badValue({
+          code: ErrorCode.PROJECT_WILDCARD,
+          where: this,
+          prop: 'destinations[].cluster',
+          value: cluster,
+          allowed: 'must be one exact cluster: Argo CD matches project destinations by glob',
+          fix: 'list each cluster the team deploys to',
+        });
+      }
       if (typeof d?.namespace !== 'string' || !isDns1123Label(d.namespace)) {
         throw badValue({
           code: ErrorCode.PROJECT_WILDCARD,

@@ -11,14 +11,15 @@ describe('safe-argocd audit of the examples\' synth output', () => {
   buildCheckoutApp({ outdir: join(root, 'dist'), outdirFromRepoRoot: 'dist' }).synth();
   // Found by kind, not by file name: the layout of the tree is the library's to choose.
   const tree = Object.entries(readTree(root)).filter(([path]) => path.endsWith('.yaml')).map(([path, text]) => ({ path, text, kind: (parse(text) as { kind: string }).kind }));
-  const applicationFile = tree.find((f) => f.kind === 'Application')!;
-  const workloadFiles = tree.filter((f) => f.kind !== 'Application');
+  const applicationFile = tree.find((f) => f.kind === 'Application' && parse(f.text).metadata.name === 'checkout')!;
+  const workloadFiles = tree.filter((f) => f.path.startsWith('dist/workloads/'));
 
-  test('the synth output holds one Application and its workloads', () => {
+  test('the synth output holds the checkout Application, its root, its projects and its workloads', () => {
     // WHEN the files are listed
-    // THEN there is one Application and several workload files
-    expect(tree.filter((f) => f.kind === 'Application')).toHaveLength(1);
-    expect(workloadFiles.map((f) => f.kind).sort()).toEqual(['Deployment', 'HorizontalPodAutoscaler', 'Job', 'Service']);
+    // THEN there are two Applications (the root and checkout), two AppProjects, and the workload files
+    expect(tree.filter((f) => f.kind === 'Application')).toHaveLength(2);
+    expect(tree.filter((f) => f.kind === 'AppProject')).toHaveLength(2);
+    expect(workloadFiles.map((f) => f.kind).sort()).toEqual(['Deployment', 'ExternalSecret', 'HorizontalPodAutoscaler', 'Job', 'Role', 'RoleBinding', 'Service']);
   });
 
   test('audits clean: exit 0, no findings, one Application paired with all its workloads', async () => {
@@ -31,19 +32,19 @@ describe('safe-argocd audit of the examples\' synth output', () => {
     expect(report.suppressed).toEqual([]);
     expect(report.problems).toEqual([]);
     expect(report.notes).toEqual([]);
-    expect(report.stats.applications).toBe(1);
-    expect(report.stats.manifests).toBe(workloadFiles.length + 1);
-    expect(report.stats.files).toBe(workloadFiles.length + 1);
+    expect(report.stats.applications).toBe(2);
+    expect(report.stats.manifests).toBe(tree.length);
+    expect(report.stats.files).toBe(tree.length);
   });
 
   test('the text report says so in its summary line', async () => {
     // WHEN the repository is audited with the default text format
     const run = await runCli(['audit', root, '--repo-root', root]);
 
-    // THEN the summary counts no findings and one Application
+    // THEN the summary counts no findings and the two Applications
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe(`0 error(s), 0 warning(s), 0 note(s); 0 suppressed; 1 Application(s), ${workloadFiles.length + 1} manifest(s) `
-      + `in ${workloadFiles.length + 1} file(s); 0 non-Kubernetes document(s) and 0 Helm chart file(s) skipped; 0 unreadable file(s)\n`);
+    expect(run.stdout).toBe(`0 error(s), 0 warning(s), 0 note(s); 0 suppressed; 2 Application(s), ${tree.length} manifest(s) `
+      + `in ${tree.length} file(s); 0 non-Kubernetes document(s) and 0 Helm chart file(s) skipped; 0 unreadable file(s)\n`);
   });
 
   test('the workloads are checked as the Application\'s: without its ignore rule the Deployment is reported', async () => {

@@ -11,11 +11,17 @@ describe('examples/checkout', () => {
 
   test('synthesizes the checkout Application and its workloads', () => {
     expect(Object.keys(tree)).toEqual([
+      'applications/payments/AppProject.payments.k8s.yaml',
       'applications/payments/Application.checkout.k8s.yaml',
+      'applications/platform/AppProject.platform.k8s.yaml',
+      'roots/Application.payments-apps.k8s.yaml',
       'runbooks/checkout.md',
       'workloads/checkout/Deployment.checkout-web.k8s.yaml',
+      'workloads/checkout/ExternalSecret.checkout-db.k8s.yaml',
       'workloads/checkout/HorizontalPodAutoscaler.checkout-web.k8s.yaml',
       'workloads/checkout/Job.checkout-migrate.k8s.yaml',
+      'workloads/checkout/Role.checkout-humans.k8s.yaml',
+      'workloads/checkout/RoleBinding.checkout-humans.k8s.yaml',
       'workloads/checkout/Service.checkout.k8s.yaml',
     ]);
   });

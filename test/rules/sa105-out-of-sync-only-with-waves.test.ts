@@ -110,7 +110,7 @@ describe('SA105 out-of-sync-only-with-waves', () => {
   test('passes on what the library renders for examples/checkout once its Service is put into a wave', () => {
     // GIVEN the real app, with addToSyncWave used on its Service
     const { application, resources, argoCdVersion } = renderedCheckout((gitops: GitOpsApp) => {
-      const checkout = gitops.node.findAll().find((c): c is SafeApplication => c instanceof SafeApplication);
+      const checkout = gitops.node.findAll().find((c): c is SafeApplication => c instanceof SafeApplication && c.applicationName === 'checkout');
       const service = gitops.node.findAll().find((c) => ApiObject.isApiObject(c) && c.kind === 'Service');
       if (!checkout || !service) {
         throw new Error('examples/checkout has no SafeApplication or no Service');
