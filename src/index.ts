@@ -23,3 +23,4 @@ export * from './fleet/app-of-apps';
 export * from './governance/human-access';
 export * from './secrets/secret-store';
 export * from './secrets/external-secret';
+export * from './fleet/safe-application-set';

@@ -1,4 +1,4 @@
-import { ApiObject, Chart, Duration, Lazy } from 'cdk8s';
+import { ApiObject, Chart, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { IArgoProject } from './argo-project';
 import { ArgoCdVersion } from './argocd-version';
@@ -14,21 +14,20 @@ import { renderRunbook } from './runbook';
 import { Suppression, Suppressions } from './suppression';
 import { SafeProject } from '../governance/safe-project';
 import { ApplicationSpec, ApplicationSpecSyncPolicy, toJson_ApplicationSpec, toJson_ApplicationSpecSyncPolicy } from '../imports/application-argoproj.io';
+import { checkLabel, checkProject, checkRepoUrl } from '../private/app-checks';
 import { SYNC_WAVE_ANNOTATION } from '../private/argo-annotations';
 import { badValue, ErrorCode } from '../private/errors';
 import { nameFiles } from '../private/file-names';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
-import { goDuration } from '../private/go-duration';
 import { IGNORE_REASONS_ANNOTATION, renderIgnoreDifferences, renderIgnoreReasons } from '../private/ignore-differences';
 import { compileJq } from '../private/jq';
-import { isDns1123Label, suggestDns1123Label } from '../private/names';
+import { renderSyncOptions, renderSyncPolicy, ResolvedRetry, resolveRetry } from '../private/sync-policy';
 import { BREAK_GLASS_EXPIRES_ANNOTATION, BREAK_GLASS_REASON_ANNOTATION, BREAK_GLASS_TICKET_ANNOTATION } from '../rules/break-glass';
 import { runRules, unsuppressed } from '../rules/engine';
 import { floatingRevisionProblem } from '../rules/sa007-floating-target-revision';
 import { Manifest } from '../rules/types';
 import type { KnownFieldOwner } from '../workloads/known-field-owner';
-
 
 const SAFE_APPLICATION = Symbol.for('cdk8s-safe-argocd.SafeApplication');
 
@@ -216,10 +215,7 @@ export class SafeApplication extends Chart {
 
   private readonly destinationCluster: DestinationCluster;
   private readonly project: IArgoProject;
-  private readonly retryLimit: number;
-  private readonly backoffDuration: Duration;
-  private readonly backoffFactor: number;
-  private readonly backoffMaxDuration: Duration;
+  private readonly retry: ResolvedRetry;
   private readonly rules: IgnoreRule[] = [];
   private readonly waves = new Map<ApiObject, number>();
 
@@ -241,11 +237,7 @@ export class SafeApplication extends Chart {
     this.targetRevision = checkRevision(this, props.targetRevision, props.externalSource?.chart !== undefined);
 
     this.breakGlass = props.breakGlass === undefined ? undefined : checkBreakGlass(this, props.breakGlass);
-    const retry = checkRetry(this, props.retry ?? {});
-    this.retryLimit = retry.limit;
-    this.backoffDuration = retry.backoffDuration;
-    this.backoffFactor = retry.backoffFactor;
-    this.backoffMaxDuration = retry.backoffMaxDuration;
+    this.retry = resolveRetry(this, props.retry ?? {});
 
     if (props.externalSource) {
       this.sourcePath = props.externalSource.path;
@@ -303,14 +295,7 @@ export class SafeApplication extends Chart {
    * (argo-cd #5859).
    */
   public get syncOptions(): string[] {
-    const options = ['CreateNamespace=true', 'PruneLast=true'];
-    if (this.waves.size === 0) {
-      options.push('ApplyOutOfSyncOnly=true');
-    }
-    if (this.allRules().length > 0) {
-      options.push('RespectIgnoreDifferences=true');
-    }
-    return options;
+    return renderSyncOptions({ hasIgnoreRules: this.allRules().length > 0, usesSyncWaves: this.waves.size > 0 });
   }
 
   /**
@@ -492,23 +477,13 @@ export class SafeApplication extends Chart {
 
   /** The sync policy; `automated` is left out while a declarative break-glass suspends the app. */
   private renderSyncPolicy(automated: boolean): ApplicationSpecSyncPolicy {
-    return {
-      automated: automated ? {
-        enabled: this.argoCdVersion.hasAutomatedEnabled ? true : undefined,
-        prune: true,
-        selfHeal: true,
-        allowEmpty: false,
-      } : undefined,
-      syncOptions: this.syncOptions,
-      retry: {
-        limit: this.retryLimit,
-        backoff: {
-          duration: goDuration(this.backoffDuration),
-          factor: this.backoffFactor,
-          maxDuration: goDuration(this.backoffMaxDuration),
-        },
-      },
-    };
+    return renderSyncPolicy({
+      argoCdVersion: this.argoCdVersion,
+      hasIgnoreRules: this.allRules().length > 0,
+      usesSyncWaves: this.waves.size > 0,
+      automated,
+      retry: this.retry,
+    });
   }
 
   /**
@@ -590,51 +565,6 @@ function finalizersFor(policy: DeletionPolicy): string[] | undefined {
   }
 }
 
-function checkLabel(scope: IConstruct, prop: string, value: string, what: string): string {
-  if (typeof value !== 'string' || !isDns1123Label(value)) {
-    throw badValue({
-      code: prop.toLowerCase().includes('namespace') ? ErrorCode.INVALID_NAMESPACE : ErrorCode.INVALID_NAME,
-      where: scope,
-      prop,
-      value,
-      allowed: `must be ${what} that is a DNS-1123 label: lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters`,
-      fix: `use e.g. ${JSON.stringify(suggestDns1123Label(String(value ?? '')))}`,
-    });
-  }
-  return value;
-}
-
-function checkProject(scope: IConstruct, project: IArgoProject): string {
-  const name = project?.projectName;
-  if (name === undefined || name === '' || name === 'default') {
-    throw badValue({
-      code: ErrorCode.DEFAULT_PROJECT,
-      where: scope,
-      prop: 'project',
-      value: name,
-      allowed: 'must name an AppProject other than "default", which allows every repository, destination and kind',
-      fix: 'pass ArgoProject.fromName(\'<team project>\')',
-    });
-  }
-  return name;
-}
-
-function checkRepoUrl(scope: IConstruct, url: string): string {
-  const ok = typeof url === 'string'
-    && (/^(https?|ssh|git|oci):\/\/\S+$/.test(url) || /^[\w.-]+@[\w.-]+:\S+$/.test(url));
-  if (!ok) {
-    throw badValue({
-      code: ErrorCode.INVALID_URL,
-      where: scope,
-      prop: 'repoUrl',
-      value: url,
-      allowed: 'must be a repository URL Argo CD can read (https://, ssh://, oci:// or git@host:path)',
-      fix: 'give the URL of the repository as it is registered in Argo CD',
-    });
-  }
-  return url;
-}
-
 function checkRevision(scope: IConstruct, revision: string | undefined, isHelmChart: boolean): string {
   if (revision === undefined && !isHelmChart) {
     return 'main';
@@ -681,37 +611,3 @@ function checkBreakGlass(scope: IConstruct, breakGlass: BreakGlass): BreakGlass 
   return { reason: breakGlass.reason.trim().replace(/\s+/g, ' '), expires: breakGlass.expires, ticket: breakGlass.ticket?.trim() || undefined };
 }
 
-interface ResolvedRetry {
-  readonly limit: number;
-  readonly backoffDuration: Duration;
-  readonly backoffFactor: number;
-  readonly backoffMaxDuration: Duration;
-}
-
-function checkRetry(scope: IConstruct, retry: RetryOptions): ResolvedRetry {
-  const resolved: ResolvedRetry = {
-    limit: retry.limit ?? 5,
-    backoffDuration: retry.backoffDuration ?? Duration.seconds(5),
-    backoffFactor: retry.backoffFactor ?? 2,
-    backoffMaxDuration: retry.backoffMaxDuration ?? Duration.minutes(3),
-  };
-  const bounded = (prop: string, value: number, min: number, max: number, unit: string, fix: string) => {
-    if (!Number.isInteger(value) || value < min || value > max) {
-      throw badValue({
-        code: ErrorCode.RETRY_OUT_OF_BOUNDS,
-        where: scope,
-        prop: `retry.${prop}`,
-        value: unit === 's' ? `${value}s` : value,
-        allowed: `must be a whole number from ${min}${unit} to ${max}${unit}`,
-        fix,
-      });
-    }
-  };
-  bounded('limit', resolved.limit, 1, 10, '', 'retry between 1 and 10 times; unlimited retries hammer a broken commit forever');
-  bounded('backoffDuration', resolved.backoffDuration.toSeconds({ integral: false }), 1, 300, 's', 'use e.g. Duration.seconds(5)');
-  bounded('backoffFactor', resolved.backoffFactor, 1, 10, '', 'use e.g. 2');
-  bounded('backoffMaxDuration', resolved.backoffMaxDuration.toSeconds({ integral: false }),
-    Math.max(1, resolved.backoffDuration.toSeconds({ integral: false })), 3600, 's',
-    'use a maximum no shorter than backoffDuration and at most an hour, e.g. Duration.minutes(3)');
-  return resolved;
-}
