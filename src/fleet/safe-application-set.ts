@@ -1,14 +1,16 @@
 import { ApiObject, Chart, Lazy } from 'cdk8s';
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 import { IArgoProject } from '../application/argo-project';
 import { ArgoCdVersion } from '../application/argocd-version';
 import { DeletionPolicy } from '../application/deletion-policy';
 import { IgnoreRule } from '../application/ignore-rule';
 import { RetryOptions } from '../application/retry-options';
+import { SafeApplication } from '../application/safe-application';
 import { ApplicationSpec, toJson_ApplicationSpec } from '../imports/application-argoproj.io';
 import { checkLabel, checkProject, checkRepoUrl } from '../private/app-checks';
 import { badValue, ErrorCode, ErrorCodeValue } from '../private/errors';
 import { formatFinding } from '../private/format';
+import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { hasAction, parametersOf, parseTemplate, ParsedTemplate, renderSimple } from '../private/go-template';
 import { IGNORE_REASONS_ANNOTATION, renderIgnoreDifferences, renderIgnoreReasons } from '../private/ignore-differences';
 import { compileJq } from '../private/jq';
@@ -486,6 +488,7 @@ export class SafeApplicationSet extends Construct {
 
   public constructor(scope: Construct, id: string, props: SafeApplicationSetProps) {
     super(scope, id);
+    Object.defineProperty(this, GITOPS_PART, { value: true });
     try {
       Chart.of(this);
     } catch {
@@ -783,6 +786,21 @@ export class SafeApplicationSet extends Construct {
       }
       seen.set(name, here);
     }));
+  }
+
+  /**
+   * In a GitOpsApp, a set that no SafeApplication deploys goes next to its project's Applications
+   * (`applications/<project>/ApplicationSet.<name>`), where the project's app-of-apps root deploys it.
+   * Inside a SafeApplication it is one of that app's workloads instead.
+   * @internal
+   */
+  public _renderGitOpsFiles(layout: GitOpsLayout): PartFile[] {
+    for (let c: IConstruct | undefined = this.node.scope; c; c = c.node.scope) {
+      if (SafeApplication.isSafeApplication(c)) {
+        return [];
+      }
+    }
+    return [{ path: `${layout.applicationsFolder(this.projectName)}/ApplicationSet.${this.applicationSetName}${layout.extension}`, manifest: this.resource.toJson() }];
   }
 }
 
