@@ -1,9 +1,11 @@
 /**
- * A declarative, recorded suspension of one Application's automated sync, for teams that prefer to
- * break glass through Git. The Application keeps its retry and sync options but loses `automated`, and
- * carries the reason and expiry as annotations that `safe-argocd audit` reports (and fails on once expired).
+ * A declarative, recorded suspension of one Application, for teams that prefer to break glass through Git.
+ * The Application keeps its whole sync policy and gets `argocd.argoproj.io/skip-reconcile: "true"`, so Argo
+ * CD stops reconciling it (no sync, no self-heal) until the break-glass is removed from Git, and carries the
+ * reason and expiry as annotations that `safe-argocd audit` reports (and fails on once expired). Lifting it
+ * restores the policy exactly as declared.
  *
- * @see https://argo-cd.readthedocs.io/en/stable/user-guide/auto_sync/
+ * @see https://argo-cd.readthedocs.io/en/stable/user-guide/skip_reconcile/
  */
 export interface BreakGlass {
   /** Why automated sync is suspended, for the audit trail. */

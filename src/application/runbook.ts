@@ -78,7 +78,12 @@ export function renderRunbook(f: RunbookFacts): string {
     '',
   ];
   if (f.declarativeBreakGlass) {
-    lines.push('> This Application is suspended in Git right now (a recorded break-glass). Remove the `breakGlass` from its', '> SafeApplication and commit to restore it; `safe-argocd audit` fails once the break-glass has expired.', '');
+    lines.push(
+      '> This Application is suspended in Git right now: a recorded break-glass sets `argocd.argoproj.io/skip-reconcile`,',
+      '> so Argo CD does not sync or self-heal it. Remove the `breakGlass` from its SafeApplication and commit to resume;',
+      '> its sync policy was never changed. `safe-argocd audit` fails once the break-glass has expired.',
+      '',
+    );
   }
   return lines.join('\n');
 }

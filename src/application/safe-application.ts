@@ -23,7 +23,7 @@ import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { IGNORE_REASONS_ANNOTATION, renderIgnoreDifferences, renderIgnoreReasons } from '../private/ignore-differences';
 import { compileJq } from '../private/jq';
 import { renderSyncOptions, renderSyncPolicy, ResolvedRetry, resolveRetry } from '../private/sync-policy';
-import { BREAK_GLASS_EXPIRES_ANNOTATION, BREAK_GLASS_REASON_ANNOTATION, BREAK_GLASS_TICKET_ANNOTATION } from '../rules/break-glass';
+import { BREAK_GLASS_EXPIRES_ANNOTATION, BREAK_GLASS_REASON_ANNOTATION, BREAK_GLASS_TICKET_ANNOTATION, isCalendarDate, SKIP_RECONCILE_ANNOTATION } from '../rules/break-glass';
 import { runRules, unsuppressed } from '../rules/engine';
 import { floatingRevisionProblem } from '../rules/sa007-floating-target-revision';
 import { Manifest } from '../rules/types';
@@ -118,10 +118,10 @@ export interface SafeApplicationProps {
   readonly deletionPolicy?: DeletionPolicy;
 
   /**
-   * Suspend automated sync declaratively, with a reason and an expiry that audit enforces. Prefer the
+   * Suspend the app declaratively, with a reason and an expiry that audit enforces: Argo CD stops
+   * reconciling it (`argocd.argoproj.io/skip-reconcile`) while the full sync policy stays declared. Prefer the
    * generated runbook (`runbooks/<app>.md`) for a 2 a.m. incident; use this when the suspension must be
-   * reviewed in Git. An app-of-apps root stops ignoring this app's sync policy while it is set, so the
-   * suspension (and later the restore) reaches the cluster through Git.
+   * reviewed in Git.
    *
    * @default - no break-glass: automated sync with prune and self-heal
    */
@@ -267,6 +267,9 @@ export class SafeApplication extends Chart {
       spec: Lazy.any({ produce: () => toJson_ApplicationSpec(this.renderSpec()) }),
     });
     if (this.breakGlass) {
+      // Argo CD stops reconciling the Application while this is set; the full sync policy stays declared,
+      // so lifting the break-glass in Git restores it as it was (no argo-cd #23330), through any root.
+      this.resource.metadata.addAnnotation(SKIP_RECONCILE_ANNOTATION, 'true');
       this.resource.metadata.addAnnotation(BREAK_GLASS_REASON_ANNOTATION, this.breakGlass.reason);
       this.resource.metadata.addAnnotation(BREAK_GLASS_EXPIRES_ANNOTATION, this.breakGlass.expires);
       if (this.breakGlass.ticket) {
@@ -470,7 +473,7 @@ export class SafeApplication extends Chart {
         name: this.destinationCluster.name,
         namespace: this.destinationNamespace,
       },
-      syncPolicy: this.renderSyncPolicy(this.breakGlass === undefined),
+      syncPolicy: this.renderSyncPolicy(true),
       ignoreDifferences: ignoreDifferences.length > 0 ? ignoreDifferences : undefined,
     };
   }
@@ -597,7 +600,7 @@ function checkBreakGlass(scope: IConstruct, breakGlass: BreakGlass): BreakGlass 
     });
   }
   const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(String(breakGlass.expires));
-  const valid = date !== null && new Date(`${breakGlass.expires}T00:00:00Z`).toISOString().slice(0, 10) === breakGlass.expires;
+  const valid = date !== null && isCalendarDate(breakGlass.expires);
   if (!valid) {
     throw badValue({
       code: ErrorCode.BREAK_GLASS,

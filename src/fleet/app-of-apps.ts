@@ -64,8 +64,11 @@ export interface AppOfAppsProps {
  * In app-of-apps, the parent's self-heal reverts a child's changed sync policy within seconds (argo-cd
  * #3895, #4808, #23484), which defeats the usual break-glass. The root therefore ignores each child's
  * `/spec/syncPolicy/automated`, scoped to that one Application, with RespectIgnoreDifferences: an on-call
- * engineer can suspend one leaf (see its runbook) and the suspension holds. A child with a declarative
- * break-glass is not ignored, so its suspension and its restore travel through Git.
+ * engineer can suspend one leaf (see its runbook) and the suspension holds. A declarative break-glass
+ * suspends a child with the `argocd.argoproj.io/skip-reconcile` annotation instead, which the root applies.
+ *
+ * The root is applied by hand: apply `roots/` again (or deploy it from a bootstrap Application) when the
+ * project gains an Application, so that the new child's ignore rule reaches the cluster.
  *
  * The root has the same hardened policy as every SafeApplication and cannot be suspended by a prop.
  *
@@ -136,7 +139,6 @@ export class AppOfApps extends SafeApplication {
 
   protected additionalIgnoreRules(): IgnoreRule[] {
     return this.children
-      .filter((child) => child.breakGlass === undefined)
       .map((child) => IgnoreRule.jsonPointer(
         IgnoreTarget.resource({ group: 'argoproj.io', kind: 'Application', name: child.applicationName, namespace: child.applicationNamespace }),
         '/spec/syncPolicy/automated',

@@ -8,6 +8,7 @@ import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { isDns1123Label } from '../private/names';
 import { runRules, unsuppressed } from '../rules/engine';
+import { normalizeRepoUrl } from '../rules/sa202-destination-not-allowed';
 import { suppressionKey } from '../rules/suppressions';
 
 const SAFE_PROJECT = Symbol.for('cdk8s-safe-argocd.SafeProject');
@@ -270,7 +271,7 @@ export class SafeProject extends Chart implements IArgoProject {
 
   /** Whether an Application of this project may read `repoUrl`. */
   public allowsSource(repoUrl: string): boolean {
-    return this.sourceRepos.includes(repoUrl);
+    return this.sourceRepos.some((r) => normalizeRepoUrl(r) === normalizeRepoUrl(repoUrl));
   }
 
   /**

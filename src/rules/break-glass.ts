@@ -5,6 +5,17 @@ import { Manifest } from './types';
 export const BREAK_GLASS_REASON_ANNOTATION = 'safe-argocd/break-glass-reason';
 export const BREAK_GLASS_EXPIRES_ANNOTATION = 'safe-argocd/break-glass-expires';
 export const BREAK_GLASS_TICKET_ANNOTATION = 'safe-argocd/break-glass-ticket';
+/** Argo CD (2.7+, alpha) does not reconcile an Application that carries this annotation with "true". */
+export const SKIP_RECONCILE_ANNOTATION = 'argocd.argoproj.io/skip-reconcile';
+
+/** Whether a `YYYY-MM-DD` string names a day that exists. */
+export function isCalendarDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) {
+    return false;
+  }
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+}
 
 /** The recorded break-glass of an Application, if it has one. */
 export function breakGlassOf(application: Manifest): { reason: string; expires?: string } | undefined {

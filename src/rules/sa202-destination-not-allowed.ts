@@ -34,9 +34,7 @@ export const destinationNotAllowed: Rule = {
       const namespace = stringAt(destination, 'namespace') ?? '';
       const server = stringAt(destination, 'server');
       const name = stringAt(destination, 'name');
-      const allowed = listAt(project, 'spec', 'destinations').some((d) => isObject(d)
-        && globMatches(String(d.namespace ?? ''), namespace)
-        && (server !== undefined ? typeof d.server === 'string' && globMatches(d.server, server) : typeof d.name === 'string' && globMatches(d.name, name ?? '')));
+      const allowed = destinationAllowed(listAt(project, 'spec', 'destinations'), namespace, server, name);
       if (!allowed) {
         found.push({
           object: app,
@@ -48,7 +46,7 @@ export const destinationNotAllowed: Rule = {
       const repos = listAt(project, 'spec', 'sourceRepos').filter((r): r is string => typeof r === 'string');
       for (const { source, path } of sourcesOf(app)) {
         const repo = stringAt(source, 'repoURL') ?? '';
-        if (!repos.some((r) => globMatches(r, repo))) {
+        if (!repos.some((r) => globMatches(normalizeRepoUrl(r), normalizeRepoUrl(repo)))) {
           found.push({ object: app, path: `${path}/repoURL`, message: `project ${stringAt(project, 'metadata', 'name')} does not allow repository ${JSON.stringify(repo)}`, value: repo });
         }
       }
@@ -56,3 +54,36 @@ export const destinationNotAllowed: Rule = {
     return found;
   },
 };
+
+/**
+ * Argo CD's destination check (pkg/apis/application/v1alpha1, isDestinationMatched): a pattern starting
+ * with "!" denies what it matches, and any matching deny wins; otherwise some destination must match.
+ */
+function destinationAllowed(destinations: unknown[], namespace: string, server: string | undefined, name: string | undefined): boolean {
+  const cluster = (d: Record<string, unknown>) => (server !== undefined ? d.server : d.name);
+  const value = server ?? name ?? '';
+  const matches = (pattern: unknown, actual: string): { match: boolean; deny: boolean } => {
+    const p = typeof pattern === 'string' ? pattern : '';
+    return p.startsWith('!') ? { match: globMatches(p.slice(1), actual), deny: true } : { match: globMatches(p, actual), deny: false };
+  };
+  let allowed = false;
+  for (const d of destinations) {
+    if (!isObject(d)) {
+      continue;
+    }
+    const ns = matches(d.namespace, namespace);
+    const cl = matches(cluster(d), value);
+    if ((ns.deny && ns.match && (cl.deny ? !cl.match : cl.match)) || (cl.deny && cl.match && (ns.deny ? !ns.match : ns.match))) {
+      return false;
+    }
+    if (!ns.deny && !cl.deny && ns.match && cl.match) {
+      allowed = true;
+    }
+  }
+  return allowed;
+}
+
+/** Repository URLs as Argo CD compares them (util/git NormalizeGitURL): lower case, no ".git", no trailing "/". */
+export function normalizeRepoUrl(url: string): string {
+  return url.trim().toLowerCase().replace(/\/+$/, '').replace(/\.git$/, '');
+}

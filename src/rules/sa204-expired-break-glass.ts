@@ -1,4 +1,4 @@
-import { breakGlassOf, BREAK_GLASS_EXPIRES_ANNOTATION } from './break-glass';
+import { breakGlassOf, BREAK_GLASS_EXPIRES_ANNOTATION, isCalendarDate } from './break-glass';
 import { Severity } from './severity';
 import { Rule } from './types';
 
@@ -21,7 +21,7 @@ export const expiredBreakGlass: Rule = {
     if (!application || !record) {
       return [];
     }
-    if (record.expires === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(record.expires)) {
+    if (record.expires === undefined || !isCalendarDate(record.expires)) {
       return [{ object: application, path: POINTER, message: 'the break-glass has no valid expiry date (YYYY-MM-DD)', value: record.expires }];
     }
     if (today !== undefined && record.expires < today) {

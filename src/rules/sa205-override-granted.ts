@@ -21,7 +21,9 @@ export const overrideGranted: Rule = {
           return;
         }
         listAt(role, 'policies').forEach((policy, j) => {
-          if (typeof policy === 'string' && /,\s*override\s*,/.test(policy)) {
+          // p, <subject>, <resource>, <action>, <object>, <effect>: override, or every action, allowed.
+          const fields = typeof policy === 'string' ? policy.split(',').map((f) => f.trim()) : [];
+          if (fields[0] === 'p' && ['override', '*'].includes(fields[3]) && fields[5] !== 'deny') {
             found.push({ object: project, path: `/spec/roles/${i}/policies/${j}`, message: `role ${String(role.name)} grants override`, value: policy });
           }
         });

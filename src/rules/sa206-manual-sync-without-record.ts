@@ -23,8 +23,8 @@ export const manualSyncWithoutRecord: Rule = {
     const automated = at(application, 'spec', 'syncPolicy', 'automated');
     return [{
       object: application,
-      path: automated === undefined ? '/spec/syncPolicy' : '/spec/syncPolicy/automated/enabled',
-      message: automated === undefined ? 'the Application has no automated sync and no recorded break-glass' : 'automated sync is disabled (enabled: false) and no break-glass records why',
+      path: automated === undefined || automated === null ? '/spec/syncPolicy' : '/spec/syncPolicy/automated/enabled',
+      message: automated === undefined || automated === null ? 'the Application has no automated sync and no recorded break-glass' : 'automated sync is disabled (enabled: false) and no break-glass records why',
     }];
   },
 };

@@ -1,0 +1,140 @@
+import { Testing } from 'cdk8s';
+import { expectFindings, findingsOf, manifest, modified, Overrides, safeApplication } from './support';
+import { SafeProject } from '../../src';
+import { permissiveProject } from '../../src/rules/sa201-permissive-project';
+import { Manifest } from '../../src/rules/types';
+
+const REPO = 'https://git.example.org/payments/checkout.git';
+
+/** An AppProject "payments" that SA201 accepts, with `overrides` merged in (lists replace). */
+function appProject(overrides: Overrides = {}): Manifest {
+  return modified({
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'AppProject',
+    metadata: { name: 'payments', namespace: 'argocd' },
+    spec: {
+      sourceRepos: [REPO],
+      destinations: [{ server: 'https://kubernetes.default.svc', namespace: 'checkout' }],
+      clusterResourceWhitelist: [{ group: '', kind: 'Namespace' }],
+    },
+  }, overrides);
+}
+
+describe('SA201 permissive-project', () => {
+  test('passes when the project lists exact repositories, destinations and cluster kinds', () => {
+    // GIVEN
+    const project = appProject();
+    // WHEN
+    const findings = findingsOf(permissiveProject, [project], safeApplication());
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes on the AppProject a SafeProject renders', () => {
+    // GIVEN
+    const rendered = new SafeProject(Testing.app(), 'project', {
+      name: 'payments', sourceRepos: [REPO], destinations: [{ namespace: 'checkout' }], clusterResources: [{ group: '', kind: 'Namespace' }],
+    }).resource.toJson() as Manifest;
+    // WHEN
+    const findings = findingsOf(permissiveProject, [rendered]);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when there is no AppProject, only an Application', () => {
+    // GIVEN WHEN
+    const findings = findingsOf(permissiveProject, [], safeApplication());
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when an AppProject of another API group has "*"', () => {
+    // GIVEN
+    const other = manifest('example.org/v1', 'AppProject', 'payments', { spec: { sourceRepos: ['*'] } });
+    // WHEN
+    const findings = findingsOf(permissiveProject, [other]);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when sourceRepos holds "*"', () => {
+    // GIVEN
+    const project = appProject({ spec: { sourceRepos: [REPO, '*'] } });
+    // WHEN
+    const findings = findingsOf(permissiveProject, [project]);
+    // THEN
+    expectFindings(findings, project, ['SA201 /spec/sourceRepos/1']);
+    expect(findings[0].value).toBe('*');
+    expect(findings[0].message).toBe('sourceRepos allows any repository');
+  });
+
+  test.each([
+    ['namespace', { server: 'https://kubernetes.default.svc', namespace: '*' }, 'a destination allows any namespace'],
+    ['server', { server: '*', namespace: 'checkout' }, 'a destination allows any cluster'],
+    ['name', { name: '*', namespace: 'checkout' }, 'a destination allows any cluster'],
+  ])('fails when a destination\'s %s is "*"', (field, destination, message) => {
+    // GIVEN
+    const project = appProject({ spec: { destinations: [{ server: 'https://kubernetes.default.svc', namespace: 'checkout' }, destination] } });
+    // WHEN
+    const findings = findingsOf(permissiveProject, [project]);
+    // THEN
+    expectFindings(findings, project, [`SA201 /spec/destinations/1/${field}`]);
+    expect(findings[0].message).toBe(message);
+  });
+
+  test('fails once per field when a destination is "*" everywhere', () => {
+    // GIVEN
+    const project = appProject({ spec: { destinations: [{ server: '*', namespace: '*' }] } });
+    // WHEN
+    const findings = findingsOf(permissiveProject, [project]);
+    // THEN
+    expectFindings(findings, project, ['SA201 /spec/destinations/0/server', 'SA201 /spec/destinations/0/namespace']);
+  });
+
+  test.each([
+    ['any kind', { group: '', kind: '*' }],
+    ['any group', { group: '*', kind: 'ClusterRole' }],
+    ['anything', { group: '*', kind: '*' }],
+  ])('fails when clusterResourceWhitelist allows %s', (_, entry) => {
+    // GIVEN
+    const project = appProject({ spec: { clusterResourceWhitelist: [{ group: '', kind: 'Namespace' }, entry] } });
+    // WHEN
+    const findings = findingsOf(permissiveProject, [project]);
+    // THEN
+    expectFindings(findings, project, ['SA201 /spec/clusterResourceWhitelist/1']);
+    expect(findings[0].value).toEqual(entry);
+  });
+
+  test('fails when the AppProject is audited as the application itself', () => {
+    // GIVEN
+    const project = appProject({ spec: { sourceRepos: ['*'] } });
+    // WHEN
+    const findings = findingsOf(permissiveProject, [], project);
+    // THEN
+    expectFindings(findings, project, ['SA201 /spec/sourceRepos/0']);
+  });
+
+  test('fails on every permissive field of every project, in order', () => {
+    // GIVEN
+    const payments = appProject({ spec: { sourceRepos: ['*'], clusterResourceWhitelist: [{ group: '*', kind: '*' }] } });
+    const search = appProject({ metadata: { name: 'search' }, spec: { destinations: [{ server: 'https://kubernetes.default.svc', namespace: '*' }] } });
+    // WHEN
+    const findings = findingsOf(permissiveProject, [payments, search]);
+    // THEN
+    expect(findings.map((f) => [f.rule.id, f.path, f.object])).toEqual([
+      ['SA201', '/spec/sourceRepos/0', payments],
+      ['SA201', '/spec/clusterResourceWhitelist/0', payments],
+      ['SA201', '/spec/destinations/0/namespace', search],
+    ]);
+  });
+
+  test('fails, marked suppressed, when the project carries a reasoned suppression of SA201', () => {
+    // GIVEN
+    const project = appProject({ metadata: { annotations: { 'safe-argocd/suppress.SA201': 'the platform project deploys every team repository' } }, spec: { sourceRepos: ['*'] } });
+    // WHEN
+    const findings = findingsOf(permissiveProject, [project]);
+    // THEN
+    expectFindings(findings, project, ['SA201 /spec/sourceRepos/0']);
+    expect(findings[0].suppressedBecause).toBe('the platform project deploys every team repository');
+  });
+});

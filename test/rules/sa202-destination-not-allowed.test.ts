@@ -1,0 +1,205 @@
+import { parse } from 'yaml';
+import { expectFindings, findingsOf, modified, Overrides, safeApplication } from './support';
+import { GitOpsApp, SafeApplication, SafeProject } from '../../src';
+import { destinationNotAllowed } from '../../src/rules/sa202-destination-not-allowed';
+import { Manifest } from '../../src/rules/types';
+import { addConfigMap, appProps } from '../support/app';
+
+const IN_CLUSTER = 'https://kubernetes.default.svc';
+
+/**
+ * An AppProject "payments" with glob destinations (any `team-*` namespace in-cluster, any namespace-`checkout` on
+ * clusters named `prod-*`) and glob sources (every repository under payments/), with `overrides` merged in.
+ */
+function appProject(overrides: Overrides = {}): Manifest {
+  return modified({
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'AppProject',
+    metadata: { name: 'payments', namespace: 'argocd' },
+    spec: {
+      sourceRepos: ['https://git.example.org/payments/*', 'https://charts.example.org'],
+      destinations: [
+        { server: IN_CLUSTER, namespace: 'team-*' },
+        { name: 'prod-*', namespace: 'checkout' },
+      ],
+    },
+  }, overrides);
+}
+
+/** An Application of the payments project deploying to `namespace` in-cluster. */
+function appTo(namespace: string, overrides: Overrides = {}): Manifest {
+  return modified(safeApplication({ spec: { destination: { server: IN_CLUSTER, namespace } } }), overrides);
+}
+
+describe('SA202 destination-not-allowed', () => {
+  test('passes when the destination namespace matches a glob destination and the repository a glob source', () => {
+    // GIVEN
+    const app = appTo('team-checkout');
+    // WHEN
+    const findings = findingsOf(destinationNotAllowed, [appProject()], app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when the destination is a cluster by name that a glob allows', () => {
+    // GIVEN
+    const app = safeApplication({ spec: { destination: { server: undefined, name: 'prod-eu', namespace: 'checkout' } } });
+    // WHEN
+    const findings = findingsOf(destinationNotAllowed, [appProject()], app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when no AppProject is in the input (nothing to check against)', () => {
+    // GIVEN
+    const app = appTo('kube-system');
+    // WHEN
+    const findings = findingsOf(destinationNotAllowed, [], app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when the Application belongs to a project that is not in the input', () => {
+    // GIVEN
+    const app = appTo('kube-system', { spec: { project: 'search' } });
+    // WHEN
+    const findings = findingsOf(destinationNotAllowed, [appProject()], app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when every source of a multi-source Application is allowed', () => {
+    // GIVEN
+    const app = appTo('team-checkout', {
+      spec: {
+        source: undefined,
+        sources: [
+          { repoURL: 'https://charts.example.org', chart: 'checkout', targetRevision: '1.2.3' },
+          { repoURL: 'https://git.example.org/payments/values.git', targetRevision: 'main', ref: 'values' },
+        ],
+      },
+    });
+    // WHEN
+    const findings = findingsOf(destinationNotAllowed, [appProject()], app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes on what a SafeProject and its SafeApplication render', () => {
+    // GIVEN the folder an app-of-apps root deploys: the AppProject and the Application
+    const gitops = new GitOpsApp({ outdir: 'dist' });
+    const project = new SafeProject(gitops, 'project', { name: 'payments', sourceRepos: [appProps().repoUrl], destinations: [{ namespace: 'payments' }] });
+    addConfigMap(new SafeApplication(gitops, 'checkout', appProps({ project })), 'settings');
+    const folder = gitops.renderFiles().filter((f) => f.path.startsWith('applications/payments/')).map((f) => parse(f.content) as Manifest);
+    expect(folder).toHaveLength(2);
+    // WHEN
+    const findings = findingsOf(destinationNotAllowed, folder);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when the destination namespace matches no glob destination', () => {
+    // GIVEN
+    const app = appTo('checkout');
+    // WHEN
+    const findings = findingsOf(destinationNotAllowed, [appProject()], app);
+    // THEN
+    expectFindings(findings, app, ['SA202 /spec/destination']);
+    expect(findings[0].message).toBe(`project payments does not allow namespace "checkout" on ${IN_CLUSTER}`);
+    expect(findings[0].value).toEqual({ server: IN_CLUSTER, namespace: 'checkout' });
+  });
+
+  test('fails when the glob namespace matches but the server does not', () => {
+    // GIVEN
+    const app = appTo('team-checkout', { spec: { destination: { server: 'https://prod-eu.example.org:6443' } } });
+    // WHEN
+    const findings = findingsOf(destinationNotAllowed, [appProject()], app);
+    // THEN
+    expectFindings(findings, app, ['SA202 /spec/destination']);
+  });
+
+  test('fails when a cluster by name matches no named destination', () => {
+    // GIVEN
+    const app = safeApplication({ spec: { destination: { server: undefined, name: 'staging-eu', namespace: 'checkout' } } });
+    // WHEN
+    const findings = findingsOf(destinationNotAllowed, [appProject()], app);
+    // THEN
+    expectFindings(findings, app, ['SA202 /spec/destination']);
+    expect(findings[0].message).toContain('on staging-eu');
+  });
+
+  test('fails when the single source reads a repository the project does not allow', () => {
+    // GIVEN
+    const app = appTo('team-checkout', { spec: { source: { repoURL: 'https://git.example.org/search/checkout.git' } } });
+    // WHEN
+    const findings = findingsOf(destinationNotAllowed, [appProject()], app);
+    // THEN
+    expectFindings(findings, app, ['SA202 /spec/source/repoURL']);
+    expect(findings[0].value).toBe('https://git.example.org/search/checkout.git');
+  });
+
+  test('fails on the one source of a multi-source Application that the project does not allow', () => {
+    // GIVEN
+    const app = appTo('team-checkout', {
+      spec: {
+        source: undefined,
+        sources: [
+          { repoURL: 'https://charts.example.org', chart: 'checkout', targetRevision: '1.2.3' },
+          { repoURL: 'https://git.example.org/forks/values.git', targetRevision: 'main', ref: 'values' },
+        ],
+      },
+    });
+    // WHEN
+    const findings = findingsOf(destinationNotAllowed, [appProject()], app);
+    // THEN
+    expectFindings(findings, app, ['SA202 /spec/sources/1/repoURL']);
+    expect(findings[0].message).toBe('project payments does not allow repository "https://git.example.org/forks/values.git"');
+  });
+
+  test('fails on the destination and on the source, destination first', () => {
+    // GIVEN
+    const app = appTo('kube-system', { spec: { source: { repoURL: 'https://git.example.org/forks/checkout.git' } } });
+    // WHEN
+    const findings = findingsOf(destinationNotAllowed, [appProject()], app);
+    // THEN
+    expectFindings(findings, app, ['SA202 /spec/destination', 'SA202 /spec/source/repoURL']);
+  });
+
+  test('fails on each Application of the folder, whichever of them is the input\'s application', () => {
+    // GIVEN two Applications and their project as loose manifests
+    const good = appTo('team-checkout');
+    const bad = appTo('checkout', { metadata: { name: 'ledger' } });
+    // WHEN
+    const findings = findingsOf(destinationNotAllowed, [appProject(), good, bad]);
+    // THEN
+    expectFindings(findings, bad, ['SA202 /spec/destination']);
+  });
+
+  test('fails when a deny destination ("!kube-system") rejects the namespace, as in Argo CD\'s projects doc', () => {
+    // GIVEN the example of docs/user-guide/projects.md: any destination but kube-system
+    // (app_project_types.go isDestinationMatched: a matching deny pattern refuses the destination)
+    const project = appProject({
+      spec: {
+        destinations: [
+          { namespace: '!kube-system', server: '*' },
+          { namespace: '*', server: '*' },
+        ],
+      },
+    });
+    const app = appTo('kube-system');
+    // WHEN
+    const findings = findingsOf(destinationNotAllowed, [project], app);
+    // THEN
+    expectFindings(findings, app, ['SA202 /spec/destination']);
+  });
+
+  test('passes when the repository differs from the project\'s only by a ".git" suffix and letter case, which Argo CD normalizes', () => {
+    // GIVEN (IsSourcePermitted compares git.NormalizeGitURL of both: lower case, ".git" trimmed)
+    const project = appProject({ spec: { sourceRepos: ['https://git.example.org/Payments/checkout.git'] } });
+    const app = appTo('team-checkout', { spec: { source: { repoURL: 'https://git.example.org/payments/checkout' } } });
+    // WHEN
+    const findings = findingsOf(destinationNotAllowed, [project], app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+});

@@ -1,0 +1,151 @@
+import { Testing } from 'cdk8s';
+import { expectFindings, findingsOf, modified, Overrides, safeApplication } from './support';
+import { SafeProject, SafeProjectProps } from '../../src';
+import { overrideGranted } from '../../src/rules/sa205-override-granted';
+import { Manifest } from '../../src/rules/types';
+
+/** An AppProject "payments" with a developer role (get, sync), with `overrides` merged in (lists replace). */
+function appProject(overrides: Overrides = {}): Manifest {
+  return modified({
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'AppProject',
+    metadata: { name: 'payments', namespace: 'argocd' },
+    spec: {
+      sourceRepos: ['https://git.example.org/payments/checkout.git'],
+      destinations: [{ server: 'https://kubernetes.default.svc', namespace: 'checkout' }],
+      roles: [developer()],
+    },
+  }, overrides);
+}
+
+/** A role named `name` with the given policy lines, or get and sync. */
+function developer(name = 'developer', policies?: string[]): { [key: string]: unknown } {
+  return {
+    name,
+    groups: ['payments-dev'],
+    policies: policies ?? [
+      `p, proj:payments:${name}, applications, get, payments/*, allow`,
+      `p, proj:payments:${name}, applications, sync, payments/*, allow`,
+    ],
+  };
+}
+
+/** The AppProject a SafeProject renders. */
+function rendered(props: Partial<SafeProjectProps> = {}): Manifest {
+  return new SafeProject(Testing.app(), 'project', {
+    name: 'payments', sourceRepos: ['https://git.example.org/payments/checkout.git'], destinations: [{ namespace: 'checkout' }], ...props,
+  }).resource.toJson() as Manifest;
+}
+
+describe('SA205 override-granted', () => {
+  test('passes when no role grants override', () => {
+    // GIVEN
+    const project = appProject();
+    // WHEN
+    const findings = findingsOf(overrideGranted, [project], safeApplication());
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes on a SafeProject with developer and on-call roles', () => {
+    // GIVEN
+    const project = rendered({ developerGroups: ['payments-dev'], onCallGroups: ['payments-oncall'] });
+    // WHEN
+    const findings = findingsOf(overrideGranted, [project]);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when "override" is only part of an application or role name', () => {
+    // GIVEN
+    const project = appProject({
+      spec: { roles: [developer('override-viewers', ['p, proj:payments:override-viewers, applications, get, payments/override, allow'])] },
+    });
+    // WHEN
+    const findings = findingsOf(overrideGranted, [project]);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when the project has no roles, or a role has no policies', () => {
+    // GIVEN
+    const noRoles = appProject({ spec: { roles: undefined } });
+    const noPolicies = appProject({ metadata: { name: 'search' }, spec: { roles: [{ name: 'viewer', groups: ['search-dev'] }] } });
+    // WHEN
+    const findings = findingsOf(overrideGranted, [noRoles, noPolicies]);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when a role grants override, at that policy', () => {
+    // GIVEN
+    const project = appProject({
+      spec: {
+        roles: [
+          developer(),
+          developer('release', [
+            'p, proj:payments:release, applications, get, payments/*, allow',
+            'p, proj:payments:release, applications, override, payments/*, allow',
+          ]),
+        ],
+      },
+    });
+    // WHEN
+    const findings = findingsOf(overrideGranted, [project]);
+    // THEN
+    expectFindings(findings, project, ['SA205 /spec/roles/1/policies/1']);
+    expect(findings[0].message).toBe('role release grants override');
+    expect(findings[0].value).toBe('p, proj:payments:release, applications, override, payments/*, allow');
+    expect(findings[0].suppressedBecause).toBeUndefined();
+  });
+
+  test('fails when override is written without spaces', () => {
+    // GIVEN
+    const project = appProject({ spec: { roles: [developer('release', ['p,proj:payments:release,applications,override,payments/checkout,allow'])] } });
+    // WHEN
+    const findings = findingsOf(overrideGranted, [project]);
+    // THEN
+    expectFindings(findings, project, ['SA205 /spec/roles/0/policies/0']);
+  });
+
+  test('fails when the AppProject is audited as the application itself', () => {
+    // GIVEN
+    const project = appProject({ spec: { roles: [developer('release', ['p, proj:payments:release, applications, override, payments/*, allow'])] } });
+    // WHEN
+    const findings = findingsOf(overrideGranted, [], project);
+    // THEN
+    expectFindings(findings, project, ['SA205 /spec/roles/0/policies/0']);
+  });
+
+  test('fails, marked suppressed with the grant\'s reason, on a SafeProject with an override grant', () => {
+    // GIVEN
+    const reason = 'The platform team replays manifests during cluster restores';
+    const project = rendered({ developerGroups: ['payments-dev'], overrideGrant: { groups: ['platform-admins'], reason } });
+    // WHEN
+    const findings = findingsOf(overrideGranted, [project]);
+    // THEN the finding is on the override role (index 1, after developer) and suppressed by the recorded reason
+    expectFindings(findings, project, ['SA205 /spec/roles/1/policies/1']);
+    expect(findings[0].message).toBe('role override grants override');
+    expect(findings[0].suppressedBecause).toBe(reason);
+  });
+
+  test('fails when a role grants every action with "*", which includes override', () => {
+    // GIVEN a wildcard action, which Argo CD accepts in project roles (types.go validActions has "*")
+    const project = appProject({ spec: { roles: [developer('admin', ['p, proj:payments:admin, applications, *, payments/*, allow'])] } });
+    // WHEN
+    const findings = findingsOf(overrideGranted, [project]);
+    // THEN
+    expectFindings(findings, project, ['SA205 /spec/roles/0/policies/0']);
+  });
+
+  test('passes when a role explicitly denies override', () => {
+    // GIVEN a deny policy, which takes override away (docs/operator-manual/rbac.md "The deny effect")
+    const project = appProject({
+      spec: { roles: [developer('developer', ['p, proj:payments:developer, applications, sync, payments/*, allow', 'p, proj:payments:developer, applications, override, payments/*, deny'])] },
+    });
+    // WHEN
+    const findings = findingsOf(overrideGranted, [project]);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+});
