@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { readFileSync, writeFileSync } from 'fs';
+import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { main } from './main';
 
 main(process.argv.slice(2), {
@@ -7,6 +7,9 @@ main(process.argv.slice(2), {
   stderr: (text) => process.stderr.write(text),
   readFile: (path) => readFileSync(path, 'utf8'),
   writeFile: (path, text) => writeFileSync(path, text),
+  // lstat, not exists: a dangling symbolic link is there too, and writing through it would land elsewhere.
+  exists: (path) => lstatSync(path, { throwIfNoEntry: false }) !== undefined,
+  mkdir: (dir) => { mkdirSync(dir, { recursive: true }); },
   isTerminal: Boolean(process.stdout.isTTY),
 }).then((code) => {
   process.exitCode = code;

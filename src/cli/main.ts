@@ -12,8 +12,10 @@ import { formatText } from '../audit/report/text';
 import { DriftSimulator } from '../drift/drift-simulator';
 import { formatDriftJson, formatDriftText } from '../drift/format';
 import { describeManifestText } from '../drift/subject';
+import { ErrorCode, failure } from '../private/errors';
 import { findRule } from '../rules/registry';
 import { Severity } from '../rules/severity';
+import { nextCommands, renderServiceProject } from '../scaffold/new-service';
 
 /** What the CLI may touch: output streams and files. Injected so that tests run it in-process. */
 export interface CliIo {
@@ -23,6 +25,10 @@ export interface CliIo {
   stderr(text: string): void;
   readFile(file: string): string;
   writeFile(file: string, text: string): void;
+  /** Whether a file or folder exists at `file`. */
+  exists(file: string): boolean;
+  /** Creates the folder `dir` and its parents; nothing happens when it exists. */
+  mkdir(dir: string): void;
 }
 
 export const EXIT_OK = 0;
@@ -34,12 +40,18 @@ const USAGE = `usage:
                     [--rule <id>]... [--severity error|warning|note] [--argocd-version X.Y] [--repo-root <dir>]
                     [--config <file>] [--max-file-size <MB>]
   safe-argocd simulate --app <application.yaml> --desired <resource.yaml> [--live <live.yaml>] [--format text|json]
+  safe-argocd new <service> [--project <name>] [--hpa MIN:MAX] [--migration] [--external-secret KEY] [--dir <dir>]
 
   audit     runs the rules of RULES.md over YAML and JSON files (default: the current folder).
             exit 0 when clean, 1 with findings at or above --fail-on (default warning), 2 for usage or unreadable files.
 
   simulate  predicts Argo CD's diff and self-heal for one resource.
             exit 0 when Synced, 1 when OutOfSync, 2 for usage or unreadable input.
+
+  new       writes a cdk8s app for one service into --dir (default ./<service>): main.ts, a test, package.json,
+            cdk8s.yaml, tsconfig.json. --project (default: the service) names the AppProject; --hpa lets an HPA own the
+            replicas; --migration adds a PreSync migration Job; --external-secret KEY reads KEY from the secret store.
+            exit 0 when written, 2 for usage or when a file exists (nothing is overwritten).
 `;
 
 /** Runs the CLI: parses arguments, reads files, prints, and returns the exit code. */
@@ -54,6 +66,9 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   }
   if (command === 'audit') {
     return auditCommand(rest, io);
+  }
+  if (command === 'new') {
+    return newCommand(rest, io);
   }
   io.stderr(`safe-argocd: unknown command ${JSON.stringify(command)}\n${USAGE}`);
   return EXIT_USAGE;
@@ -198,6 +213,72 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
     return EXIT_USAGE;
   }
   return result.findings.some((f) => atLeast(f.severity, failOn)) ? EXIT_FINDINGS : EXIT_OK;
+}
+
+function newCommand(args: readonly string[], io: CliIo): number {
+  let values: { 'project'?: string; 'hpa'?: string; 'migration'?: boolean; 'external-secret'?: string; 'dir'?: string };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...args],
+      options: {
+        'project': { type: 'string' },
+        'hpa': { type: 'string' },
+        'migration': { type: 'boolean', default: false },
+        'external-secret': { type: 'string' },
+        'dir': { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: true,
+    }));
+  } catch (e) {
+    io.stderr(`safe-argocd new: ${(e as Error).message}\n${USAGE}`);
+    return EXIT_USAGE;
+  }
+  if (positionals.length !== 1) {
+    io.stderr(`safe-argocd new: give exactly one service name${positionals.length > 1 ? `, not ${positionals.join(' ')}` : ''}\n${USAGE}`);
+    return EXIT_USAGE;
+  }
+  const service = positionals[0];
+  let files;
+  try {
+    files = renderServiceProject({
+      service,
+      project: values.project,
+      hpa: values.hpa,
+      migration: values.migration,
+      externalSecret: values['external-secret'],
+    });
+  } catch (e) {
+    io.stderr(`safe-argocd new: ${(e as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  const dir = values.dir ?? `.${path.sep}${service}`;
+  const targets = files.map((f) => ({ file: path.join(dir, ...f.path.split('/')), content: f.content }));
+  let existing: string[];
+  try {
+    existing = targets.filter((t) => io.exists(t.file)).map((t) => t.file);
+  } catch (e) {
+    io.stderr(`safe-argocd new: cannot use ${dir}: ${(e as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  if (existing.length > 0) {
+    io.stderr(`safe-argocd new: ${failure(ErrorCode.SCAFFOLD_TARGET_EXISTS, `${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; `
+      + 'nothing was written. Fix: choose another --dir, or move those files away.').message}\n`);
+    return EXIT_USAGE;
+  }
+  try {
+    for (const t of targets) {
+      io.mkdir(path.dirname(t.file));
+      io.writeFile(t.file, t.content);
+      io.stdout(`wrote ${t.file}\n`);
+    }
+  } catch (e) {
+    io.stderr(`safe-argocd new: ${(e as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  io.stdout(`next:\n${nextCommands(dir).map((c) => `  ${c}\n`).join('')}`);
+  return EXIT_OK;
 }
 
 function packageVersion(): string {

@@ -40,6 +40,8 @@ export const ErrorCode = {
   INVALID_SECRET_STORE: 'SAFE-028',
   INVALID_TEMPLATE: 'SAFE-040',
   INVALID_GENERATOR: 'SAFE-041',
+  INVALID_SCAFFOLD_OPTION: 'SAFE-033',
+  SCAFFOLD_TARGET_EXISTS: 'SAFE-034',
 } as const;
 
 export type ErrorCodeValue = typeof ErrorCode[keyof typeof ErrorCode];

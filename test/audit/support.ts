@@ -27,6 +27,8 @@ export async function runCli(args: readonly string[]): Promise<CliRun> {
     stderr: (t) => { stderr += t; },
     readFile: (p) => readFileSync(p, 'utf8'),
     writeFile: (p, t) => { written.set(p, t); },
+    exists: () => false,
+    mkdir: () => undefined,
     isTerminal: false,
   });
   return { code, stdout, stderr, written, millis: Date.now() - started };

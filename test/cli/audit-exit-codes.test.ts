@@ -165,6 +165,8 @@ describe('safe-argocd audit exit codes', () => {
       stderr: (t) => { stderr += t; },
       readFile: () => { throw new Error('no config expected'); },
       writeFile: () => { throw new Error('EACCES: permission denied'); },
+      exists: () => false,
+      mkdir: () => undefined,
       isTerminal: false,
     });
 

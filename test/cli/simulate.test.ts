@@ -15,6 +15,8 @@ async function run(args: string[]) {
     stderr: (t) => { stderr += t; },
     readFile: (p) => readFileSync(p, 'utf8'),
     writeFile: () => { throw new Error('not expected'); },
+    exists: () => false,
+    mkdir: () => undefined,
     isTerminal: false,
   });
   return { code, stdout, stderr };
