@@ -1,7 +1,11 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
+import { ApiObject } from 'cdk8s';
 import { buildCheckoutApp } from '../../examples/checkout/app';
 import { simulateIncident } from '../../examples/checkout/incident';
+import { tuneCheckout } from '../../examples/snippets/ignore-rules';
+import { SafeApplication } from '../../src';
+import { yamlOf } from '../support/app';
 
 const ROOT = join(__dirname, '..', '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -45,5 +49,27 @@ describe('README', () => {
     const blocks = markedBlocks('run');
     expect(blocks.map((b) => b.target)).toEqual(['examples/checkout/incident.ts']);
     expect(blocks[0].body).toBe(await simulateIncident());
+  });
+
+  test('the snippets compile and do what the README says', () => {
+    // GIVEN the checkout example with a webhook configuration to own fields of
+    const gitops = buildCheckoutApp({ outdir: 'dist' });
+    const app = gitops.node.findAll().find((c): c is SafeApplication => c instanceof SafeApplication && c.applicationName === 'checkout')!;
+    const webhook = new ApiObject(app, 'webhook', {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'checkout-validator' },
+      webhooks: [{ name: 'validate.checkout.example.com', clientConfig: { service: { name: 'checkout', namespace: 'payments' } }, sideEffects: 'None', admissionReviewVersions: ['v1'] }],
+    });
+    const deployment = ApiObject.of(app.node.findChild('web'));
+    // WHEN the snippet runs
+    tuneCheckout(app, deployment, webhook);
+    // THEN the app still synthesizes (the suppression accepts the removed retry) and carries the rules
+    const application = yamlOf(gitops.renderFiles().find((f) => f.path === 'applications/payments/Application.checkout.k8s.yaml')!.content);
+    expect(application.spec.syncPolicy.retry).toBeUndefined();
+    expect(application.metadata.annotations['safe-argocd/suppress.SA006']).toBe('retries are driven by the release pipeline');
+    expect(application.spec.ignoreDifferences.map((e: any) => `${e.kind}/${e.name}`)).toEqual([
+      'Deployment/checkout-web', 'ValidatingWebhookConfiguration/checkout-validator',
+    ]);
   });
 });
