@@ -25,6 +25,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     'kubernetes-models@4.5.1',
     'cdk8s-cli@2.207.60',
     '@types/js-yaml@^4.0.9',
+    '@stryker-mutator/core@~9.6.0',
+    '@stryker-mutator/jest-runner@~9.6.0',
   ],
   // The example app writes its GitOps tree to dist/, as cdk8s apps do by default;
   // jsii packages go elsewhere so that one never replaces the other.

@@ -11,6 +11,13 @@ export function addProjectTasks(project: cdk8s.ConstructLibraryCdk8s): void {
     exec: `${TS_NODE} examples/checkout/main.ts`,
   });
 
+  // A synth replaces its outdir as a whole, so the fleet gets a folder of its own next to the checkout's dist/.
+  project.addTask('example:fleet', {
+    description: 'Synthesize the fleet example (many services from one typed table) into dist-fleet/',
+    exec: `${TS_NODE} examples/fleet/main.ts`,
+  });
+  project.gitignore.exclude('/dist-fleet/');
+
   // The Argo CD types in src/imports are generated from the CRDs of the newest supported release.
   // Re-run after changing the CRD; never edit src/imports by hand.
   project.addTask('import', {
@@ -34,6 +41,21 @@ export function addProjectTasks(project: cdk8s.ConstructLibraryCdk8s): void {
   project.addTask('bench:audit', {
     description: 'Benchmark safe-argocd audit against plain YAML parsing of a generated fleet (400 and 2,000 apps)',
     exec: 'ts-node --transpile-only --project test/tsconfig.json bench/audit.ts',
+  });
+
+  project.addTask('bench:synth', {
+    description: 'Benchmark synthesizing a fleet (100, 400 and 2,000 services) against plain cdk8s ApiObjects of the same manifests',
+    exec: 'ts-node --transpile-only --project test/tsconfig.json bench/synth.ts',
+  });
+
+  // Slow (tens of minutes on two cores), so it is not part of build or CI; see MUTATION.md.
+  // Tests read ../shared from the repo root; Stryker's sandboxes sit two levels deeper.
+  project.addTask('mutation', {
+    description: 'Mutation-test src/rules, src/application, src/workloads and src/drift with Stryker',
+    steps: [
+      { exec: 'mkdir -p .stryker-tmp && ln -sfn ../../shared .stryker-tmp/shared' },
+      { exec: 'stryker run' },
+    ],
   });
 
   project.addTask('check-generated', {

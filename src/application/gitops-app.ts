@@ -1,11 +1,13 @@
 import * as path from 'path';
-import { ApiObject, App, AppProps, Yaml } from 'cdk8s';
+import { ApiObject, App, AppProps } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import type { SafeApplication } from './safe-application';
 import { writeTreeAtomically } from '../private/atomic-write';
 import { badValue, ErrorCode, failure } from '../private/errors';
 import { GitOpsLayout, isGitOpsPart } from '../private/gitops-part';
 import { compileJq } from '../private/jq';
+import { SynthIndex, withSynthIndex } from '../private/synth-index';
+import { manifestYaml } from '../private/yaml-output';
 
 const GITOPS_APP = Symbol.for('cdk8s-safe-argocd.GitOpsApp');
 
@@ -153,12 +155,17 @@ export class GitOpsApp extends App {
    * @throws listing every violation, with construct path, rule id, value and fix
    */
   public renderFiles(): RenderedFile[] {
-    this.validateAll();
+    // The tree does not change from here on: one walk and one rendering of each object serve the whole synth.
+    return withSynthIndex(this, (index) => this.renderIndexed(index));
+  }
+
+  private renderIndexed(index: SynthIndex): RenderedFile[] {
+    this.validateAll(index);
     const layout = this.layout();
     const files: RenderedFile[] = [];
     const owners = new Map<string, string>();
     const duplicates: string[] = [];
-    for (const part of this.node.findAll().filter(isGitOpsPart)) {
+    for (const part of index.all.filter(isGitOpsPart)) {
       for (const file of part._renderGitOpsFiles(layout)) {
         const other = owners.get(file.path);
         if (other !== undefined) {
@@ -166,7 +173,7 @@ export class GitOpsApp extends App {
           continue;
         }
         owners.set(file.path, part.node.path);
-        files.push({ path: file.path, content: file.text ?? Yaml.stringify(file.manifest) });
+        files.push({ path: file.path, content: file.text ?? manifestYaml(file.manifest) });
       }
     }
     if (duplicates.length > 0) {
@@ -198,22 +205,18 @@ export class GitOpsApp extends App {
     writeTreeAtomically(this.outdir, files);
   }
 
-  private safeApplications(): SafeApplication[] {
-    return this.node.findAll().filter((c): c is SafeApplication => isSafeApplication(c));
-  }
-
-  private validateAll(): void {
-    const apps = this.safeApplications();
+  private validateAll(index: SynthIndex): void {
+    const apps = index.all.filter((c): c is SafeApplication => isSafeApplication(c));
     // One jq process for the whole synth; each app's own validation then reads the cached answers.
     compileJq(apps.flatMap((a) => a.ignoreRules.filter((r) => r.needsJqCompile).map((r) => r.value)));
 
     const errors: string[] = [];
-    for (const c of this.node.findAll()) {
+    for (const c of index.all) {
       for (const message of c.node.validate()) {
         errors.push(`${c.node.path}: ${message}`);
       }
     }
-    errors.push(...this.layoutErrors(apps));
+    errors.push(...this.layoutErrors(apps, index));
     if (errors.length > 0) {
       throw failure(ErrorCode.RULE_VIOLATIONS,
         `synth found ${errors.length} problem(s); nothing was written and ${JSON.stringify(this.outdir)} is unchanged:\n`
@@ -221,7 +224,7 @@ export class GitOpsApp extends App {
     }
   }
 
-  private layoutErrors(apps: SafeApplication[]): string[] {
+  private layoutErrors(apps: SafeApplication[], index: SynthIndex): string[] {
     const errors: string[] = [];
     const byName = new Map<string, SafeApplication>();
     for (const app of apps) {
@@ -232,7 +235,7 @@ export class GitOpsApp extends App {
       }
       byName.set(app.applicationName, app);
     }
-    for (const c of this.node.findAll()) {
+    for (const c of index.all) {
       if (ApiObject.isApiObject(c) && !insideGitOpsPart(c)) {
         errors.push(`${c.node.path}: [${ErrorCode.UNOWNED_OBJECT}] ${c.kind} ${c.name} is not inside a SafeApplication, so no Application `
           + 'would deploy it and it would not be written. Fix: define it inside the SafeApplication that should deploy it.');

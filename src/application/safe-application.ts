@@ -23,6 +23,7 @@ import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { IGNORE_REASONS_ANNOTATION, renderIgnoreDifferences, renderIgnoreReasons } from '../private/ignore-differences';
 import { compileJq } from '../private/jq';
 import { renderSyncOptions, renderSyncPolicy, ResolvedRetry, resolveRetry } from '../private/sync-policy';
+import { manifestOf, synthIndexOf } from '../private/synth-index';
 import { BREAK_GLASS_EXPIRES_ANNOTATION, BREAK_GLASS_REASON_ANNOTATION, BREAK_GLASS_TICKET_ANNOTATION, isCalendarDate, SKIP_RECONCILE_ANNOTATION } from '../rules/break-glass';
 import { runRules, unsuppressed } from '../rules/engine';
 import { floatingRevisionProblem } from '../rules/sa007-floating-target-revision';
@@ -232,6 +233,16 @@ export class SafeApplication extends Chart {
     this.applicationNamespace = checkLabel(this, 'applicationNamespace', props.applicationNamespace ?? 'argocd', 'a namespace name');
     this.argoCdVersion = props.argoCdVersion ?? ArgoCdVersion.LATEST;
     this.deletionPolicy = props.deletionPolicy ?? DeletionPolicy.ORPHAN;
+    if (props.destinationCluster !== undefined && !(props.destinationCluster instanceof DestinationCluster)) {
+      throw badValue({
+        code: ErrorCode.INVALID_URL,
+        where: this,
+        prop: 'destinationCluster',
+        value: props.destinationCluster,
+        allowed: 'must be built with DestinationCluster.IN_CLUSTER, fromServer or fromName',
+        fix: 'use DestinationCluster.fromServer(\'https://...\') or DestinationCluster.fromName(\'prod\')',
+      });
+    }
     this.destinationCluster = props.destinationCluster ?? DestinationCluster.IN_CLUSTER;
     this.externalSource = props.externalSource;
     this.targetRevision = checkRevision(this, props.targetRevision, props.externalSource?.chart !== undefined);
@@ -282,6 +293,16 @@ export class SafeApplication extends Chart {
     }) as unknown as string);
 
     for (const rule of props.ignoreRules ?? []) {
+      if (!(rule instanceof IgnoreRule)) {
+        throw badValue({
+          code: ErrorCode.INVALID_IGNORE_TARGET,
+          where: this,
+          prop: 'ignoreRules',
+          value: rule,
+          allowed: 'must hold rules built with an IgnoreRule factory',
+          fix: 'use IgnoreRule.jsonPointer(IgnoreTarget.fromApiObject(x), \'/spec/replicas\', \'reason\') or another factory',
+        });
+      }
       this.addIgnoreRule(rule);
     }
     this.node.addValidation({ validate: () => this.validateApp() });
@@ -403,9 +424,9 @@ export class SafeApplication extends Chart {
   public _renderGitOpsFiles(layout: GitOpsLayout): PartFile[] {
     const files: PartFile[] = [{
       path: `${this._applicationFolder(layout)}/Application.${this.applicationName}${layout.extension}`,
-      manifest: this.resource.toJson(),
+      manifest: manifestOf(this.resource),
     }];
-    for (const [name, manifest] of nameFiles(this.workloadObjects(), layout.extension)) {
+    for (const [name, manifest] of nameFiles(this.workloadObjects(), layout.extension, manifestOf)) {
       files.push({ path: `${layout.workloadsFolder(this.applicationName)}/${name}`, manifest });
     }
     const runbook = this._runbook();
@@ -420,7 +441,9 @@ export class SafeApplication extends Chart {
    * @internal
    */
   public _runbook(): string | undefined {
-    const root = this.node.root.node.findAll().find((c) => typeof c === 'object' && c !== null
+    // During a synth the index knows the roots; a walk of the whole tree per app would make synth quadratic.
+    const index = synthIndexOf(this);
+    const root = index ? index.rootsOf(this.projectName)[0] : this.node.root.node.findAll().find((c) => typeof c === 'object' && c !== null
       && Symbol.for('cdk8s-safe-argocd.AppOfApps') in c && (c as unknown as { childProjectName: string }).childProjectName === this.projectName);
     return renderRunbook({
       name: this.applicationName,
@@ -453,6 +476,10 @@ export class SafeApplication extends Chart {
   }
 
   private workloadObjects(): ApiObject[] {
+    const index = synthIndexOf(this);
+    if (index) {
+      return index.objectsOf(this).filter((o) => o !== this.resource);
+    }
     return this.node.findAll()
       .filter((c): c is ApiObject => ApiObject.isApiObject(c))
       .filter((o) => o !== this.resource && Chart.of(o) === this);
@@ -532,12 +559,13 @@ export class SafeApplication extends Chart {
       }
     });
 
-    const paths = new Map<Manifest, string>();
-    const application = this.resource.toJson() as Manifest;
-    paths.set(application, this.resource.node.path);
+    // Rendered once per synth: the files written are these same manifests.
+    const objects = new Map<Manifest, ApiObject>();
+    const application = manifestOf(this.resource) as Manifest;
+    objects.set(application, this.resource);
     const resources = workloads.map((o) => {
-      const manifest = o.toJson() as Manifest;
-      paths.set(manifest, o.node.path);
+      const manifest = manifestOf(o) as Manifest;
+      objects.set(manifest, o);
       return manifest;
     });
     const today = new Date().toISOString().slice(0, 10);
@@ -547,7 +575,7 @@ export class SafeApplication extends Chart {
       findings.push(...runRules({ application: child, resources: [], argoCdVersion: this.argoCdVersion, today }));
     }
     for (const f of unsuppressed(findings)) {
-      errors.push(formatFinding(f, paths.get(f.object) ?? this.node.path));
+      errors.push(formatFinding(f, (objects.get(f.object) ?? this).node.path));
     }
     return errors;
   }

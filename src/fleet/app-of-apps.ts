@@ -9,6 +9,7 @@ import { RetryOptions } from '../application/retry-options';
 import { SafeApplication } from '../application/safe-application';
 import { badValue, ErrorCode } from '../private/errors';
 import { GitOpsLayout } from '../private/gitops-part';
+import { synthIndexOf } from '../private/synth-index';
 
 const APP_OF_APPS = Symbol.for('cdk8s-safe-argocd.AppOfApps');
 
@@ -122,7 +123,8 @@ export class AppOfApps extends SafeApplication {
 
   /** The Applications this root deploys: the SafeApplications of its child project (roots excluded). */
   public get children(): SafeApplication[] {
-    return this.node.root.node.findAll()
+    // Asked each time the root's spec renders: during a synth, the index answers without walking the whole tree.
+    return (synthIndexOf(this)?.applicationsOf(this.childProjectName) ?? this.node.root.node.findAll())
       .filter((c): c is SafeApplication => SafeApplication.isSafeApplication(c) && !AppOfApps.isAppOfApps(c))
       .filter((a) => a.projectName === this.childProjectName);
   }

@@ -12,6 +12,8 @@ import { normalizeRepoUrl } from '../rules/sa202-destination-not-allowed';
 import { suppressionKey } from '../rules/suppressions';
 
 const SAFE_PROJECT = Symbol.for('cdk8s-safe-argocd.SafeProject');
+/** What Argo CD reads as a pattern in a project: globs, brace sets and a leading "!" (deny). */
+const GLOB = /[*?[\]{}]|^!/;
 
 /** Where a project's Applications may deploy to: one namespace of one cluster. */
 export interface ProjectDestination {
@@ -161,7 +163,7 @@ export class SafeProject extends Chart implements IArgoProject {
       });
     }
     for (const repo of props.sourceRepos) {
-      if (typeof repo !== 'string' || repo.trim() === '' || repo.includes('*')) {
+      if (typeof repo !== 'string' || repo.trim() === '' || GLOB.test(repo)) {
         throw badValue({
           code: ErrorCode.PROJECT_WILDCARD,
           where: this,
@@ -185,7 +187,7 @@ export class SafeProject extends Chart implements IArgoProject {
     }
     for (const d of props.destinations) {
       const cluster = d?.cluster?.server ?? d?.cluster?.name ?? '';
-      if (/[*?[]/.test(cluster)) {
+      if (GLOB.test(cluster)) {
         throw badValue({
           code: ErrorCode.PROJECT_WILDCARD,
           where: this,
@@ -208,7 +210,7 @@ export class SafeProject extends Chart implements IArgoProject {
     }
     this.destinations = props.destinations.map((d) => ({ namespace: d.namespace, cluster: d.cluster ?? DestinationCluster.IN_CLUSTER }));
     for (const r of props.clusterResources ?? []) {
-      if (typeof r?.kind !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(r.kind) || typeof r.group !== 'string' || r.group.includes('*')) {
+      if (typeof r?.kind !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(r.kind) || typeof r.group !== 'string' || GLOB.test(r.group)) {
         throw badValue({
           code: ErrorCode.PROJECT_WILDCARD,
           where: this,

@@ -1,6 +1,6 @@
 import { IConstruct } from 'constructs';
 import { badValue, ErrorCode } from './errors';
-import { isDns1123Label, suggestDns1123Label } from './names';
+import { isDns1123Subdomain, isDns1123Label, suggestDns1123Label } from './names';
 import { IArgoProject } from '../application/argo-project';
 
 /**
@@ -34,6 +34,16 @@ export function checkProject(scope: IConstruct, project: IArgoProject): string {
       value: name,
       allowed: 'must name an AppProject other than "default", which allows every repository, destination and kind',
       fix: 'pass ArgoProject.fromName(\'<team project>\')',
+    });
+  }
+  if (typeof name !== 'string' || !isDns1123Subdomain(name)) {
+    throw badValue({
+      code: ErrorCode.INVALID_NAME,
+      where: scope,
+      prop: 'project',
+      value: name,
+      allowed: 'must be an AppProject name (lowercase letters, digits, "-" and ".")',
+      fix: 'pass ArgoProject.fromName(\'<team project>\') or a SafeProject',
     });
   }
   return name;

@@ -2,10 +2,12 @@ import { ApiObject } from 'cdk8s';
 
 /**
  * File names `<Kind>.<name><ext>`; when two objects would share one, the namespace and then the API
- * group are added, so no object overwrites another.
+ * group are added, so no object overwrites another. `render` gives an object's manifest (a synth passes
+ * the one it already rendered for validation).
  */
-export function nameFiles(objects: ApiObject[], extension: string): [string, Record<string, unknown>][] {
-  const manifests = objects.map((o) => o.toJson() as Record<string, any>);
+export function nameFiles(objects: ApiObject[], extension: string,
+  render: (o: ApiObject) => Record<string, any> = (o) => o.toJson()): [string, Record<string, unknown>][] {
+  const manifests = objects.map(render);
   const clean = (s: string) => s.replace(/[^0-9a-zA-Z_.-]/g, '');
   const candidates = (m: Record<string, any>): string[] => {
     const kind = clean(String(m.kind));

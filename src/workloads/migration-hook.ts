@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import { ApiObject, Duration, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
@@ -140,7 +141,7 @@ export class MigrationHook extends Construct {
     Object.defineProperty(this, MIGRATION_HOOK, { value: true });
     const app = SafeApplication.enclosing(this);
 
-    this.namePrefix = props.name ?? suggestDns1123Label(`${app.applicationName}-${id}`).slice(0, MAX_PREFIX).replace(/-+$/, '');
+    this.namePrefix = props.name ?? defaultPrefix(`${app.applicationName}-${id}`, this.node.path);
     if (typeof this.namePrefix !== 'string' || this.namePrefix.length > MAX_PREFIX || !isDns1123Label(this.namePrefix)) {
       throw badValue({
         code: ErrorCode.INVALID_NAME,
@@ -227,6 +228,19 @@ export class MigrationHook extends Construct {
     }
     return errors;
   }
+}
+
+/**
+ * `<app>-<id>` when it fits; otherwise shortened with a short hash of the construct path, so two hooks of one
+ * app never share a default prefix.
+ */
+function defaultPrefix(wanted: string, path: string): string {
+  const full = suggestDns1123Label(wanted);
+  if (full.length <= MAX_PREFIX) {
+    return full;
+  }
+  const hash = createHash('sha256').update(path).digest('hex').slice(0, 6);
+  return `${full.slice(0, MAX_PREFIX - 7).replace(/-+$/, '')}-${hash}`;
 }
 
 function bounded(scope: Construct, prop: string, value: number, min: number, max: number, unit: string, fix: string): void {

@@ -23,7 +23,8 @@ describe('a Secret with data, at synth and in audit', () => {
   test('a reasoned suppression lets a placeholder through', () => {
     const { gitops, app } = newApp();
     new ApiObject(app, 'db', {
-      apiVersion: 'v1', kind: 'Secret',
+      apiVersion: 'v1',
+      kind: 'Secret',
       metadata: { name: 'db', annotations: { 'safe-argocd/suppress.SA203': 'an empty placeholder the operator fills in' } },
       data: { password: '' },
     });
