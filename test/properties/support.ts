@@ -15,10 +15,21 @@ import { rbacErrors } from '../support/rbac';
 /**
  * Shared arbitraries and checks of the property tests. Every property runs {@link RUNS} times with its own
  * fixed seed, so CI explores the same inputs every time and a failure names a seed that reproduces it.
+ *
+ * `npm run mutation` alone lowers the count (SAFE_ARGOCD_PROPERTY_RUNS, see MUTATION.md): it runs the tests
+ * once per mutant. It may never raise CI's 1,000 runs to fewer: anything but a positive integer is refused.
  */
-export const RUNS = 1000;
+export const RUNS = propertyRuns(process.env.SAFE_ARGOCD_PROPERTY_RUNS);
 
-/** fast-check parameters: 1000 runs and a fixed seed. */
+function propertyRuns(value: string | undefined): number {
+  if (value === undefined) return 1000;
+  if (!/^[1-9][0-9]*$/.test(value)) {
+    throw new Error(`SAFE_ARGOCD_PROPERTY_RUNS must be a positive integer, got '${value}'`);
+  }
+  return Number(value);
+}
+
+/** fast-check parameters: {@link RUNS} runs (1,000 in CI) and a fixed seed. */
 export function runs(seed: number): fc.Parameters<unknown> {
   return { numRuns: RUNS, seed };
 }
