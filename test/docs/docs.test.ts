@@ -1,6 +1,7 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { parse } from 'yaml';
+import { parseAuditConfig } from '../../src/audit/config';
 import { findRule } from '../../src/rules/registry';
 
 const ROOT = join(__dirname, '..', '..');
@@ -13,6 +14,15 @@ describe('docs', () => {
     for (const id of ids) {
       expect(findRule(id)).toBeDefined();
     }
+  });
+
+  test('the README\'s .safe-argocd.yaml is one the audit reads, with the suppression it shows', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const block = /project-wide ones live in `\.safe-argocd\.yaml`:\n\n```yaml\n([\s\S]*?)```/.exec(readme);
+    expect(block).not.toBeNull();
+    const config = parseAuditConfig(block![1]);
+    expect(config.failOn).toBe('warning');
+    expect(config.suppressions.map((s) => s.ruleId)).toEqual(['SA007']);
   });
 
   test('the CI recipe synthesizes, fails on a stale tree, audits and uploads SARIF', () => {
