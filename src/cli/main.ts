@@ -11,6 +11,7 @@ import { formatSarif } from '../audit/report/sarif';
 import { formatText } from '../audit/report/text';
 import { DriftSimulator } from '../drift/drift-simulator';
 import { formatDriftJson, formatDriftText } from '../drift/format';
+import { readOneManifest } from '../drift/read-manifest';
 import { describeManifestText } from '../drift/subject';
 import { ErrorCode, failure } from '../private/errors';
 import { findRule } from '../rules/registry';
@@ -24,6 +25,11 @@ export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   readFile(file: string): string;
+  /**
+   * The bytes of `file`, which must be a regular file (a symbolic link is followed) of at most `maxBytes`;
+   * throws naming the reason otherwise, without reading a larger file.
+   */
+  readBytes(file: string, maxBytes: number): Uint8Array;
   writeFile(file: string, text: string): void;
   /** Whether a file or folder exists at `file`. */
   exists(file: string): boolean;
@@ -40,6 +46,7 @@ const USAGE = `usage:
                     [--rule <id>]... [--severity error|warning|note] [--argocd-version X.Y] [--repo-root <dir>]
                     [--config <file>] [--max-file-size <MB>]
   safe-argocd simulate --app <application.yaml> --desired <resource.yaml> [--live <live.yaml>] [--format text|json]
+                       [--max-file-size <MB>]
   safe-argocd new <service> [--project <name>] [--hpa MIN:MAX] [--migration] [--external-secret KEY] [--dir <dir>]
 
   audit     runs the rules of RULES.md over YAML and JSON files (default: the current folder).
@@ -75,11 +82,17 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
 }
 
 async function simulateCommand(args: readonly string[], io: CliIo): Promise<number> {
-  let values: { app?: string; desired?: string; live?: string; format?: string };
+  let values: { 'app'?: string; 'desired'?: string; 'live'?: string; 'format'?: string; 'max-file-size'?: string };
   try {
     ({ values } = parseArgs({
       args: [...args],
-      options: { app: { type: 'string' }, desired: { type: 'string' }, live: { type: 'string' }, format: { type: 'string', default: 'text' } },
+      options: {
+        'app': { type: 'string' },
+        'desired': { type: 'string' },
+        'live': { type: 'string' },
+        'format': { type: 'string', default: 'text' },
+        'max-file-size': { type: 'string', default: '5' },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -91,17 +104,33 @@ async function simulateCommand(args: readonly string[], io: CliIo): Promise<numb
     io.stderr(`safe-argocd simulate: --app and --desired are required, and --format is text or json\n${USAGE}`);
     return EXIT_USAGE;
   }
+  const maxMb = Number(values['max-file-size']);
+  if (!Number.isFinite(maxMb) || maxMb <= 0) {
+    io.stderr(`safe-argocd simulate: --max-file-size ${JSON.stringify(values['max-file-size'])}: give a size in MB, e.g. 5\n${USAGE}`);
+    return EXIT_USAGE;
+  }
+  // Each input is read and checked on its own, so that an unreadable one is named by its flag and file.
   const texts: { application?: string; desired?: string; live?: string } = {};
-  for (const [key, file] of [['application', values.app], ['desired', values.desired], ['live', values.live]] as const) {
+  for (const [key, flag, file] of [['application', 'app', values.app], ['desired', 'desired', values.desired], ['live', 'live', values.live]] as const) {
     if (file === undefined) {
       continue;
     }
+    let bytes: Uint8Array;
     try {
-      texts[key] = io.readFile(file);
+      bytes = io.readBytes(file, maxMb * 1048576);
     } catch (e) {
-      io.stderr(`safe-argocd simulate: cannot read ${file}: ${(e as Error).message}\n`);
+      io.stderr(`safe-argocd simulate: cannot read --${flag} ${file}: ${(e as Error).message}\n`);
       return EXIT_USAGE;
     }
+    try {
+      readOneManifest(`--${flag} ${file}`, bytes);
+    } catch (e) {
+      io.stderr(`safe-argocd simulate: ${(e as Error).message}\n`);
+      return EXIT_USAGE;
+    }
+    // Valid UTF-8 by now: the reader refuses anything else.
+    const text = Buffer.from(bytes).toString('utf8');
+    texts[key] = text;
   }
   try {
     const simulator = await DriftSimulator.create();

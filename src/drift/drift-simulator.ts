@@ -1,10 +1,9 @@
 import { loadJq } from 'jq-wasm';
-import { parseAllDocuments } from 'yaml';
 import { simulate } from './engine';
 import { formatDriftText } from './format';
-import { isMap, Json } from './json';
+import { Json } from './json';
 import { JqRunner } from './normalize';
-import { ErrorCode, failure } from '../private/errors';
+import { readOneManifest } from './read-manifest';
 
 /**
  * One resource to simulate, as YAML or JSON text (one document each).
@@ -113,9 +112,9 @@ export class DriftSimulator {
    * @throws when a document is not one YAML or JSON object
    */
   public simulateDrift(input: DriftInput): DriftReport {
-    const application = parseOne('application', input.application);
-    const desired = parseOne('desired', input.desired);
-    const live = input.live === undefined ? undefined : parseOne('live', input.live);
+    const application = readOneManifest('application', input.application);
+    const desired = readOneManifest('desired', input.desired);
+    const live = input.live === undefined ? undefined : readOneManifest('live', input.live);
     const result = simulate(this.jq, application, desired, live);
     return { ...result, liveAfterApply: JSON.stringify(result.liveAfterApply) };
   }
@@ -124,20 +123,4 @@ export class DriftSimulator {
   public _simulateObjects(application: Json, desired: Json, live: Json | undefined) {
     return simulate(this.jq, application, desired, live);
   }
-}
-
-function parseOne(what: string, text: string): Json {
-  const docs = parseAllDocuments(String(text ?? ''));
-  const objects = (Array.isArray(docs) ? docs : [docs])
-    .map((d) => {
-      if (d.errors.length > 0) {
-        throw failure(ErrorCode.UNREADABLE_INPUT, `${what}: not valid YAML or JSON: ${d.errors[0].message.split('\n')[0]}`);
-      }
-      return d.toJS({ maxAliasCount: 100 }) as Json;
-    })
-    .filter((d) => d !== null && d !== undefined);
-  if (objects.length !== 1 || !isMap(objects[0])) {
-    throw failure(ErrorCode.UNREADABLE_INPUT, `${what}: expected exactly one Kubernetes object, found ${objects.length === 1 ? 'a non-object' : `${objects.length} documents`}. Fix: pass one manifest per file.`);
-  }
-  return objects[0];
 }

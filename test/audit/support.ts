@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { dirname, join } from 'path';
 import { stringify } from 'yaml';
 import { main } from '../../src/cli/main';
+import { nodeIo } from '../../src/cli/node-io';
 
 /** The GitOps repository in which every known failure mode appears once. */
 export const FAILURE_MODES = join(__dirname, '..', 'fixtures', 'failure-modes');
@@ -26,6 +27,7 @@ export async function runCli(args: readonly string[]): Promise<CliRun> {
     stdout: (t) => { stdout += t; },
     stderr: (t) => { stderr += t; },
     readFile: (p) => readFileSync(p, 'utf8'),
+    readBytes: nodeIo().readBytes,
     writeFile: (p, t) => { written.set(p, t); },
     exists: () => false,
     mkdir: () => undefined,

@@ -164,6 +164,7 @@ describe('safe-argocd audit exit codes', () => {
       stdout: () => undefined,
       stderr: (t) => { stderr += t; },
       readFile: () => { throw new Error('no config expected'); },
+      readBytes: () => { throw new Error('no file expected'); },
       writeFile: () => { throw new Error('EACCES: permission denied'); },
       exists: () => false,
       mkdir: () => undefined,

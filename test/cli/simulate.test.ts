@@ -4,6 +4,7 @@ import { join } from 'path';
 import { buildCheckoutApp } from '../../examples/checkout/app';
 import { LiveScenario } from '../../src';
 import { main } from '../../src/cli/main';
+import { nodeIo } from '../../src/cli/node-io';
 import { tempDir } from '../support/app';
 
 /** Runs the CLI in-process and captures what it prints. */
@@ -14,6 +15,7 @@ async function run(args: string[]) {
     stdout: (t) => { stdout += t; },
     stderr: (t) => { stderr += t; },
     readFile: (p) => readFileSync(p, 'utf8'),
+    readBytes: nodeIo().readBytes,
     writeFile: () => { throw new Error('not expected'); },
     exists: () => false,
     mkdir: () => undefined,
@@ -97,7 +99,7 @@ describe('safe-argocd simulate', () => {
     writeFileSync(bad, 'kind: [unclosed\n  : :');
     const { code, stderr } = await run(['simulate', '--app', app, '--desired', bad]);
     expect(code).toBe(2);
-    expect(stderr).toContain('[SAFE-102] desired');
+    expect(stderr).toContain(`[SAFE-102] --desired ${bad}: YAML error at line 2`);
   });
 
   test('the bin entry runs as a program and sets the exit code', () => {

@@ -13,13 +13,13 @@ const DESIRED = stringify(deployment());
 describe('input', () => {
   test('fails when a document is not valid YAML, with [SAFE-102] and which input it was', () => {
     expect(() => sim().simulateDrift({ application: APP, desired: 'kind: Deployment\nmetadata: [unclosed' }))
-      .toThrow(/^\[SAFE-102\] desired: not valid YAML or JSON/);
+      .toThrow(/^\[SAFE-102\] desired: YAML error at line 2, column \d+: /);
   });
 
   test('fails when a document holds several objects, with [SAFE-102]', () => {
     const twoDocuments = `${DESIRED}---\n${stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' } })}`;
     expect(() => sim().simulateDrift({ application: APP, desired: DESIRED, live: twoDocuments }))
-      .toThrow(/^\[SAFE-102\] live: expected exactly one Kubernetes object, found 2 documents/);
+      .toThrow(/^\[SAFE-102\] live: expected exactly one Kubernetes object \(with apiVersion and kind\), found 2 Kubernetes object\(s\)/);
   });
 
   test('fails when a document is not an object, or is empty, with [SAFE-102]', () => {

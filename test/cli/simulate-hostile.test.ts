@@ -1,0 +1,164 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, truncateSync, writeFileSync, writeSync } from 'fs';
+import { join } from 'path';
+import { buildCheckoutApp } from '../../examples/checkout/app';
+import { main } from '../../src/cli/main';
+import { nodeIo } from '../../src/cli/node-io';
+import { tempDir } from '../support/app';
+
+/** Hostile input must never take long; this bounds each run, it does not measure speed. */
+const BOUND_MS = 20_000;
+jest.setTimeout(60_000);
+
+/** Runs `safe-argocd simulate` in-process with the bin entry's file access, capturing what it prints. */
+async function simulate(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const started = Date.now();
+  const code = await main(['simulate', ...args], {
+    ...nodeIo(),
+    stdout: (t) => { stdout += t; },
+    stderr: (t) => { stderr += t; },
+    writeFile: () => { throw new Error('simulate writes nothing'); },
+    isTerminal: false,
+  });
+  return { code, stdout, stderr, millis: Date.now() - started };
+}
+
+const BILLION_LAUGHS = [
+  'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+  ...'bcdefghi'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`),
+  'apiVersion: apps/v1',
+  'kind: Deployment',
+  'metadata: {name: checkout-web, namespace: payments, labels: {lol: *i}}',
+  '',
+].join('\n');
+
+/** `levels` nested block mappings indented by one space each. */
+function writeDeepBlock(path: string, levels: number): void {
+  const fd = openSync(path, 'w');
+  try {
+    for (let i = 0; i < levels; i++) {
+      writeSync(fd, `${' '.repeat(i)}a:\n`);
+    }
+    writeSync(fd, `${' '.repeat(levels)}end\n`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A hostile file, written into `dir` under `name`; `reason` is what the error must say about it. */
+interface HostileInput {
+  readonly name: string;
+  readonly write: (path: string, dir: string) => void;
+  readonly reason: RegExp;
+}
+
+const INPUTS: HostileInput[] = [
+  { name: 'malformed YAML', write: (p) => writeFileSync(p, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: [unclosed\n'), reason: /YAML error at line \d+, column \d+: / },
+  { name: 'malformed JSON', write: (p) => writeFileSync(p, '{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": '), reason: /YAML error at line 1, column \d+: / },
+  { name: 'a billion-laughs alias bomb', write: (p) => writeFileSync(p, BILLION_LAUGHS), reason: /cannot be read: Excessive alias count/ },
+  { name: '10,000 nested flow sequences', write: (p) => writeFileSync(p, `${'['.repeat(10_000)}${']'.repeat(10_000)}`), reason: /nests deeper than 200 levels \(10000\)/ },
+  { name: '10,000 compact block sequences', write: (p) => writeFileSync(p, `${'- '.repeat(10_000)}x\n`), reason: /nests deeper than 200 levels/ },
+  { name: '2,000 nested block mappings', write: (p) => writeDeepBlock(p, 2_000), reason: /nests deeper than 200 levels/ },
+  {
+    name: 'invalid UTF-8',
+    write: (p) => writeFileSync(p, Buffer.concat([Buffer.from('apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: caf'), Buffer.from([0xe9]), Buffer.from('}\n')])),
+    reason: /not valid UTF-8/,
+  },
+  { name: 'a binary file with NUL bytes', write: (p) => writeFileSync(p, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d])), reason: /binary file \(contains NUL bytes\)/ },
+  { name: 'duplicate keys', write: (p) => writeFileSync(p, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\n  name: b\n'), reason: /YAML error at line 5, column 3: Map keys must be unique/ },
+  {
+    name: 'a Helm template',
+    write: (p) => writeFileSync(p, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  replicas: {{ .Values.replicas }}\n'),
+    reason: /contains template expressions \(\{\{ \}\}\)/,
+  },
+  {
+    name: 'a symbolic link loop',
+    write: (p, dir) => {
+      symlinkSync(join(dir, 'loop-b.yaml'), p);
+      symlinkSync(p, join(dir, 'loop-b.yaml'));
+    },
+    reason: /ELOOP/,
+  },
+  { name: 'a folder', write: (p) => mkdirSync(p), reason: /EISDIR|is not a regular file/ },
+  { name: 'empty', write: (p) => writeFileSync(p, ''), reason: /expected exactly one Kubernetes object \(with apiVersion and kind\), found nothing/ },
+  { name: 'a YAML list of two objects', write: (p) => writeFileSync(p, 'apiVersion: v1\nkind: List\nitems:\n  - {apiVersion: v1, kind: Service, metadata: {name: a}}\n  - {apiVersion: v1, kind: Service, metadata: {name: b}}\n'), reason: /found 2 Kubernetes object\(s\)/ },
+];
+
+describe('safe-argocd simulate of hostile input', () => {
+  // GIVEN the checkout example's Application and Deployment as good inputs
+  const dir = tempDir();
+  const files = new Map(buildCheckoutApp({ outdir: 'dist' }).renderFiles().map((f) => [f.path, f.content]));
+  const app = join(dir, 'app.yaml');
+  const desired = join(dir, 'deploy.yaml');
+  writeFileSync(app, files.get('applications/payments/Application.checkout.k8s.yaml')!);
+  writeFileSync(desired, files.get('workloads/checkout/Deployment.checkout-web.k8s.yaml')!);
+
+  describe.each(['app', 'desired', 'live'] as const)('as --%s', (flag) => {
+    test.each(INPUTS.map((i) => [i.name, i] as const))('%s: exit 2 naming the flag, the file and the reason, in bounded time', async (_name, input) => {
+      // GIVEN the hostile file in the place of one input
+      const caseDir = tempDir();
+      const hostile = join(caseDir, `hostile-${flag}.yaml`);
+      input.write(hostile, caseDir);
+      const args = { app, desired, live: undefined as string | undefined, [flag]: hostile };
+
+      // WHEN simulate reads it
+      const run = await simulate(['--app', args.app, '--desired', args.desired, ...(args.live ? ['--live', args.live] : [])]);
+
+      // THEN it stops with exit 2, names the flag and file and says why, prints no report and does not hang
+      expect(run.millis).toBeLessThan(BOUND_MS);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain(`--${flag} ${hostile}`);
+      expect(run.stderr).toMatch(input.reason);
+      expect(run.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    });
+  });
+
+  test('a 100 MB file is refused by size before it is read, quickly', async () => {
+    // GIVEN a sparse 100 MB live file (all NUL bytes: if it were read, it would be called binary)
+    const huge = join(tempDir(), 'huge.yaml');
+    writeFileSync(huge, '');
+    truncateSync(huge, 100 * 1048576);
+    const before = process.memoryUsage().rss;
+
+    // WHEN it is given as the live object with the default 5 MB limit
+    const run = await simulate(['--app', app, '--desired', desired, '--live', huge]);
+
+    // THEN the size is the reason, and the process did not grow by the file's size
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`cannot read --live ${huge}: is 100.0 MB, over the 5 MB limit; not read`);
+    expect(run.millis).toBeLessThan(5_000);
+    expect(process.memoryUsage().rss - before).toBeLessThan(50 * 1048576);
+  });
+
+  test('--max-file-size must be a size in MB', async () => {
+    const run = await simulate(['--app', app, '--desired', desired, '--max-file-size', 'lots']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--max-file-size "lots": give a size in MB');
+  });
+
+  test('YAML tags like !!js/function are never executed: the values stay plain strings and the simulation runs', async () => {
+    // GIVEN a live Deployment whose annotations carry code-execution tags known from other YAML loaders
+    const marker = join(tempDir(), 'pwned');
+    const code = `function () { globalThis.safeArgocdPwned = true; require('fs').writeFileSync(${JSON.stringify(marker)}, 'x'); }`;
+    const live = join(tempDir(), 'live.yaml');
+    writeFileSync(live, readFileSync(desired, 'utf8').replace('metadata:\n', [
+      'metadata:',
+      '  annotations:',
+      `    fn: !!js/function ${JSON.stringify(code)}`,
+      `    py: !!python/object/apply:os.system ["touch ${marker}"]`,
+      '',
+    ].join('\n')));
+
+    // WHEN it is simulated
+    const run = await simulate(['--app', app, '--desired', desired, '--live', live, '--format', 'json']);
+
+    // THEN nothing ran, and the report is an ordinary one
+    expect(existsSync(marker)).toBe(false);
+    expect((globalThis as { safeArgocdPwned?: boolean }).safeArgocdPwned).toBeUndefined();
+    expect(run.stderr).toBe('');
+    expect([0, 1]).toContain(run.code);
+    expect(JSON.parse(run.stdout)).toHaveProperty('outOfSync');
+  });
+});
