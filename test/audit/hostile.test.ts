@@ -1,42 +1,13 @@
 import { spawnSync } from 'child_process';
-import fs, { closeSync, existsSync, openSync, symlinkSync, writeFileSync, writeSync } from 'fs';
+import fs, { existsSync, symlinkSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { auditJson, CliRun, GOOD_REPO_FINDING, JsonReport, keysOf, writeGoodRepo, writeTree } from './support';
 import { tempDir } from '../support/app';
+import { BILLION_LAUGHS, writeDeepBlock } from '../support/hostile';
 
 /** Hostile input must never take long; this bounds the whole run, it does not measure speed. */
 const BOUND_MS = 20_000;
 jest.setTimeout(60_000);
-
-/** `levels` nested block mappings indented by one space each: the smallest file with that block depth. */
-function writeDeepBlock(path: string, levels: number): void {
-  const fd = openSync(path, 'w');
-  try {
-    for (let i = 0; i < levels; i++) {
-      writeSync(fd, `${' '.repeat(i)}a:\n`);
-    }
-    writeSync(fd, `${' '.repeat(levels)}end\n`);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-const BILLION_LAUGHS = [
-  'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
-  'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',
-  'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]',
-  'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
-  'e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]',
-  'f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]',
-  'g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]',
-  'h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]',
-  'i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]',
-  'apiVersion: v1',
-  'kind: ConfigMap',
-  'metadata: {name: lol}',
-  'data: {lol: *i}',
-  '',
-].join('\n');
 
 interface HostileCase {
   readonly name: string;

@@ -1,9 +1,9 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, truncateSync, writeFileSync, writeSync } from 'fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'fs';
 import { join } from 'path';
-import { buildCheckoutApp } from '../../examples/checkout/app';
 import { main } from '../../src/cli/main';
 import { nodeIo } from '../../src/cli/node-io';
 import { tempDir } from '../support/app';
+import { BILLION_LAUGHS, writeCheckoutInputs, writeDeepBlock } from '../support/hostile';
 
 /** Hostile input must never take long; this bounds each run, it does not measure speed. */
 const BOUND_MS = 20_000;
@@ -22,28 +22,6 @@ async function simulate(args: string[]) {
     isTerminal: false,
   });
   return { code, stdout, stderr, millis: Date.now() - started };
-}
-
-const BILLION_LAUGHS = [
-  'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
-  ...'bcdefghi'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`),
-  'apiVersion: apps/v1',
-  'kind: Deployment',
-  'metadata: {name: checkout-web, namespace: payments, labels: {lol: *i}}',
-  '',
-].join('\n');
-
-/** `levels` nested block mappings indented by one space each. */
-function writeDeepBlock(path: string, levels: number): void {
-  const fd = openSync(path, 'w');
-  try {
-    for (let i = 0; i < levels; i++) {
-      writeSync(fd, `${' '.repeat(i)}a:\n`);
-    }
-    writeSync(fd, `${' '.repeat(levels)}end\n`);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** A hostile file, written into `dir` under `name`; `reason` is what the error must say about it. */
@@ -87,12 +65,7 @@ const INPUTS: HostileInput[] = [
 
 describe('safe-argocd simulate of hostile input', () => {
   // GIVEN the checkout example's Application and Deployment as good inputs
-  const dir = tempDir();
-  const files = new Map(buildCheckoutApp({ outdir: 'dist' }).renderFiles().map((f) => [f.path, f.content]));
-  const app = join(dir, 'app.yaml');
-  const desired = join(dir, 'deploy.yaml');
-  writeFileSync(app, files.get('applications/payments/Application.checkout.k8s.yaml')!);
-  writeFileSync(desired, files.get('workloads/checkout/Deployment.checkout-web.k8s.yaml')!);
+  const { app, desired } = writeCheckoutInputs(tempDir());
 
   describe.each(['app', 'desired', 'live'] as const)('as --%s', (flag) => {
     test.each(INPUTS.map((i) => [i.name, i] as const))('%s: exit 2 naming the flag, the file and the reason, in bounded time', async (_name, input) => {

@@ -1,11 +1,11 @@
 import { execFileSync } from 'child_process';
 import { readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
-import { buildCheckoutApp } from '../../examples/checkout/app';
 import { LiveScenario } from '../../src';
 import { main } from '../../src/cli/main';
 import { nodeIo } from '../../src/cli/node-io';
 import { tempDir } from '../support/app';
+import { writeCheckoutInputs } from '../support/hostile';
 
 /** Runs the CLI in-process and captures what it prints. */
 async function run(args: string[]) {
@@ -27,11 +27,7 @@ async function run(args: string[]) {
 describe('safe-argocd simulate', () => {
   // GIVEN the checkout example's Application and Deployment, and live objects built from them
   const dir = tempDir();
-  const files = new Map(buildCheckoutApp({ outdir: 'dist' }).renderFiles().map((f) => [f.path, f.content]));
-  const app = join(dir, 'app.yaml');
-  const desired = join(dir, 'deploy.yaml');
-  writeFileSync(app, files.get('applications/payments/Application.checkout.k8s.yaml')!);
-  writeFileSync(desired, files.get('workloads/checkout/Deployment.checkout-web.k8s.yaml')!);
+  const { app, desired } = writeCheckoutInputs(dir);
   const live = (name: string, scenario: LiveScenario) => {
     const path = join(dir, `${name}.json`);
     writeFileSync(path, scenario.liveFrom(readFileSync(desired, 'utf8')));
