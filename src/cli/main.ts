@@ -11,8 +11,9 @@ import { formatSarif } from '../audit/report/sarif';
 import { formatText } from '../audit/report/text';
 import { DriftSimulator } from '../drift/drift-simulator';
 import { formatDriftJson, formatDriftText } from '../drift/format';
+import { Json } from '../drift/json';
 import { readOneManifest } from '../drift/read-manifest';
-import { describeManifestText } from '../drift/subject';
+import { describeManifest } from '../drift/subject';
 import { ErrorCode, failure } from '../private/errors';
 import { findRule } from '../rules/registry';
 import { Severity } from '../rules/severity';
@@ -111,6 +112,7 @@ async function simulateCommand(args: readonly string[], io: CliIo): Promise<numb
   }
   // Each input is read and checked on its own, so that an unreadable one is named by its flag and file.
   const texts: { application?: string; desired?: string; live?: string } = {};
+  const manifests: { application?: Json; desired?: Json; live?: Json } = {};
   for (const [key, flag, file] of [['application', 'app', values.app], ['desired', 'desired', values.desired], ['live', 'live', values.live]] as const) {
     if (file === undefined) {
       continue;
@@ -123,7 +125,7 @@ async function simulateCommand(args: readonly string[], io: CliIo): Promise<numb
       return EXIT_USAGE;
     }
     try {
-      readOneManifest(`--${flag} ${file}`, bytes);
+      manifests[key] = readOneManifest(`--${flag} ${file}`, bytes);
     } catch (e) {
       io.stderr(`safe-argocd simulate: ${(e as Error).message}\n`);
       return EXIT_USAGE;
@@ -135,7 +137,7 @@ async function simulateCommand(args: readonly string[], io: CliIo): Promise<numb
   try {
     const simulator = await DriftSimulator.create();
     const report = simulator.simulateDrift({ application: texts.application!, desired: texts.desired!, live: texts.live });
-    const subject = describeManifestText(texts.desired!);
+    const subject = describeManifest(manifests.desired!);
     io.stdout(values.format === 'json' ? formatDriftJson(subject, report) : formatDriftText(subject, report));
     return report.outOfSync ? EXIT_FINDINGS : EXIT_OK;
   } catch (e) {

@@ -1,7 +1,7 @@
-import { parseAllDocuments } from 'yaml';
 import { applyDeletionDefaultsForAbsent } from './defaults';
 import { clone, isMap, Json, JsonMap, setAt, valueAt } from './json';
 import { mergeContextFor, mergeKeyFor } from './merge';
+import { readOneManifest } from './read-manifest';
 import { badValue, ErrorCode } from '../private/errors';
 import { keysFromPointer, pointerProblem } from '../private/json-pointer';
 
@@ -171,20 +171,10 @@ export class LiveScenario {
    * and this scenario then changed it.
    *
    * @param desired the resource as Git renders it, YAML or JSON
+   * @throws [SAFE-102] when `desired` is not exactly one readable Kubernetes object
    */
   public liveFrom(desired: string): string {
-    const docs = parseAllDocuments(desired);
-    const obj = (Array.isArray(docs) ? docs : [docs]).map((d) => d.toJS() as Json).find(isMap);
-    if (!obj) {
-      throw badValue({
-        code: ErrorCode.UNREADABLE_INPUT,
-        where: 'LiveScenario.liveFrom',
-        prop: 'desired',
-        value: desired.slice(0, 60),
-        allowed: 'must be one Kubernetes object as YAML or JSON',
-        fix: 'pass one manifest',
-      });
-    }
+    const obj = readOneManifest('LiveScenario.liveFrom: desired', desired);
     return JSON.stringify(this._liveFromObject(obj));
   }
 

@@ -53,3 +53,14 @@ describe('liveFrom', () => {
     expect(() => LiveScenario.kubectlEdit('/spec/replicas', 'three')).toThrow(/\[SAFE-102\]/);
   });
 });
+
+describe('LiveScenario.liveFrom input', () => {
+  test.each([
+    ['not YAML', 'kind: [unclosed', /^\[SAFE-102\] LiveScenario\.liveFrom: desired: YAML error at line 1, column \d+: /],
+    ['two objects', 'apiVersion: v1\nkind: Service\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: b}\n', /found 2 Kubernetes object\(s\)/],
+    ['a template', 'apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}\n', /contains template expressions/],
+    ['nothing', '', /found nothing/],
+  ])('refuses %s, naming the method and the reason', (_what, text, message) => {
+    expect(() => LiveScenario.hpaScales(3).liveFrom(text)).toThrow(message);
+  });
+});
