@@ -241,3 +241,84 @@ describe('normalizeManagedFields', () => {
     expect((cfg as any).spec.template.spec.containers[0].image).toBe('registry.example.com/web:1.0.0');
   });
 });
+
+describe('fieldsV1Members, on every element kind and on malformed entries', () => {
+  test('fields, keys, values and indexes are read; a node marked "." is a member itself', () => {
+    expect(fieldsV1Members({
+      'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } },
+      'f:spec': { 'f:containers': { 'k:{"name":"web"}': { '.': {}, 'f:image': {} } }, 'f:finalizers': { 'v:"keep"': {} }, 'f:ports': { 'i:2': {} } },
+    })).toEqual([
+      [{ field: 'metadata' }, { field: 'labels' }],
+      [{ field: 'metadata' }, { field: 'labels' }, { field: 'app' }],
+      [{ field: 'spec' }, { field: 'containers' }, { key: { name: 'web' } }],
+      [{ field: 'spec' }, { field: 'containers' }, { key: { name: 'web' } }, { field: 'image' }],
+      [{ field: 'spec' }, { field: 'finalizers' }, { value: 'keep' }],
+      [{ field: 'spec' }, { field: 'ports' }, { index: 2 }],
+    ]);
+  });
+
+  test.each([
+    ['a key that is not JSON', 'k:{name'],
+    ['a key that is not an object', 'k:["web"]'],
+    ['a value that is not JSON', 'v:keep'],
+    ['an index that is not a number', 'i:two'],
+    ['an unknown prefix', 'x:spec'],
+    ['no prefix', 'spec'],
+  ])('skips %s, and keeps reading the rest', (_what, element) => {
+    expect(fieldsV1Members({ [element]: {}, 'f:kept': {} })).toEqual([[{ field: 'kept' }]]);
+  });
+
+  test('anything but a map owns nothing', () => {
+    expect(fieldsV1Members(null)).toEqual([]);
+    expect(fieldsV1Members(['f:spec'])).toEqual([]);
+    expect(fieldsV1Members('f:spec')).toEqual([]);
+  });
+});
+
+describe('normalizeManagedFields, on entries it must pass over', () => {
+  test('entries without a manager name, or that are not maps, are passed over; a trusted one still applies', () => {
+    // GIVEN managedFields with junk before the HPA's entry
+    const live = liveWith({ fieldsV1: { 'f:spec': { 'f:replicas': {} } } } as JsonMap, 'junk' as unknown as JsonMap,
+      owned('kube-controller-manager', { 'f:spec': { 'f:replicas': {} } }));
+    const git = config();
+    // WHEN only the controller manager is trusted
+    normalizeManagedFields(live, git, ['kube-controller-manager'], DEPLOYMENT_CTX());
+    // THEN replicas left both objects, and the label it does not own stayed
+    expect([live.spec, git.spec].map((s: any) => s.replicas)).toEqual([undefined, undefined]);
+    expect([(live.metadata as any).labels.x, (git.metadata as any).labels.x]).toEqual(['live', 'git']);
+  });
+
+  test('a live object without managedFields changes nothing', () => {
+    const live = edited(deployment(8), (d) => { delete d.metadata.managedFields; });
+    const git = config();
+    normalizeManagedFields(live, git, ['kube-controller-manager'], DEPLOYMENT_CTX());
+    expect([(live.spec as any).replicas, (git.spec as any).replicas]).toEqual([8, 3]);
+  });
+
+  test('a list item owned by key is removed only when its owned field differs, matched by key', () => {
+    // GIVEN a sidecar injector that owns the image of container "proxy", which differs, and container "web" the same
+    const live = edited(deployment(3), (d) => {
+      d.spec.template.spec.containers = [{ name: 'web', image: 'web:1' }, { name: 'proxy', image: 'proxy:live' }];
+      d.metadata.managedFields = [owned('injector', {
+        'f:spec': {
+          'f:template': {
+            'f:spec': {
+              'f:containers': {
+                'k:{"name":"proxy"}': { 'f:image': {} }, 'k:{"name":"web"}': { 'f:image': {} }, 'k:{"name":"gone"}': { 'f:image': {} },
+              },
+            },
+          },
+        },
+      })];
+    });
+    const git = edited(deployment(3), (d) => {
+      d.spec.template.spec.containers = [{ name: 'proxy', image: 'proxy:git' }, { name: 'web', image: 'web:1' }];
+    });
+    // WHEN the injector is trusted
+    normalizeManagedFields(live, git, ['injector'], DEPLOYMENT_CTX());
+    // THEN proxy's image left both sides; web's equal image stayed
+    const images = (o: JsonMap) => (o.spec as any).template.spec.containers.map((c: any) => `${c.name}=${c.image}`);
+    expect(images(live)).toEqual(['web=web:1', 'proxy=undefined']);
+    expect(images(git)).toEqual(['proxy=undefined', 'web=web:1']);
+  });
+});
