@@ -180,7 +180,7 @@ export class SafeApplication extends Chart {
       code: ErrorCode.WRONG_SCOPE,
       where: scope,
       prop: 'scope',
-      value: scope.node.path,
+      value: scope.node.path || '<root>',
       allowed: 'is not inside a SafeApplication',
       fix: 'define the construct inside the SafeApplication that deploys it: new X(app, \'id\', {...})',
     });
