@@ -32,7 +32,7 @@ export function normalizeIgnored(obj: Json, entries: readonly IgnoreEntry[], jq:
       try {
         result = jq.del(result, expression);
       } catch (e) {
-        warnings.push((e as { exitCode?: number }).exitCode === 3
+        warnings.push((e as { exitCode?: number } | null)?.exitCode === 3
           ? `jqPathExpression ${JSON.stringify(expression)} does not compile; Argo CD reports a ComparisonError for the whole app: ${firstLine(e)}`
           : `jqPathExpression ${JSON.stringify(expression)} failed on ${kindName(obj)}: ${firstLine(e)}`);
       }

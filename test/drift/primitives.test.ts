@@ -37,6 +37,8 @@ describe('JSON helpers of the drift model', () => {
     expect(valueAt(value, ['list', '0', 'deeper'])).toBeUndefined();
     expect(valueAt(value, ['map', 'toString'])).toBeUndefined();
     expect(valueAt(value, [])).toBe(value);
+    const eleven: Json = { list: Array.from({ length: 11 }, (_, i) => i) };
+    expect(valueAt(eleven, ['list', '10'])).toBe(10);
   });
 
   test('removeAt removes map keys and list items in place, and reports whether it did', () => {
@@ -49,6 +51,9 @@ describe('JSON helpers of the drift model', () => {
     expect(removeAt(value, ['map', 'k'])).toBe(true);
     expect(removeAt(value, ['nowhere', 'k'])).toBe(false);
     expect(value).toEqual({ list: ['a', 'c'], map: {} });
+    const eleven: Json = { list: Array.from({ length: 11 }, (_, i) => i) };
+    expect(removeAt(eleven, ['list', '10'])).toBe(true);
+    expect(eleven).toEqual({ list: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] });
   });
 
   test('setAt creates maps on the way and indexes into existing lists', () => {
@@ -75,6 +80,8 @@ describe('differingPointers', () => {
     expect(differingPointers({ s: 'a' }, { s: { t: 'a' } })).toEqual(['/s']);
     expect(differingPointers({ 'a/b': 1, '~': 1 }, { 'a/b': 2, '~': 2 })).toEqual(['/a~1b', '/~0']);
     expect(differingPointers(1, 2)).toEqual(['']);
+    expect(differingPointers({ x: 1 }, [1])).toEqual(['']);
+    expect(differingPointers([1], 'x')).toEqual(['']);
     expect(differingPointers(undefined, undefined)).toEqual([]);
   });
 
@@ -90,7 +97,7 @@ describe('remarshal', () => {
       spec: { replicas: 0, paused: false, minReadySeconds: 0, hostNetwork: true, template: { spec: { volumes: [], containers: [{ name: 'w', args: [] }] } } },
       emptyDir: {},
       list: [[], 1],
-    })).toEqual({
+    })).toStrictEqual({
       metadata: { annotations: { a: 'b' } },
       spec: { replicas: 0, hostNetwork: true, template: { spec: { containers: [{ name: 'w' }] } } },
       emptyDir: {},
@@ -130,6 +137,9 @@ describe('normalizeIgnored', () => {
     normalizeIgnored(['not', 'a', 'map'], [entry], { del: () => { throw 'plain failure'; } }, warnings);
     expect(warnings).toEqual(['jqPathExpression ".spec.x" failed on the object: plain failure']);
     expect(normalizeIgnored('scalar', [], failing(5), [])).toBe('scalar');
+    const nothing: string[] = [];
+    normalizeIgnored({ kind: 'ConfigMap', metadata: { name: 'c' } }, [entry], { del: () => { throw null; } }, nothing);
+    expect(nothing).toEqual(['jqPathExpression ".spec.x" failed on ConfigMap c: null']);
   });
 });
 
@@ -152,6 +162,7 @@ describe('ignore entries', () => {
 describe('deletion defaults', () => {
   test('only maps get defaults; unmodelled kinds and present fields are left alone', () => {
     expect(applyDeletionDefaults('x', [['spec', 'replicas']])).toBe('x');
+    expect(applyDeletionDefaults(null, [['spec', 'replicas']])).toBeNull();
     expect(applyDeletionDefaultsForAbsent(null)).toBeNull();
     expect(applyDeletionDefaults({ apiVersion: 'apps/v1', kind: 'Deployment', spec: { replicas: 4 } }, [['spec', 'replicas']])).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', spec: { replicas: 4 } });
     expect(applyDeletionDefaults({ apiVersion: 'apps/v1', kind: 'Deployment', spec: {} }, [['spec', 'replicas']])).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', spec: { replicas: 1 } });
