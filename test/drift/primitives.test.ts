@@ -44,6 +44,9 @@ describe('JSON helpers of the drift model', () => {
   test('removeAt removes map keys and list items in place, and reports whether it did', () => {
     const value: Json = { list: ['a', 'b', 'c'], map: { k: 1 } };
     expect(removeAt(value, [])).toBe(false);
+    const odd: Json = { undefined: 1 };
+    expect(removeAt(odd, [])).toBe(false);
+    expect(odd).toEqual({ undefined: 1 });
     expect(removeAt(value, ['list', '3'])).toBe(false);
     expect(removeAt(value, ['list', '1x'])).toBe(false);
     expect(removeAt(value, ['list', '1'])).toBe(true);
