@@ -38,7 +38,22 @@ describe('MigrationHook Job name', () => {
   });
 });
 
+describe('MigrationHook default prefix at the limit', () => {
+  test('"<app>-<id>" of exactly 36 characters is used as it is; one more and it is cut and given a hash', () => {
+    const { app } = newApp();
+    const id = 'm'.repeat(36 - 'checkout-'.length);
+    expect(migration(app, id).job.name).toBe(`checkout-${id}`);
+    const longer = migration(app, `${id}x`).job.name;
+    expect(longer).toMatch(/^checkout-m{20}-[0-9a-f]{6}$/);
+  });
+});
+
 describe('MigrationHook refusals, in full', () => {
+  test('the suggestion for a name too long drops every dash the cut leaves at its end', () => {
+    const { app } = newApp();
+    expect(errorOf(() => migration(app, 'm', { name: `${'a'.repeat(34)}--bcd` }))).toMatch(/ Fix: use e\.g\. "a{34}"$/);
+  });
+
   test('a bad name is refused with the rule it breaks and a suggestion made from it', () => {
     const { app } = newApp();
     expect(() => migration(app, 'm', { name: 'Db_Migrate' })).toThrow(
