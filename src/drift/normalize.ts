@@ -46,7 +46,7 @@ function kindName(obj: Json): string {
     return 'the object';
   }
   const metadata = isMap(obj.metadata) ? obj.metadata : {};
-  return `${String(obj.kind)} ${String(metadata.name ?? metadata.generateName ?? '')}`;
+  return `${String(obj.kind)} ${String(metadata.name ?? metadata.generateName ?? '')}`.trimEnd();
 }
 
 function firstLine(e: unknown): string {

@@ -143,6 +143,9 @@ describe('normalizeIgnored', () => {
     const nothing: string[] = [];
     normalizeIgnored({ kind: 'ConfigMap', metadata: { name: 'c' } }, [entry], { del: () => { throw null; } }, nothing);
     expect(nothing).toEqual(['jqPathExpression ".spec.x" failed on ConfigMap c: null']);
+    const unnamed: string[] = [];
+    normalizeIgnored({ kind: 'Job', metadata: {} }, [entry], failing(5), unnamed);
+    expect(unnamed).toEqual(['jqPathExpression ".spec.x" failed on Job: jq: error']);
   });
 });
 
