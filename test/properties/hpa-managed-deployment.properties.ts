@@ -1,7 +1,7 @@
 import { Chart } from 'cdk8s';
 import * as fc from 'fast-check';
 import {
-  argoCdVersion, checkTree, dnsLabel, Doc, image, newApp, nonInteger, notSubdomain, refusalProperties, runs, subdomain,
+  argoCdVersion, autoscalerOf, checkTree, dnsLabel, Doc, image, newApp, nonInteger, notSubdomain, refusalProperties, runs, scaler,
 } from './support';
 import { Autoscaler, GitOpsApp, HpaManagedDeployment, HpaOptions } from '../../src';
 
@@ -11,29 +11,6 @@ const container = fc.record({
   portNumber: fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }),
   securityContext: fc.option(fc.record({ user: fc.integer({ min: 1, max: 65535 }), group: fc.integer({ min: 1, max: 65535 }) }), { nil: undefined }),
 });
-
-const percent = fc.integer({ min: 1, max: 1000 });
-const hpaOptions: fc.Arbitrary<HpaOptions> = fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }).chain((min) => fc.record({
-  minReplicas: fc.constant(min),
-  maxReplicas: fc.oneof(fc.integer({ min: min ?? 2, max: 10000 }), fc.constantFrom(min ?? 2, 10000)),
-  metrics: fc.oneof(
-    fc.record({ cpu: percent, memory: fc.constant(undefined) }),
-    fc.record({ cpu: fc.constant(undefined), memory: percent }),
-    fc.record({ cpu: percent, memory: percent }),
-  ),
-}).map(({ minReplicas, maxReplicas, metrics }) => ({
-  minReplicas, maxReplicas, cpuUtilizationPercent: metrics.cpu, memoryUtilizationPercent: metrics.memory,
-})));
-
-/** Who owns the replicas: an HPA created here (any valid bounds and metrics), a KEDA ScaledObject, or an HPA elsewhere. */
-type Scaler = { kind: 'hpa'; options: HpaOptions } | { kind: 'keda' | 'external'; owner: string };
-const scaler: fc.Arbitrary<Scaler> = fc.oneof(
-  hpaOptions.map((options) => ({ kind: 'hpa' as const, options })),
-  fc.record({ kind: fc.constantFrom('keda' as const, 'external' as const), owner: subdomain }),
-);
-function autoscalerOf(s: Scaler): Autoscaler {
-  return s.kind === 'hpa' ? Autoscaler.hpa(s.options) : s.kind === 'keda' ? Autoscaler.kedaScaledObject(s.owner) : Autoscaler.externalHpa(s.owner);
-}
 
 const input = fc.record({
   appName: dnsLabel,

@@ -3,8 +3,8 @@ import * as fc from 'fast-check';
 import { Jq, loadJq } from 'jq-wasm';
 import { CORE_SCHEMA, load } from 'js-yaml';
 import {
-  ArgoCdVersion, ArgoProject, DeletionPolicy, DestinationCluster, GitOpsApp, HpaManagedDeployment, IgnoreRule, IgnoreTarget, JqPath,
-  RenderedFile, RetryOptions, SafeApplication, SafeApplicationSet,
+  ArgoCdVersion, ArgoProject, Autoscaler, DeletionPolicy, DestinationCluster, GitOpsApp, HpaManagedDeployment, HpaOptions, IgnoreRule,
+  IgnoreTarget, JqPath, RenderedFile, RetryOptions, SafeApplication, SafeApplicationSet,
 } from '../../src';
 import { isClusterScoped } from '../../src/private/kinds';
 import { crdErrors } from '../support/crd';
@@ -520,3 +520,32 @@ export const notLabel: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom('', '-a', 'a-', 'A', 'a_b', 'a.b', 'a b', ' a', 'a'.repeat(64), 'ä', '*', 'default-', '..'),
   fc.stringMatching(/^[a-z0-9][-a-z0-9]{62,70}[a-z0-9]$/),
 ).filter((s) => !isLabel(s));
+
+// ---------------------------------------------------------------------------------------------------------
+// Autoscalers.
+
+/** A utilization target the HPA accepts, in percent. */
+const percent = fc.integer({ min: 1, max: 1000 });
+/** Any bounds and metrics `Autoscaler.hpa` accepts (minReplicas may be left to its default). */
+export const hpaOptions: fc.Arbitrary<HpaOptions> = fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }).chain((min) => fc.record({
+  minReplicas: fc.constant(min),
+  maxReplicas: fc.oneof(fc.integer({ min: min ?? 2, max: 10000 }), fc.constantFrom(min ?? 2, 10000)),
+  metrics: fc.oneof(
+    fc.record({ cpu: percent, memory: fc.constant(undefined) }),
+    fc.record({ cpu: fc.constant(undefined), memory: percent }),
+    fc.record({ cpu: percent, memory: percent }),
+  ),
+}).map(({ minReplicas, maxReplicas, metrics }) => ({
+  minReplicas, maxReplicas, cpuUtilizationPercent: metrics.cpu, memoryUtilizationPercent: metrics.memory,
+})));
+
+/** Who owns the replicas: an HPA created here (any valid bounds and metrics), a KEDA ScaledObject, or an HPA elsewhere. */
+export type Scaler = { kind: 'hpa'; options: HpaOptions } | { kind: 'keda' | 'external'; owner: string };
+export const scaler: fc.Arbitrary<Scaler> = fc.oneof(
+  hpaOptions.map((options) => ({ kind: 'hpa' as const, options })),
+  fc.record({ kind: fc.constantFrom('keda' as const, 'external' as const), owner: subdomain }),
+);
+/** The Autoscaler a generated owner stands for. */
+export function autoscalerOf(s: Scaler): Autoscaler {
+  return s.kind === 'hpa' ? Autoscaler.hpa(s.options) : s.kind === 'keda' ? Autoscaler.kedaScaledObject(s.owner) : Autoscaler.externalHpa(s.owner);
+}

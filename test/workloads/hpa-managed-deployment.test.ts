@@ -2,7 +2,8 @@ import { ApiObject, Chart, JsonPatch, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import * as fc from 'fast-check';
-import { Autoscaler, GitOpsApp, HpaManagedDeployment, HpaOptions, SafeApplication } from '../../src';
+import { Autoscaler, GitOpsApp, HpaManagedDeployment, SafeApplication } from '../../src';
+import { autoscalerOf, scaler } from '../properties/support';
 import { applicationOf, appProps, newApp } from '../support/app';
 import { crdErrors } from '../support/crd';
 import { kubeErrors } from '../support/kube';
@@ -200,36 +201,10 @@ const image = fc.tuple(
   fc.oneof(fc.stringMatching(/^:[A-Za-z0-9_][A-Za-z0-9_.-]{0,20}$/), fc.constant(`@sha256:${'a'.repeat(64)}`)),
 ).map(([registry, repo, ref]) => `${registry}${repo}${ref}`);
 const containers = fc.uniqueArray(fc.record({ name: dnsLabel, image }), { minLength: 1, maxLength: 3, selector: (c) => c.name });
-const percent = fc.integer({ min: 1, max: 1000 });
-const hpaOptions: fc.Arbitrary<HpaOptions> = fc.integer({ min: 1, max: 50 }).chain((min) => fc.record({
-  minReplicas: fc.constant(min),
-  maxReplicas: fc.integer({ min, max: 200 }),
-  metrics: fc.oneof(
-    fc.record({ cpu: percent, memory: fc.constant(undefined) }),
-    fc.record({ cpu: fc.constant(undefined), memory: percent }),
-    fc.record({ cpu: percent, memory: percent }),
-  ),
-}).map(({ minReplicas, maxReplicas, metrics }) => ({
-  minReplicas, maxReplicas, cpuUtilizationPercent: metrics.cpu, memoryUtilizationPercent: metrics.memory,
-})));
-type Variant = { kind: 'hpa'; options: HpaOptions } | { kind: 'keda' | 'external'; owner: string };
-const variant: fc.Arbitrary<Variant> = fc.oneof(
-  hpaOptions.map((options) => ({ kind: 'hpa' as const, options })),
-  fc.record({ kind: fc.constantFrom('keda' as const, 'external' as const), owner: dnsLabel }),
-);
-
-function autoscalerOf(v: Variant): Autoscaler {
-  switch (v.kind) {
-    case 'hpa': return Autoscaler.hpa(v.options);
-    case 'keda': return Autoscaler.kedaScaledObject(v.owner);
-    default: return Autoscaler.externalHpa(v.owner);
-  }
-}
-
 describe('HpaManagedDeployment properties', () => {
   test('for any valid props: no spec.replicas, exactly one ignore entry for the Deployment, RespectIgnoreDifferences', () => {
     fc.assert(
-      fc.property(variant, containers, fc.option(dnsLabel, { nil: undefined }), (v, cs, name) => {
+      fc.property(scaler, containers, fc.option(dnsLabel, { nil: undefined }), (v, cs, name) => {
         // GIVEN a fresh app WHEN one HpaManagedDeployment with arbitrary valid props is added
         const gitops = new GitOpsApp({ outdir: 'dist' });
         const app = new SafeApplication(gitops, 'checkout', appProps());
@@ -249,7 +224,7 @@ describe('HpaManagedDeployment properties', () => {
         if (v.kind === 'hpa') {
           const hpa = ApiObject.of(web.hpa!).toJson();
           expect(hpa.spec.scaleTargetRef.name).toBe(deployment.metadata.name);
-          expect([hpa.spec.minReplicas, hpa.spec.maxReplicas]).toEqual([v.options.minReplicas, v.options.maxReplicas]);
+          expect([hpa.spec.minReplicas, hpa.spec.maxReplicas]).toEqual([v.options.minReplicas ?? 2, v.options.maxReplicas]);
         } else {
           expect(web.hpa).toBeUndefined();
         }
