@@ -1,5 +1,6 @@
+import { renderedCheckout } from './checkout';
 import {
-  deployment, expectFindings, findingsOf, findManifest, manifest, modified, Overrides, renderedCheckout, replaced, safeApplication,
+  deployment, expectFindings, findingsOf, findManifest, manifest, modified, Overrides, replaced, safeApplication,
 } from './support';
 import { replicasOnAutoscaledWorkload } from '../../src/rules/sa101-replicas-on-autoscaled-workload';
 import { Manifest } from '../../src/rules/types';

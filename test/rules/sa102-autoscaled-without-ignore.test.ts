@@ -1,5 +1,6 @@
+import { renderedCheckout } from './checkout';
 import {
-  deployment, described, expectFindings, findingsOf, findManifest, manifest, modified, Overrides, renderedCheckout, safeApplication,
+  deployment, described, expectFindings, findingsOf, findManifest, manifest, modified, Overrides, safeApplication,
 } from './support';
 import { ArgoCdVersion } from '../../src/application/argocd-version';
 import { runRules } from '../../src/rules/engine';

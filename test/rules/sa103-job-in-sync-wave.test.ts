@@ -1,5 +1,6 @@
+import { renderedCheckout } from './checkout';
 import {
-  deployment, expectFindings, findingsOf, findManifest, manifest, modified, renderedCheckout, replaced, safeApplication,
+  deployment, expectFindings, findingsOf, findManifest, manifest, modified, replaced, safeApplication,
 } from './support';
 import { jobInSyncWave } from '../../src/rules/sa103-job-in-sync-wave';
 import { Manifest } from '../../src/rules/types';

@@ -1,5 +1,6 @@
+import { renderedCheckout } from './checkout';
 import {
-  deployment, described, expectFindings, findingsOf, findManifest, manifest, modified, Overrides, renderedCheckout, replaced, safeApplication,
+  deployment, described, expectFindings, findingsOf, findManifest, manifest, modified, Overrides, replaced, safeApplication,
 } from './support';
 import { hookJobWithoutDeadline } from '../../src/rules/sa104-hook-job-without-deadline';
 import { Manifest } from '../../src/rules/types';

@@ -1,6 +1,7 @@
 import { ApiObject } from 'cdk8s';
+import { renderedCheckout } from './checkout';
 import {
-  deployment, expectFindings, findingsOf, findManifest, manifest, modified, renderedCheckout, replaced, safeApplication,
+  deployment, expectFindings, findingsOf, findManifest, manifest, modified, replaced, safeApplication,
 } from './support';
 import { GitOpsApp, SafeApplication } from '../../src';
 import { outOfSyncOnlyWithWaves } from '../../src/rules/sa105-out-of-sync-only-with-waves';

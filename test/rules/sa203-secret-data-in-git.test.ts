@@ -1,6 +1,7 @@
 import { ApiObject } from 'cdk8s';
+import { renderedCheckout } from './checkout';
 import {
-  described, expectFindings, findingsOf, manifest, renderedCheckout, safeApplication,
+  described, expectFindings, findingsOf, manifest, safeApplication,
 } from './support';
 import { SafeApplication } from '../../src';
 import { runRules, unsuppressed } from '../../src/rules/engine';

@@ -1,6 +1,3 @@
-import { parse } from 'yaml';
-import { buildCheckoutApp } from '../../examples/checkout/app';
-import { GitOpsApp } from '../../src';
 import { ArgoCdVersion } from '../../src/application/argocd-version';
 import { runRules } from '../../src/rules/engine';
 import { Finding, Manifest, Rule } from '../../src/rules/types';
@@ -126,30 +123,4 @@ export function findManifest(manifests: readonly Manifest[], kind: string, name:
 /** `manifests` with `old` replaced by `replacement`, in place, everything else the same reference. */
 export function replaced(manifests: readonly Manifest[], old: Manifest, replacement: Manifest): Manifest[] {
   return manifests.map((m) => (m === old ? replacement : m));
-}
-
-/** What the library really writes for examples/checkout: its Application and its workloads, parsed from YAML. */
-export interface RenderedCheckout {
-  readonly application: Manifest;
-  readonly resources: Manifest[];
-  readonly argoCdVersion: ArgoCdVersion;
-}
-
-/**
- * Renders examples/checkout with the constructs and parses the files it would write; `customize` may add to
- * the app before it is rendered.
- */
-export function renderedCheckout(customize: (app: GitOpsApp) => void = () => undefined): RenderedCheckout {
-  const gitops = buildCheckoutApp({ outdir: 'dist' });
-  customize(gitops);
-  const files = gitops.renderFiles();
-  const application = files.find((f) => f.path === 'applications/payments/Application.checkout.k8s.yaml');
-  if (!application) {
-    throw new Error(`no applications/payments/Application.checkout.k8s.yaml among ${files.map((f) => f.path).join(', ')}`);
-  }
-  return {
-    application: parse(application.content) as Manifest,
-    resources: files.filter((f) => f.path.startsWith('workloads/checkout/')).map((f) => parse(f.content) as Manifest),
-    argoCdVersion: ArgoCdVersion.LATEST,
-  };
 }
