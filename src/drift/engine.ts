@@ -68,8 +68,10 @@ export function simulate(jq: JqRunner, application: Json, desired: Json, live: J
   const respect = syncOptions(application).includes('RespectIgnoreDifferences=true');
   const selfHeal = selfHeals(application);
 
-  if (isHook(desired)) {
-    // Hooks are run, not compared: Argo CD never diffs them (gitops-engine pkg/sync/hook).
+  const hook = hookOf(desired);
+  if (hook !== undefined) {
+    // Hooks are run, not compared; a lone Skip is neither applied nor compared. Argo CD stores no sync status
+    // for either (controller/state.go), so neither makes the app OutOfSync or is reverted by self-heal.
     return {
       outOfSync: false,
       differences: [],
@@ -77,9 +79,11 @@ export function simulate(jq: JqRunner, application: Json, desired: Json, live: J
       selfHealReverts: [],
       applyReverts: [],
       keptIgnored: [],
-      liveAfterApply: clone(live ?? desired),
+      liveAfterApply: hook === 'skip' ? clone(live ?? null) : clone(live ?? desired),
       respectIgnoreDifferences: respect,
-      warnings: ['the resource is a sync hook: Argo CD runs hooks and never compares them'],
+      warnings: [hook === 'skip'
+        ? 'the resource is marked argocd.argoproj.io/hook: Skip: Argo CD neither applies nor compares it'
+        : 'the resource is a sync hook: Argo CD runs hooks and never compares them'],
     };
   }
 
@@ -108,10 +112,10 @@ export function simulate(jq: JqRunner, application: Json, desired: Json, live: J
     normalizeManagedFields(liveCopy, config, managers, mergeContextFor(desired));
   }
   const rawLastApplied = lastAppliedOf(live, warnings);
-  const lastApplied = rawLastApplied !== undefined && strategic ? remarshal(rawLastApplied) : rawLastApplied;
   const configN = normalizeIgnored(config, entries, jq, warnings);
   const liveN = normalizeIgnored(liveCopy, entries, jq, warnings);
-  const originalN = lastApplied === undefined ? configN : normalizeIgnored(lastApplied, entries, jq, warnings);
+  // The last-applied annotation is normalized but not re-encoded (gitops-engine pkg/diff Diff).
+  const originalN = rawLastApplied === undefined ? configN : normalizeIgnored(rawLastApplied, entries, jq, warnings);
 
   // 2. Predict live: the three-way patch (two-way without last-applied) applied to live; compare.
   const predicted = clone(merge3(originalN, configN, liveN, mergeContextFor(desired)));
@@ -164,17 +168,26 @@ export function simulate(jq: JqRunner, application: Json, desired: Json, live: J
   };
 }
 
-function isHook(obj: Json): boolean {
+const ARGO_HOOK_TYPES = new Set(['PreSync', 'Sync', 'PostSync', 'SyncFail', 'PreDelete', 'PostDelete', 'Skip']);
+
+/**
+ * `hook` for a resource Argo CD runs as a hook, `skip` for one it leaves alone, as gitops-engine's pkg/sync/hook
+ * decides: any `argocd.argoproj.io/hook` annotation (even empty) makes a hook unless its only type is Skip;
+ * without one, any `helm.sh/hook` but exactly `crd-install` does.
+ */
+function hookOf(obj: Json): 'hook' | 'skip' | undefined {
   const annotations = valueAt(obj, ['metadata', 'annotations']);
-  if (!isMap(annotations)) {
-    return false;
+  // With any value that is not a string, Kubernetes' unstructured objects read no annotations at all.
+  if (!isMap(annotations) || Object.values(annotations).some((v) => typeof v !== 'string')) {
+    return undefined;
   }
-  const argo = typeof annotations['argocd.argoproj.io/hook'] === 'string' ? annotations['argocd.argoproj.io/hook'] : undefined;
+  const argo = annotations['argocd.argoproj.io/hook'];
   if (argo !== undefined) {
-    return argo.split(',').some((t) => t.trim() !== '' && t.trim() !== 'Skip');
+    const types = new Set((argo as string).split(',').map((t) => t.trim()).filter((t) => ARGO_HOOK_TYPES.has(t)));
+    return types.size === 1 && types.has('Skip') ? 'skip' : 'hook';
   }
   const helm = annotations['helm.sh/hook'];
-  return typeof helm === 'string' && helm.split(',').some((t) => t.trim() !== '' && t.trim() !== 'crd-install');
+  return helm !== undefined && helm !== 'crd-install' ? 'hook' : undefined;
 }
 
 function stripStatus(obj: Json): Json {
