@@ -91,6 +91,39 @@ export function modifiedPaths(
   return deepEqual(live, config) ? [] : [prefix];
 }
 
+/**
+ * `member` with each list-item key replaced by the item's merge key, as the comparison names items: the API
+ * server keys some items by more fields than the merge key (`k:{"port":80,"protocol":"TCP"}`), and Git's
+ * item may lack the others. Items live does not have, and value or index elements, leave the rest as written.
+ */
+function byMergeKey(live: Json, member: readonly PathElement[], ctx: MergeContext): PathElement[] {
+  const out: PathElement[] = [];
+  const names: string[] = [];
+  let current: Json | undefined = live;
+  for (const [i, element] of member.entries()) {
+    if ('field' in element) {
+      current = isMap(current) ? current[element.field] : undefined;
+      names.push(element.field);
+      out.push(element);
+      continue;
+    }
+    const mergeKey = 'key' in element ? mergeKeyFor(names, ctx) : undefined;
+    const item = mergeKey && Array.isArray(current) ? current.find((x) => matchesKey(x, (element as { key: JsonMap }).key)) : undefined;
+    const key = mergeKey ? keyOfItem(item ?? null, mergeKey) : undefined;
+    if (!key) {
+      return [...out, ...member.slice(i)];
+    }
+    out.push({ key });
+    names.push('0');
+    current = item;
+  }
+  return out;
+}
+
+function matchesKey(item: Json, key: JsonMap): boolean {
+  return isMap(item) && Object.entries(key).every(([k, v]) => deepEqual(item[k], v));
+}
+
 /** Removes the value at a typed path in place: fields by name, list items by key. */
 function removePath(obj: Json, path: readonly PathElement[]): void {
   let current: Json = obj;
@@ -110,7 +143,7 @@ function removePath(obj: Json, path: readonly PathElement[]): void {
       if (!Array.isArray(current)) {
         return;
       }
-      const index = current.findIndex((item) => isMap(item) && Object.entries(element.key).every(([k, v]) => deepEqual(item[k], v)));
+      const index = current.findIndex((item) => matchesKey(item, element.key));
       if (index === -1) {
         return;
       }
@@ -143,7 +176,7 @@ export function normalizeManagedFields(live: JsonMap, config: JsonMap, managers:
     if (!isMap(entry) || typeof entry.manager !== 'string' || !managers.includes(entry.manager)) {
       continue;
     }
-    for (const member of fieldsV1Members(entry.fieldsV1 ?? null)) {
+    for (const member of fieldsV1Members(entry.fieldsV1 ?? null).map((m) => byMergeKey(live, m, ctx))) {
       if (member.length > 0 && modified.has(pathId(member))) {
         toRemove.push(member);
       }
