@@ -78,3 +78,12 @@ describe('SA003 wildcard-or-unscoped-ignore', () => {
     ]);
   });
 });
+
+describe('SA003 edges', () => {
+  test('an entry with neither kind nor name is reported for both, with an empty kind in the message', () => {
+    const app = ignoring({ group: 'apps', jsonPointers: ['/spec/replicas'] });
+    const findings = findingsFor(app);
+    expectFindings(findings, app, ['SA003 /spec/ignoreDifferences/0/kind', 'SA003 /spec/ignoreDifferences/0/name']);
+    expect(findings.map((f) => f.message)).toEqual(['the entry names no kind', 'the entry for kind "" names no object, so it applies to every one']);
+  });
+});

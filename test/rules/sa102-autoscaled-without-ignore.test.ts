@@ -223,3 +223,16 @@ describe('SA102 autoscaled-without-ignore', () => {
     expectFindings(findings, findManifest(resources, 'Deployment', 'checkout-web'), ['SA102 ']);
   });
 });
+
+describe('SA102 edges', () => {
+  test('an ignoreDifferences entry that is not an object covers nothing', () => {
+    // GIVEN entries null and a string, and nothing else
+    const app = safeApplication({ spec: { ignoreDifferences: [null, 'apps/Deployment/web'] } });
+    const { web, resources } = autoscaledWeb();
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, resources, app);
+    // THEN the replicas are still unguarded (reported on the whole workload, which has no replicas field)
+    expectFindings(findings, web, ['SA102 ']);
+    expect(findings[0].message).toBe('HorizontalPodAutoscaler web scales it, but Application checkout has no ignoreDifferences entry for its /spec/replicas');
+  });
+});

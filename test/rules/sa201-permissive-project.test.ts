@@ -138,3 +138,12 @@ describe('SA201 permissive-project', () => {
     expect(findings[0].suppressedBecause).toBe('the platform project deploys every team repository');
   });
 });
+
+describe('SA201 edges', () => {
+  test('destinations that are not objects are skipped, and the ones after them still checked', () => {
+    const project = appProject({ spec: { destinations: [null, 'junk', { server: 'https://kubernetes.default.svc', namespace: '*' }] } });
+    const findings = findingsOf(permissiveProject, [project]);
+    expectFindings(findings, project, ['SA201 /spec/destinations/2/namespace']);
+    expect(findings[0].message).toBe('a destination allows any namespace');
+  });
+});

@@ -203,3 +203,41 @@ describe('SA202 destination-not-allowed', () => {
     expect(findings).toEqual([]);
   });
 });
+
+describe('SA202 edges', () => {
+  const messages = (findings: { path: string; message: string }[]) => findings.map((f) => `${f.path}: ${f.message}`);
+
+  test('a destination and a source without their fields are reported with empty values', () => {
+    // GIVEN an app whose destination has no namespace and no cluster, and whose source has no repository
+    const app = modified(safeApplication(), { spec: { destination: { server: undefined, namespace: undefined }, source: { repoURL: undefined } } });
+    // WHEN checked against a project that allows only team-* in-cluster
+    const findings = findingsOf(destinationNotAllowed, [appProject()], app);
+    // THEN
+    expect(messages(findings)).toEqual([
+      '/spec/destination: project payments does not allow namespace "" on no cluster',
+      '/spec/source/repoURL: project payments does not allow repository ""',
+    ]);
+  });
+
+  test('a project destination without a cluster allows an app destination without one; entries that are not objects are skipped', () => {
+    const project = appProject({ spec: { destinations: [null, 'junk', { namespace: 'checkout' }] } });
+    const app = modified(safeApplication(), { spec: { destination: { server: undefined, namespace: 'checkout' } } });
+    expect(findingsOf(destinationNotAllowed, [project], app)).toEqual([]);
+  });
+
+  test('a denied namespace on a cluster outside a denied cluster pattern is still denied', () => {
+    // GIVEN everything allowed, except kube-system on any cluster but "other"
+    const project = appProject({ spec: { destinations: [{ server: '*', namespace: '*' }, { server: '!https://other.example.org', namespace: '!kube-system' }] } });
+    // THEN kube-system in-cluster is refused, and checkout in-cluster is allowed
+    expect(messages(findingsOf(destinationNotAllowed, [project], appTo('kube-system'))))
+      .toEqual([`/spec/destination: project payments does not allow namespace "kube-system" on ${IN_CLUSTER}`]);
+    expect(findingsOf(destinationNotAllowed, [project], appTo('checkout'))).toEqual([]);
+  });
+
+  test('a denied cluster with a namespace outside a denied namespace pattern is still denied', () => {
+    // GIVEN everything allowed, except the in-cluster server for any namespace but "other"
+    const project = appProject({ spec: { destinations: [{ server: '*', namespace: '*' }, { server: `!${IN_CLUSTER}`, namespace: '!other' }] } });
+    expect(messages(findingsOf(destinationNotAllowed, [project], appTo('checkout'))))
+      .toEqual([`/spec/destination: project payments does not allow namespace "checkout" on ${IN_CLUSTER}`]);
+  });
+});

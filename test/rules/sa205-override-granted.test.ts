@@ -149,3 +149,13 @@ describe('SA205 override-granted', () => {
     expect(findings).toEqual([]);
   });
 });
+
+describe('SA205 edges', () => {
+  test('roles that are not objects and policies that are not strings are skipped', () => {
+    const grant = 'p, proj:payments:oncall, applications, override, payments/*, allow';
+    const project = appProject({ spec: { roles: [null, 'junk', { name: 'oncall', policies: [7, null, grant] }] } });
+    const findings = findingsOf(overrideGranted, [project]);
+    expectFindings(findings, project, ['SA205 /spec/roles/2/policies/2']);
+    expect(findings[0].message).toBe('role oncall grants override');
+  });
+});
