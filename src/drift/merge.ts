@@ -163,7 +163,8 @@ export function restoreIgnored(
     const nl = isMap(normalizedLive) ? normalizedLive : {};
     for (const [key, value] of Object.entries(live)) {
       if (!(key in nl)) {
-        result[key] = clone(value);
+        // The patch from normalized live to live adds the whole value; a map merges into the target's map.
+        result[key] = isMap(value) && isMap(result[key]) ? restoreIgnored(result[key], {}, value, ctx, [...path, key]) as Json : clone(value);
       } else if (!deepEqual(nl[key], value)) {
         const restored = restoreIgnored(result[key], nl[key], value, ctx, [...path, key]);
         if (restored !== undefined) {

@@ -287,3 +287,19 @@ describe('restoreIgnored, list by list', () => {
     expect(env.filter((item) => !(isMap(item) && item.name === 'MODE'))).toEqual([]);
   });
 });
+
+describe('restoreIgnored merges a map that normalized live lacks into the target\'s map', () => {
+  test('an ignore rule that matched live only: live\'s annotations are added to Git\'s, as the patch from normalized live does', () => {
+    // GIVEN Git annotates b; live has a (ignored, so normalized live has no annotations at all)
+    const target = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'flags', annotations: { b: '2', nested: { x: 1 } } } } as JsonMap;
+    const normalizedLive = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'flags' } } as JsonMap;
+    const live = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'flags', annotations: { a: '1', nested: { y: 2 } } } } as JsonMap;
+
+    // WHEN restored
+    const restored = restoreIgnored(target, normalizedLive, live, mergeContextFor(target));
+
+    // THEN both sides' keys are kept, nested maps merged too; the target itself is untouched
+    expect(restored).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'flags', annotations: { a: '1', b: '2', nested: { x: 1, y: 2 } } } });
+    expect(target.metadata).toEqual({ name: 'flags', annotations: { b: '2', nested: { x: 1 } } });
+  });
+});
