@@ -102,13 +102,14 @@ function messageOf(fn: () => unknown): string {
 }
 
 describe('refusals of the application constructs', () => {
-  const messages = Object.fromEntries(CASES.map(([name, fn]) => [name, messageOf(fn)]));
-
-  test.each(CASES.map(([name]) => [name]))('%s: a [SAFE-xxx] error naming where, the prop, what is allowed and the fix', (name) => {
-    expect(messages[name]).toMatch(/^\[SAFE-\d{3}\] \S.*: \S+ .+\. Fix: \S/s);
+  // Each message is made inside the test that checks it, so that a test, not loading the file, covers the code
+  // that builds it (the mutation run counts only what tests run).
+  test.each(CASES)('%s: a [SAFE-xxx] error naming where, the prop, what is allowed and the fix', (_name, fn) => {
+    expect(messageOf(fn)).toMatch(/^\[SAFE-\d{3}\] \S.*: \S+ .+\. Fix: \S/s);
   });
 
   test('every message, in full', () => {
+    const messages = Object.fromEntries(CASES.map(([name, fn]) => [name, messageOf(fn)]));
     expect(messages).toMatchSnapshot();
   });
 });
