@@ -1,7 +1,7 @@
 import { ApiObject, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import {
-  AppOfApps, ArgoProject, DestinationCluster, GitOpsApp, IgnoreRule, IgnoreTarget, JqPath, KnownFieldOwner, SafeApplication, SafeProject,
+  AppOfApps, ArgoProject, DestinationCluster, ExternalSource, GitOpsApp, IgnoreRule, IgnoreTarget, JqPath, KnownFieldOwner, SafeApplication, SafeProject,
 } from '../../src';
 import { addConfigMap, applicationOf, appProps, newApp } from '../support/app';
 
@@ -206,5 +206,90 @@ describe('outside a synth, an app answers as it does during one', () => {
     expect(runbook).toContain('No app-of-apps root of this tree deploys it.');
     expect(runbook).not.toContain('search-root');
     expect(gitops.renderFiles().find((f) => f.path === 'runbooks/checkout.md')!.content).toBe(runbook);
+  });
+});
+
+describe('SafeApplication validation messages, in full', () => {
+  test('fails when an app with an external source defines objects, listing the first three', () => {
+    // GIVEN an app with an external Git path and four ConfigMaps of its own
+    const gitops = new GitOpsApp({ outdir: 'dist' });
+    const app = new SafeApplication(gitops, 'legacy', appProps({ name: 'legacy', externalSource: ExternalSource.gitPath('deploy') }));
+    for (const name of ['a', 'b', 'c', 'd']) {
+      addConfigMap(app, name);
+    }
+    // WHEN validated THEN the conflict counts all four and names the first three
+    expect(app.node.validate()).toEqual([
+      '[SAFE-013] the app deploys an external source, but 4 object(s) are defined in it (legacy/cm-a, legacy/cm-b, legacy/cm-c); '
+      + 'Argo CD would never deploy them. Fix: move them into an app without externalSource, or remove externalSource.',
+    ]);
+  });
+
+  test('fails when an app has neither workloads nor an external source', () => {
+    const gitops = new GitOpsApp({ outdir: 'dist' });
+    const app = new SafeApplication(gitops, 'empty', appProps({ name: 'empty' }));
+    expect(app.node.validate()).toEqual([
+      '[SAFE-014] the app defines no workloads, so its source folder would be empty and Argo CD would refuse to sync it (allowEmpty is false). '
+      + 'Fix: define workloads inside the app, or give it an externalSource.',
+    ]);
+  });
+
+  test('fails when a raw jq expression does not compile, quoting the first line of jq\'s error', () => {
+    // GIVEN a raw jq rule with an unclosed bracket
+    const { app, config } = newApp();
+    app.addIgnoreRule(IgnoreRule.rawJq(IgnoreTarget.fromApiObject(config), '.data[', 'broken on purpose'));
+    // WHEN validated THEN the expression, the resource, jq's error and the fix are named
+    expect(app.node.validate()).toEqual([
+      '[SAFE-009] the jq expression ".data[" for ConfigMap settings does not compile as del(...): '
+      + 'jq: error: syntax error, unexpected INVALID_CHARACTER at <top-level>, line 1, column 11:. '
+      + 'Fix: correct the expression, or build it with IgnoreRule.jq and a typed JqPath.',
+    ]);
+  });
+});
+
+describe('SafeApplication targetRevision', () => {
+  test('is trimmed of surrounding whitespace, in the property and the Application', () => {
+    const { app } = newApp({ targetRevision: '  v1.4.2 ' });
+    expect(app.targetRevision).toBe('v1.4.2');
+    expect(applicationOf(app).spec.source.targetRevision).toBe('v1.4.2');
+  });
+});
+
+describe('which deployed objects are checked as Argo CD Applications', () => {
+  test('an Argo Rollout (argoproj.io, another kind) is not checked as an Application', () => {
+    // GIVEN an app deploying an Argo Rollout, which has no spec.project
+    const { app } = newApp();
+    new ApiObject(app, 'rollout', { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'web' }, spec: { replicas: 2 } });
+    // WHEN validated THEN no Application rule (such as SA005, "names no project") reports it
+    expect(app.node.validate()).toEqual([]);
+  });
+
+  test('an Application of another API group (app.k8s.io) is not checked as an Argo CD Application', () => {
+    // GIVEN an app deploying a Kubernetes SIG Apps Application, which has no spec.project
+    const { app } = newApp();
+    new ApiObject(app, 'sig', { apiVersion: 'app.k8s.io/v1beta1', kind: 'Application', metadata: { name: 'checkout' }, spec: { descriptor: { type: 'shop' } } });
+    // WHEN validated THEN nothing is reported
+    expect(app.node.validate()).toEqual([]);
+  });
+
+  test('a compliant raw child Application passes: it is checked alone, with no resources of its own', () => {
+    // GIVEN an app deploying a raw Argo CD Application with the full hardened policy
+    const { app } = newApp();
+    new ApiObject(app, 'child', {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: { name: 'child', namespace: 'argocd' },
+      spec: {
+        project: 'payments',
+        source: { repoURL: 'https://git.example.com/platform/gitops.git', path: 'child', targetRevision: 'main' },
+        destination: { namespace: 'child', server: 'https://kubernetes.default.svc' },
+        syncPolicy: {
+          automated: { enabled: true, prune: true, selfHeal: true, allowEmpty: false },
+          syncOptions: ['CreateNamespace=true', 'PruneLast=true', 'ApplyOutOfSyncOnly=true'],
+          retry: { limit: 5, backoff: { duration: '5s', factor: 2, maxDuration: '3m' } },
+        },
+      },
+    });
+    // WHEN validated THEN nothing is reported
+    expect(app.node.validate()).toEqual([]);
   });
 });
