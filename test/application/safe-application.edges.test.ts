@@ -1,7 +1,8 @@
 import { ApiObject, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import {
-  AppOfApps, ArgoProject, DestinationCluster, ExternalSource, GitOpsApp, IgnoreRule, IgnoreTarget, JqPath, KnownFieldOwner, SafeApplication, SafeProject,
+  AppOfApps, ArgoProject, DestinationCluster, ExternalSource, GitOpsApp, IgnoreRule, IgnoreTarget, JqPath, KnownFieldOwner,
+  SafeApplication, SafeProject,
 } from '../../src';
 import { addConfigMap, applicationOf, appProps, newApp } from '../support/app';
 
