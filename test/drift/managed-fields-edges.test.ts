@@ -108,3 +108,35 @@ describe('normalizeManagedFields matches items the API server keys by two fields
     expect((live.spec as JsonMap).ports).toEqual([{ port: 80, protocol: 'TCP', targetPort: 15080 }]);
   });
 });
+
+describe('normalizeManagedFields follows two-field keys inside keyed items', () => {
+  test('a container port owned as k:{"containerPort":8080,"protocol":"TCP"} inside the web container', () => {
+    // GIVEN an injector that owns the name of port 8080 of the web container, keyed as the API server keys it
+    const live = webWith({ ports: [{ containerPort: 8080, protocol: 'TCP', name: 'http-mesh' }] });
+    (live.metadata as JsonMap).managedFields = [{
+      manager: 'mesh-injector',
+      fieldsV1: {
+        'f:spec': { 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"web"}': { 'f:ports': { 'k:{"containerPort":8080,"protocol":"TCP"}': { 'f:name': {} } } } } } } },
+      },
+    }];
+    const git = webWith({ ports: [{ containerPort: 8080, name: 'http' }] });
+
+    // WHEN normalized with the injector trusted
+    normalizeManagedFields(live, git, ['mesh-injector'], DEPLOYMENT_CTX());
+
+    // THEN the port's name is gone from both
+    expect(((git.spec as any).template.spec.containers[0]).ports).toEqual([{ containerPort: 8080 }]);
+    expect(((live.spec as any).template.spec.containers[0]).ports).toEqual([{ containerPort: 8080, protocol: 'TCP' }]);
+  });
+
+  test('a key into a list live does not have removes nothing', () => {
+    const live = webWith({});
+    (live.metadata as JsonMap).managedFields = [{
+      manager: 'mesh-injector',
+      fieldsV1: { 'f:spec': { 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"web"}': { 'f:ports': { 'k:{"containerPort":8080}': { 'f:name': {} } } } } } } } },
+    }];
+    const git = webWith({ ports: [{ containerPort: 8080, name: 'http' }] });
+    normalizeManagedFields(live, git, ['mesh-injector'], DEPLOYMENT_CTX());
+    expect(((git.spec as any).template.spec.containers[0]).ports).toEqual([{ containerPort: 8080, name: 'http' }]);
+  });
+});
