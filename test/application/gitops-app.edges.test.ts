@@ -1,4 +1,4 @@
-import { ApiObject, Chart } from 'cdk8s';
+import { ApiObject, App, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import { AppOfApps, ArgoProject, GitOpsApp, GitOpsAppProps, SafeApplication, SafeProject } from '../../src';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../../src/private/gitops-part';
@@ -144,5 +144,51 @@ describe('GitOpsApp refusals at synth, in full', () => {
   test('fails when a folder prop is not a string, naming it', () => {
     expect(() => new GitOpsApp({ outdir: 'dist', workloadsDir: 7 as never }))
       .toThrow('[SAFE-017] <root>: workloadsDir is 7; it must be a relative folder without ".." and not ".". Fix: keep the default');
+  });
+});
+
+describe('GitOpsApp folder props', () => {
+  const notAFolder = (prop: string, shown: string) => `[SAFE-017] <root>: ${prop} is ${shown}; it must be a relative folder without ".." and not ".". Fix: keep the default`;
+
+  test.each([
+    ['"."', '.'],
+    ['empty', ''],
+    ['outside outdir', '../apps'],
+  ])('fails when applicationsDir is %s, naming applicationsDir', (_label, applicationsDir) => {
+    expect(() => new GitOpsApp({ outdir: 'dist', applicationsDir })).toThrow(notAFolder('applicationsDir', JSON.stringify(applicationsDir)));
+  });
+
+  test('fails when outdirFromRepoRoot is absolute, with the fix for that prop', () => {
+    expect(() => new GitOpsApp({ outdir: 'dist', outdirFromRepoRoot: '/abs' })).toThrow(
+      '[SAFE-017] <root>: outdirFromRepoRoot is "/abs"; it must be a relative folder without "..". Fix: give the path of outdir from the repository root, e.g. \'deploy/rendered\'',
+    );
+  });
+
+  test('keeps a custom applicationsDir without its trailing slash', () => {
+    expect(new GitOpsApp({ outdir: 'dist', applicationsDir: 'apps/' }).applicationsDir).toBe('apps');
+  });
+});
+
+describe('GitOpsApp.isGitOpsApp and findRoot', () => {
+  test.each([
+    ['null', null],
+    ['undefined', undefined],
+    ['a string', 'dist'],
+    ['a plain object', {}],
+    ['a cdk8s App', Testing.app()],
+  ])('%s is not a GitOpsApp', (_label, x) => {
+    expect(GitOpsApp.isGitOpsApp(x)).toBe(false);
+  });
+
+  test('a GitOpsApp is one, and is the root found from anywhere in its tree', () => {
+    const { gitops, config } = newApp();
+    expect(GitOpsApp.isGitOpsApp(gitops)).toBe(true);
+    expect(GitOpsApp.findRoot(config)).toBe(gitops);
+    expect(GitOpsApp.findRoot(gitops)).toBe(gitops);
+  });
+
+  test('findRoot answers undefined in a plain cdk8s App', () => {
+    const app = new App({ outdir: 'dist' });
+    expect(GitOpsApp.findRoot(new Chart(app, 'chart'))).toBeUndefined();
   });
 });
