@@ -248,6 +248,16 @@ describe('SafeApplication validation messages, in full', () => {
 });
 
 describe('SafeApplication targetRevision', () => {
+  test.each([
+    ['a range', '^4.11.0', 'is "^4.11.0"; it is refused: chart version "^4.11.0" is not one exact release'],
+    ['missing', undefined, 'is missing; it is refused: chart version unset is not one exact release'],
+    ['split by a space', '4.11 .3', 'is "4.11 .3"; it is refused: contains whitespace'],
+  ])('fails when a Helm chart version is %s, with the chart fix', (_label, targetRevision, refusal) => {
+    expect(() => new SafeApplication(Testing.app(), 'ingress', appProps({
+      name: 'ingress', externalSource: ExternalSource.helmChart('ingress-nginx'), targetRevision,
+    }))).toThrow(`[SAFE-016] ingress: targetRevision ${refusal}. Fix: give one exact chart version, e.g. "4.11.3"`);
+  });
+
   test('is trimmed of surrounding whitespace, in the property and the Application', () => {
     const { app } = newApp({ targetRevision: '  v1.4.2 ' });
     expect(app.targetRevision).toBe('v1.4.2');
