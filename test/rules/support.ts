@@ -69,9 +69,11 @@ export function described(findings: readonly Finding[]): string[] {
   return findings.map((f) => `${f.rule.id} ${f.path}`);
 }
 
-/** Asserts the findings exactly, as `RULE-ID /json/pointer`, and that each is about `object` itself. */
+/** Asserts the findings exactly, as `RULE-ID /json/pointer` with their messages, and that each is about `object` itself. */
 export function expectFindings(findings: readonly Finding[], object: Manifest, expected: string[]): void {
   expect(described(findings)).toEqual(expected);
+  // The messages, pinned in the reviewed snapshot of the calling test file.
+  expect(findings.map((f) => `${f.rule.id} ${f.path}: ${f.message}`)).toMatchSnapshot('messages');
   for (const finding of findings) {
     expect(finding.object).toBe(object);
   }
