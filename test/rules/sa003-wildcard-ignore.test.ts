@@ -86,4 +86,10 @@ describe('SA003 edges', () => {
     expectFindings(findings, app, ['SA003 /spec/ignoreDifferences/0/kind', 'SA003 /spec/ignoreDifferences/0/name']);
     expect(findings.map((f) => f.message)).toEqual(['the entry names no kind', 'the entry for kind "" names no object, so it applies to every one']);
   });
+
+  test('an empty kind and an empty name count as missing', () => {
+    const app = ignoring({ group: 'apps', kind: '', name: '', jsonPointers: ['/spec/replicas'] });
+    const findings = findingsFor(app);
+    expectFindings(findings, app, ['SA003 /spec/ignoreDifferences/0/kind', 'SA003 /spec/ignoreDifferences/0/name']);
+  });
 });
