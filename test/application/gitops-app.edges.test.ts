@@ -1,7 +1,8 @@
 import { ApiObject, App, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
-import { AppOfApps, ArgoProject, GitOpsApp, GitOpsAppProps, SafeApplication, SafeProject } from '../../src';
+import { AppOfApps, ArgoProject, GitOpsApp, GitOpsAppProps, IgnoreRule, IgnoreTarget, SafeApplication, SafeProject } from '../../src';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../../src/private/gitops-part';
+import * as jq from '../../src/private/jq';
 import { addConfigMap, appProps, newApp, yamlOf } from '../support/app';
 
 const REPO = 'https://git.example.com/platform/gitops.git';
@@ -190,5 +191,27 @@ describe('GitOpsApp.isGitOpsApp and findRoot', () => {
   test('findRoot answers undefined in a plain cdk8s App', () => {
     const app = new App({ outdir: 'dist' });
     expect(GitOpsApp.findRoot(new Chart(app, 'chart'))).toBeUndefined();
+  });
+});
+
+describe('GitOpsApp compiles the raw jq of every app at once', () => {
+  test('the first jq compile of a synth holds the raw expressions of all apps, and only those', () => {
+    // GIVEN two apps with raw jq rules (expressions no other test compiles) and one app with a JSON pointer rule too
+    const { gitops, app, config } = newApp();
+    const target = IgnoreTarget.fromApiObject(config);
+    app.addIgnoreRule(IgnoreRule.rawJq(target, '.data["gitops-edges-first"]', 'written by the settings operator'));
+    app.addIgnoreRule(IgnoreRule.jsonPointer(target, '/data/key', 'written by the settings operator'));
+    const refunds = new SafeApplication(gitops, 'refunds', appProps({ name: 'refunds' }));
+    const refundsConfig = addConfigMap(refunds, 'settings');
+    refunds.addIgnoreRule(IgnoreRule.rawJq(IgnoreTarget.fromApiObject(refundsConfig), '.data["gitops-edges-second"]', 'written by the settings operator'));
+    const compile = jest.spyOn(jq, 'compileJq');
+    try {
+      // WHEN rendered
+      gitops.renderFiles();
+      // THEN one call compiled both apps' raw expressions before any app validated itself
+      expect(compile.mock.calls[0]).toEqual([['.data["gitops-edges-first"]', '.data["gitops-edges-second"]']]);
+    } finally {
+      compile.mockRestore();
+    }
   });
 });
