@@ -165,6 +165,25 @@ describe('GitOpsApp folder props', () => {
     );
   });
 
+  test.each(['/', '//'])('fails when applicationsDir is the absolute root %p, naming applicationsDir', (applicationsDir) => {
+    expect(() => new GitOpsApp({ outdir: 'dist', applicationsDir })).toThrow(notAFolder('applicationsDir', JSON.stringify(applicationsDir)));
+  });
+
+  test('fails when outdirFromRepoRoot is not a string, even though the root is allowed there', () => {
+    expect(() => new GitOpsApp({ outdir: 'dist', outdirFromRepoRoot: 7 as never })).toThrow(
+      '[SAFE-017] <root>: outdirFromRepoRoot is 7; it must be a relative folder without "..". Fix: give the path of outdir from the repository root, e.g. \'deploy/rendered\'',
+    );
+  });
+
+  test.each([
+    ['"."', '.', ''],
+    ['a folder and its parent', 'deploy/..', ''],
+    ['"./" and a trailing slash', './deploy/rendered/', 'deploy/rendered'],
+    ['backslashes', 'deploy\\rendered', 'deploy/rendered'],
+  ])('outdirFromRepoRoot given as %s resolves to %p, the documented form', (_label, outdirFromRepoRoot, resolved) => {
+    expect(new GitOpsApp({ outdir: 'out', outdirFromRepoRoot }).outdirFromRepoRoot).toBe(resolved);
+  });
+
   test('keeps a custom applicationsDir without its trailing slash', () => {
     expect(new GitOpsApp({ outdir: 'dist', applicationsDir: 'apps/' }).applicationsDir).toBe('apps');
   });
