@@ -92,4 +92,9 @@ describe('SA003 edges', () => {
     const findings = findingsFor(app);
     expectFindings(findings, app, ['SA003 /spec/ignoreDifferences/0/kind', 'SA003 /spec/ignoreDifferences/0/name']);
   });
+
+  test('a group or kind that is not a string is not read as a glob (Kubernetes refuses the entry anyway)', () => {
+    const app = ignoring({ group: ['*'], kind: 'Deployment', name: 'web', jsonPointers: ['/spec/replicas'] });
+    expect(findingsFor(app)).toEqual([]);
+  });
 });
