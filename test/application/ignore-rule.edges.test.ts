@@ -53,3 +53,12 @@ describe('each factory names itself when it refuses a reason', () => {
     expect(() => IgnoreRule.jsonPointerFromKeys(web, ['spec', 'replicas'], 'hp')).toThrow(reasonRefusal('IgnoreRule.jsonPointer', 'hp'));
   });
 });
+
+describe('IgnoreRule.managedFieldsManager refuses a missing manager', () => {
+  test('fails when the manager is missing, with the ignore-target code rather than a TypeError', () => {
+    expect(() => IgnoreRule.managedFieldsManager(web, undefined as never, REASON)).toThrow(
+      '[SAFE-008] IgnoreRule.managedFieldsManager: manager is missing; it must be the exact name of one field manager. '
+      + 'Fix: copy the manager name from the live object\'s metadata.managedFields',
+    );
+  });
+});

@@ -304,3 +304,67 @@ describe('which deployed objects are checked as Argo CD Applications', () => {
     expect(app.node.validate()).toEqual([]);
   });
 });
+
+describe('SafeApplication, built inside each test', () => {
+  test('renders exactly this Application with only the required props', () => {
+    const { app } = newApp();
+    expect(applicationOf(app)).toEqual({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: { name: 'checkout', namespace: 'argocd' },
+      spec: {
+        destination: { namespace: 'payments', server: 'https://kubernetes.default.svc' },
+        project: 'payments',
+        source: { path: 'dist/workloads/checkout', repoURL: REPO, targetRevision: 'main' },
+        syncPolicy: {
+          automated: { allowEmpty: false, enabled: true, prune: true, selfHeal: true },
+          retry: { backoff: { duration: '5s', factor: 2, maxDuration: '3m' }, limit: 5 },
+          syncOptions: ['CreateNamespace=true', 'PruneLast=true', 'ApplyOutOfSyncOnly=true'],
+        },
+      },
+    });
+  });
+
+  test.each([
+    ['with a ticket, trimmed', ' INC-42 ', { 'safe-argocd/break-glass-ticket': 'INC-42' }],
+    ['with a blank ticket, left out', '  ', {}],
+    ['without a ticket', undefined, {}],
+  ])('a break-glass %s writes exactly these annotations', (_label, ticket, ticketAnnotation) => {
+    const { app } = newApp({ breakGlass: { reason: 'INC-42: ledger migration fixed by hand', expires: '2999-12-31', ticket } });
+    expect(applicationOf(app).metadata).toEqual({
+      name: 'checkout',
+      namespace: 'argocd',
+      annotations: {
+        'argocd.argoproj.io/skip-reconcile': 'true',
+        'safe-argocd/break-glass-expires': '2999-12-31',
+        'safe-argocd/break-glass-reason': 'INC-42: ledger migration fixed by hand',
+        ...ticketAnnotation,
+      },
+    });
+  });
+
+  const label = 'that is a DNS-1123 label: lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters';
+  test.each([
+    ['name', { name: 'Checkout' }, `[SAFE-001] checkout: name is "Checkout"; it must be the Application's name ${label}. Fix: use e.g. "checkout"`],
+    ['destinationNamespace', { destinationNamespace: 'pay_ments' }, `[SAFE-004] checkout: destinationNamespace is "pay_ments"; it must be a namespace name ${label}. Fix: use e.g. "pay-ments"`],
+    ['applicationNamespace', { applicationNamespace: 'Argo CD' }, `[SAFE-004] checkout: applicationNamespace is "Argo CD"; it must be a namespace name ${label}. Fix: use e.g. "argo-cd"`],
+  ])('fails when %s is not a DNS-1123 label, saying what it must be', (_prop, overrides, message) => {
+    expect(() => newApp(overrides)).toThrow(message);
+  });
+
+  test('isSafeApplication is false for strings, null and other charts, true for an app', () => {
+    const { app, gitops } = newApp();
+    expect(SafeApplication.isSafeApplication('checkout')).toBe(false);
+    expect(SafeApplication.isSafeApplication(null)).toBe(false);
+    expect(SafeApplication.isSafeApplication(undefined)).toBe(false);
+    expect(SafeApplication.isSafeApplication(new Chart(gitops, 'plain'))).toBe(false);
+    expect(SafeApplication.isSafeApplication(app)).toBe(true);
+  });
+
+  test('enclosing() fails for a construct outside every app, naming its path', () => {
+    const { gitops } = newApp();
+    expect(() => SafeApplication.enclosing(new Chart(gitops, 'loose'))).toThrow(
+      '[SAFE-010] loose: scope is "loose"; it is not inside a SafeApplication. Fix: define the construct inside the SafeApplication that deploys it: new X(app, \'id\', {...})',
+    );
+  });
+});
