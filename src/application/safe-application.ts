@@ -23,7 +23,7 @@ import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { IGNORE_REASONS_ANNOTATION, renderIgnoreDifferences, renderIgnoreReasons } from '../private/ignore-differences';
 import { compileJq } from '../private/jq';
 import { renderSyncOptions, renderSyncPolicy, ResolvedRetry, resolveRetry } from '../private/sync-policy';
-import { manifestOf, synthIndexOf } from '../private/synth-index';
+import { manifestOf, nearestApplication, synthIndexOf } from '../private/synth-index';
 import { BREAK_GLASS_EXPIRES_ANNOTATION, BREAK_GLASS_REASON_ANNOTATION, BREAK_GLASS_TICKET_ANNOTATION, isCalendarDate, SKIP_RECONCILE_ANNOTATION } from '../rules/break-glass';
 import { runRules, unsuppressed } from '../rules/engine';
 import { floatingRevisionProblem } from '../rules/sa007-floating-target-revision';
@@ -482,7 +482,7 @@ export class SafeApplication extends Chart {
     }
     return this.node.findAll()
       .filter((c): c is ApiObject => ApiObject.isApiObject(c))
-      .filter((o) => o !== this.resource && Chart.of(o) === this);
+      .filter((o) => o !== this.resource && nearestApplication(o) === this);
   }
 
   private renderSpec(): ApplicationSpec {

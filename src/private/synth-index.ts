@@ -1,4 +1,4 @@
-import { ApiObject, Chart } from 'cdk8s';
+import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 
 // The marker symbols of SafeApplication and AppOfApps (importing the classes here would be circular).
@@ -19,7 +19,7 @@ export class SynthIndex {
   public readonly all: IConstruct[];
   private readonly appsByProject = new Map<string, IConstruct[]>();
   private readonly rootsByChildProject = new Map<string, IConstruct[]>();
-  private readonly objectsByChart = new Map<IConstruct, ApiObject[]>();
+  private readonly objectsByApplication = new Map<IConstruct, ApiObject[]>();
   private readonly manifests = new Map<ApiObject, Record<string, any>>();
 
   public constructor(root: IConstruct) {
@@ -31,8 +31,9 @@ export class SynthIndex {
       if (APP_OF_APPS in c) {
         add(this.rootsByChildProject, (c as unknown as { childProjectName: string }).childProjectName, c);
       }
-      if (ApiObject.isApiObject(c)) {
-        add(this.objectsByChart, Chart.of(c), c);
+      const application = ApiObject.isApiObject(c) ? nearestApplication(c) : undefined;
+      if (application) {
+        add(this.objectsByApplication, application, c as ApiObject);
       }
     }
   }
@@ -47,9 +48,9 @@ export class SynthIndex {
     return this.rootsByChildProject.get(childProject) ?? [];
   }
 
-  /** The ApiObjects whose nearest chart is `chart`, in tree order. */
-  public objectsOf(chart: IConstruct): ApiObject[] {
-    return this.objectsByChart.get(chart) ?? [];
+  /** The ApiObjects whose nearest SafeApplication is `application` (through any plain charts), in tree order. */
+  public objectsOf(application: IConstruct): ApiObject[] {
+    return this.objectsByApplication.get(application) ?? [];
   }
 
   /**
@@ -65,6 +66,16 @@ export class SynthIndex {
     this.manifests.set(obj, manifest);
     return manifest;
   }
+}
+
+/** The nearest SafeApplication that `c` is in, itself included. */
+export function nearestApplication(c: IConstruct): IConstruct | undefined {
+  for (let s: IConstruct | undefined = c; s; s = s.node.scope) {
+    if (SAFE_APPLICATION in s) {
+      return s;
+    }
+  }
+  return undefined;
 }
 
 const active = new WeakMap<IConstruct, SynthIndex>();
