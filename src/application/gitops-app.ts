@@ -259,9 +259,10 @@ function insideGitOpsPart(c: IConstruct): boolean {
 }
 
 function checkFolder(app: IConstruct, prop: string, value: string, allowRoot: boolean): string {
-  const normalized = typeof value === 'string' ? path.posix.normalize(value.replace(/\\/g, '/')).replace(/\/+$/, '') : '';
+  const slashed = typeof value === 'string' ? path.posix.normalize(value.replace(/\\/g, '/')) : '';
+  const normalized = slashed.replace(/\/+$/, '');
   const bad = typeof value !== 'string'
-    || path.posix.isAbsolute(normalized)
+    || path.posix.isAbsolute(slashed)
     || normalized.split('/').includes('..')
     || (!allowRoot && (normalized === '.' || normalized === ''));
   if (bad) {

@@ -169,6 +169,13 @@ describe('GitOpsApp folder props', () => {
     expect(() => new GitOpsApp({ outdir: 'dist', applicationsDir })).toThrow(notAFolder('applicationsDir', JSON.stringify(applicationsDir)));
   });
 
+  test.each(['/', '//'])('fails when outdirFromRepoRoot is the absolute root %p, which is not the repository root', (outdirFromRepoRoot) => {
+    expect(() => new GitOpsApp({ outdir: 'dist', outdirFromRepoRoot })).toThrow(
+      `[SAFE-017] <root>: outdirFromRepoRoot is ${JSON.stringify(outdirFromRepoRoot)}; it must be a relative folder without "..". `
+      + 'Fix: give the path of outdir from the repository root, e.g. \'deploy/rendered\'',
+    );
+  });
+
   test('fails when outdirFromRepoRoot is not a string, even though the root is allowed there', () => {
     expect(() => new GitOpsApp({ outdir: 'dist', outdirFromRepoRoot: 7 as never })).toThrow(
       '[SAFE-017] <root>: outdirFromRepoRoot is 7; it must be a relative folder without "..". Fix: give the path of outdir from the repository root, e.g. \'deploy/rendered\'',
