@@ -1,7 +1,7 @@
 import { parse } from 'yaml';
 import { expectFindings, findingsOf, modified, Overrides, safeApplication } from './support';
 import { GitOpsApp, SafeApplication, SafeProject } from '../../src';
-import { destinationNotAllowed } from '../../src/rules/sa202-destination-not-allowed';
+import { destinationNotAllowed, normalizeRepoUrl } from '../../src/rules/sa202-destination-not-allowed';
 import { Manifest } from '../../src/rules/types';
 import { addConfigMap, appProps } from '../support/app';
 
@@ -239,5 +239,35 @@ describe('SA202 edges', () => {
     const project = appProject({ spec: { destinations: [{ server: '*', namespace: '*' }, { server: `!${IN_CLUSTER}`, namespace: '!other' }] } });
     expect(messages(findingsOf(destinationNotAllowed, [project], appTo('checkout'))))
       .toEqual([`/spec/destination: project payments does not allow namespace "checkout" on ${IN_CLUSTER}`]);
+  });
+});
+
+describe('SA202 reads projects and sources as Argo CD does', () => {
+  test('only AppProjects are projects: an Application named like the project is not one', () => {
+    // GIVEN the Application after the AppProject in the input, as an app-of-apps folder lists them
+    const app = appTo('team-checkout', { metadata: { name: 'payments' } });
+    expect(findingsOf(destinationNotAllowed, [appProject(), app])).toEqual([]);
+  });
+
+  test('a sourceRepos entry that is not a string is skipped', () => {
+    const project = appProject({ spec: { sourceRepos: [5, 'https://git.example.org/payments/*'] } });
+    expect(findingsOf(destinationNotAllowed, [project], appTo('team-checkout'))).toEqual([]);
+  });
+
+  test('a destination that only denies allows nothing', () => {
+    // GIVEN a project whose one destination denies kube-system on the in-cluster server
+    const project = appProject({ spec: { destinations: [{ server: IN_CLUSTER, namespace: '!kube-system' }] } });
+    // THEN checkout, which no destination allows, is refused
+    const findings = findingsOf(destinationNotAllowed, [project], appTo('checkout'));
+    expect(findings.map((f) => f.message)).toEqual([`project payments does not allow namespace "checkout" on ${IN_CLUSTER}`]);
+  });
+
+  test.each([
+    [' HTTPS://Git.Example.org/Payments/Checkout.git// ', 'https://git.example.org/payments/checkout'],
+    ['https://git.example.org/payments/checkout/', 'https://git.example.org/payments/checkout'],
+    ['https://pages.github.example.org/payments/checkout', 'https://pages.github.example.org/payments/checkout'],
+    ['https://git.example.org/payments/checkout.git.git', 'https://git.example.org/payments/checkout.git'],
+  ])('normalizeRepoUrl(%j) is %j', (url, expected) => {
+    expect(normalizeRepoUrl(url)).toBe(expected);
   });
 });
