@@ -158,4 +158,11 @@ describe('SA205 edges', () => {
     expectFindings(findings, project, ['SA205 /spec/roles/2/policies/2']);
     expect(findings[0].message).toBe('role oncall grants override');
   });
+
+  test('only policy lines (p) grant: a grouping or malformed line naming override grants nothing', () => {
+    const project = appProject({
+      spec: { roles: [{ name: 'oncall', policies: ['g, proj:payments:oncall, applications, override, payments/*, allow', 'override'] }] },
+    });
+    expect(findingsOf(overrideGranted, [project])).toEqual([]);
+  });
 });
