@@ -171,10 +171,9 @@ export class SafeApplication extends Chart {
    * @throws when `scope` is not inside a SafeApplication
    */
   public static enclosing(scope: IConstruct): SafeApplication {
-    for (let c: IConstruct | undefined = scope; c; c = c.node.scope) {
-      if (SafeApplication.isSafeApplication(c)) {
-        return c;
-      }
+    const found = nearestApplication(scope);
+    if (found) {
+      return found as SafeApplication;
     }
     throw badValue({
       code: ErrorCode.WRONG_SCOPE,

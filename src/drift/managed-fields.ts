@@ -108,8 +108,8 @@ function byMergeKey(live: Json, member: readonly PathElement[], ctx: MergeContex
       continue;
     }
     const mergeKey = 'key' in element ? mergeKeyFor(names, ctx) : undefined;
-    const item = mergeKey && Array.isArray(current) ? current.find((x) => matchesKey(x, (element as { key: JsonMap }).key)) : undefined;
-    const key = mergeKey ? keyOfItem(item ?? null, mergeKey) : undefined;
+    const item = 'key' in element && mergeKey && Array.isArray(current) ? current.find((x) => matchesKey(x, element.key)) : undefined;
+    const key = mergeKey && item !== undefined ? keyOfItem(item, mergeKey) : undefined;
     if (!key) {
       return [...out, ...member.slice(i)];
     }
