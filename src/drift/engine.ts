@@ -5,6 +5,7 @@ import { normalizeManagedFields } from './managed-fields';
 import { merge3, mergeContextFor, restoreIgnored } from './merge';
 import { JqRunner, normalizeIgnored, remarshal } from './normalize';
 import { differingPointers } from './pointers';
+import { readHook } from '../private/hooks';
 import { keysFromPointer } from '../private/json-pointer';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -168,26 +169,14 @@ export function simulate(jq: JqRunner, application: Json, desired: Json, live: J
   };
 }
 
-const ARGO_HOOK_TYPES = new Set(['PreSync', 'Sync', 'PostSync', 'SyncFail', 'PreDelete', 'PostDelete', 'Skip']);
-
 /**
- * `hook` for a resource Argo CD runs as a hook, `skip` for one it leaves alone, as gitops-engine's pkg/sync/hook
- * decides: any `argocd.argoproj.io/hook` annotation (even empty) makes a hook unless its only type is Skip;
- * without one, any `helm.sh/hook` but exactly `crd-install` does.
+ * `hook` for a resource Argo CD runs as a hook, `skip` for one it leaves alone, undefined for one it applies
+ * and compares (see readHook).
  */
 function hookOf(obj: Json): 'hook' | 'skip' | undefined {
   const annotations = valueAt(obj, ['metadata', 'annotations']);
-  // With any value that is not a string, Kubernetes' unstructured objects read no annotations at all.
-  if (!isMap(annotations) || Object.values(annotations).some((v) => typeof v !== 'string')) {
-    return undefined;
-  }
-  const argo = annotations['argocd.argoproj.io/hook'];
-  if (argo !== undefined) {
-    const types = new Set((argo as string).split(',').map((t) => t.trim()).filter((t) => ARGO_HOOK_TYPES.has(t)));
-    return types.size === 1 && types.has('Skip') ? 'skip' : 'hook';
-  }
-  const helm = annotations['helm.sh/hook'];
-  return helm !== undefined && helm !== 'crd-install' ? 'hook' : undefined;
+  const reading = readHook(isMap(annotations) ? annotations : undefined);
+  return reading.hook ? 'hook' : reading.skipped ? 'skip' : undefined;
 }
 
 function stripStatus(obj: Json): Json {

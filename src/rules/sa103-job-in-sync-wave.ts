@@ -1,6 +1,6 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { hookOf, isJobOrPod, isSkipped, waveOf } from './workloads';
+import { isApplied, isJobOrPod, waveOf } from './workloads';
 import { escapeToken } from '../private/json-pointer';
 
 /** A Job or Pod ordered by a sync wave instead of running as a hook. */
@@ -19,7 +19,7 @@ export const jobInSyncWave: Rule = {
     const found: Violation[] = [];
     for (const obj of resources) {
       const wave = waveOf(obj);
-      if (wave !== undefined && isJobOrPod(obj) && hookOf(obj) === undefined && !isSkipped(obj)) {
+      if (wave !== undefined && isJobOrPod(obj) && isApplied(obj)) {
         found.push({
           object: obj,
           path: `/metadata/annotations/${escapeToken(wave.annotation)}`,

@@ -1,7 +1,7 @@
 import { at } from './manifest';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { hookOf, isJobOrPod } from './workloads';
+import { hookTypesOf, isJobOrPod } from './workloads';
 
 /** A hook Job (or Pod) that can run forever. */
 export const hookJobWithoutDeadline: Rule = {
@@ -17,7 +17,8 @@ export const hookJobWithoutDeadline: Rule = {
   check({ resources }) {
     const found: Violation[] = [];
     for (const obj of resources) {
-      if (!isJobOrPod(obj) || hookOf(obj) === undefined) {
+      const types = hookTypesOf(obj);
+      if (!isJobOrPod(obj) || types.length === 0) {
         continue;
       }
       const deadline = at(obj, 'spec', 'activeDeadlineSeconds');
@@ -25,7 +26,7 @@ export const hookJobWithoutDeadline: Rule = {
         found.push({
           object: obj,
           path: '/spec/activeDeadlineSeconds',
-          message: `hook ${String(obj.kind)} (${hookOf(obj)}) has ${deadline === undefined ? 'no' : `an invalid (${JSON.stringify(deadline)})`} deadline, so a stuck run blocks the sync forever`,
+          message: `hook ${String(obj.kind)} (${types.join(',')}) has ${deadline === undefined ? 'no' : `an invalid (${JSON.stringify(deadline)})`} deadline, so a stuck run blocks ${blocked(types)} forever`,
           value: deadline,
         });
       }
@@ -33,3 +34,8 @@ export const hookJobWithoutDeadline: Rule = {
     return found;
   },
 };
+
+/** What a stuck hook holds up: the sync, or only the app's deletion for PreDelete and PostDelete hooks. */
+function blocked(types: readonly string[]): string {
+  return types.some((t) => t !== 'PreDelete' && t !== 'PostDelete') ? 'the sync' : 'the app\'s deletion';
+}

@@ -1,7 +1,7 @@
 import { syncOptionsOf } from './manifest';
 import { Severity } from './severity';
 import { Rule } from './types';
-import { hookOf, isSkipped, waveOf } from './workloads';
+import { isApplied, waveOf } from './workloads';
 
 /** ApplyOutOfSyncOnly together with sync waves. */
 export const outOfSyncOnlyWithWaves: Rule = {
@@ -18,7 +18,7 @@ export const outOfSyncOnlyWithWaves: Rule = {
     if (!application || !syncOptionsOf(application).includes('ApplyOutOfSyncOnly=true')) {
       return [];
     }
-    const waved = resources.filter((r) => hookOf(r) === undefined && !isSkipped(r) && waveOf(r) !== undefined);
+    const waved = resources.filter((r) => isApplied(r) && waveOf(r) !== undefined);
     if (waved.length === 0) {
       return [];
     }

@@ -1,6 +1,7 @@
 import { at, isObject, stringAt } from './manifest';
 import { Manifest } from './types';
-import { HELM_HOOK_ANNOTATION, HELM_HOOK_WEIGHT_ANNOTATION, HOOK_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../private/argo-annotations';
+import { HELM_HOOK_WEIGHT_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../private/argo-annotations';
+import { HookReading, readHook } from '../private/hooks';
 import { groupOf } from '../private/kinds';
 
 /** The namespace an object lands in: its own, else the Application's destination namespace. */
@@ -51,32 +52,23 @@ export function ownerLabel(target: ScaleTarget): string {
   return `${String(target.owner.kind)} ${stringAt(target.owner, 'metadata', 'name') ?? '<no name>'}`;
 }
 
-function annotationList(obj: Manifest, key: string): string[] | undefined {
-  const value = stringAt(obj, 'metadata', 'annotations', key);
-  return value === undefined ? undefined : value.split(',').map((v) => v.trim()).filter((v) => v.length > 0);
+function hookReading(obj: Manifest): HookReading {
+  const annotations = at(obj, 'metadata', 'annotations');
+  return readHook(isObject(annotations) ? annotations : undefined);
 }
 
 /**
- * The hook types an object declares, as gitops-engine reads them (pkg/sync/hook): Argo CD's annotation
- * first, else Helm's, where `crd-install` is not a hook; `Skip` is not a hook type but "never apply".
+ * The phases a hook runs in, as Argo CD reads them: PreSync, Sync, PostSync, SyncFail from
+ * `argocd.argoproj.io/hook` (else Helm's pre-/post-install and -upgrade), then PreDelete and PostDelete.
  */
 export function hookTypesOf(obj: Manifest): string[] {
-  const argo = annotationList(obj, HOOK_ANNOTATION);
-  if (argo !== undefined && argo.length > 0) {
-    return argo.filter((t) => t !== 'Skip');
-  }
-  return (annotationList(obj, HELM_HOOK_ANNOTATION) ?? []).filter((t) => t !== 'crd-install');
+  return [...hookReading(obj).types];
 }
 
-/** A readable hook description, or undefined when the object is not a hook. */
-export function hookOf(obj: Manifest): string | undefined {
-  const types = hookTypesOf(obj);
-  return types.length > 0 ? types.join(',') : undefined;
-}
-
-/** Whether Argo CD never applies the object (`argocd.argoproj.io/hook: Skip`). */
-export function isSkipped(obj: Manifest): boolean {
-  return (annotationList(obj, HOOK_ANNOTATION) ?? []).includes('Skip');
+/** Whether Argo CD applies the object with the other resources of its wave: neither a hook nor skipped. */
+export function isApplied(obj: Manifest): boolean {
+  const reading = hookReading(obj);
+  return !reading.hook && !reading.skipped;
 }
 
 /**

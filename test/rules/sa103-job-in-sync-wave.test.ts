@@ -57,6 +57,24 @@ describe('SA103 job-in-sync-wave', () => {
     expect(findings).toEqual([]);
   });
 
+  test('passes when the Job in a wave has an empty hook annotation: a hook of no phase, never applied', () => {
+    // GIVEN gitops-engine's IsHook: any argocd.argoproj.io/hook key makes a hook unless its only type is Skip
+    const resources = [job('migrate', { [HOOK]: '', [WAVE]: '1' })];
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, resources, safeApplication());
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when the Job in a wave is marked Skip together with a sync hook type: it runs as that hook, not skipped', () => {
+    // GIVEN Skip with PreSync; gitops-engine skips only when Skip is the only type, so this is a PreSync hook
+    const resources = [job('migrate', { [HOOK]: 'Skip,PreSync', [WAVE]: '1' })];
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, resources, safeApplication());
+    // THEN a hook is not what SA103 is about
+    expect(findings).toEqual([]);
+  });
+
   test('passes when a Deployment is in a sync wave', () => {
     // GIVEN
     const resources = [deployment('web', { [WAVE]: '1' })];

@@ -83,9 +83,9 @@ describe('SA104 hook-job-without-deadline', () => {
     const migrate = job('migrate', { 'helm.sh/hook': 'pre-upgrade' });
     // WHEN
     const findings = findingsOf(hookJobWithoutDeadline, [migrate], safeApplication());
-    // THEN
+    // THEN the message names the phase Argo CD runs it in
     expectFindings(findings, migrate, ['SA104 /spec/activeDeadlineSeconds']);
-    expect(findings[0].message).toContain('(pre-upgrade)');
+    expect(findings[0].message).toContain('(PreSync)');
   });
 
   test('fails when a PostSync hook Pod has no deadline', () => {
@@ -116,6 +116,32 @@ describe('SA104 hook-job-without-deadline', () => {
     const findings = findingsOf(hookJobWithoutDeadline, resources, safeApplication());
     // THEN
     expect(described(findings)).toEqual([]);
+  });
+
+  test.each([
+    ['an empty argocd.argoproj.io/hook', { [HOOK]: '' }],
+    ['an Argo CD hook type that does not exist', { [HOOK]: 'Later' }],
+    ['a Helm test hook', { 'helm.sh/hook': 'test' }],
+  ])('passes when a Job without a deadline is a hook of no phase (%s), which Argo CD never runs', (_name, annotations) => {
+    // GIVEN a hook (gitops-engine IsHook) whose hook types are empty, so syncPhases gives it no phase
+    const resources = [job('never', annotations)];
+    // WHEN
+    const findings = findingsOf(hookJobWithoutDeadline, resources, safeApplication());
+    // THEN
+    expect(described(findings)).toEqual([]);
+  });
+
+  test.each([
+    ['a Helm post-delete hook', { 'helm.sh/hook': 'post-delete' }],
+    ['a PreDelete hook', { [HOOK]: 'PreDelete' }],
+    ['a PreSync and PostDelete hook', { [HOOK]: 'PostDelete,PreSync' }],
+  ])('fails when %s Job has no deadline: the deletion, or the sync, waits for it', (_name, annotations) => {
+    // GIVEN a Job Argo CD's controller runs when the app is deleted (and, for PreSync, in every sync)
+    const cleanup = job('cleanup', annotations);
+    // WHEN
+    const findings = findingsOf(hookJobWithoutDeadline, [cleanup], safeApplication());
+    // THEN the message names the phases and what waits
+    expectFindings(findings, cleanup, ['SA104 /spec/activeDeadlineSeconds']);
   });
 
   test('passes on what the library renders for examples/checkout', () => {

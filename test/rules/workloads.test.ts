@@ -1,4 +1,4 @@
-import { effectiveNamespace, hookOf, hookTypesOf, isJobOrPod, isSkipped, isTargetOf, ownerLabel, scaleTargets, waveOf } from '../../src/rules/workloads';
+import { effectiveNamespace, hookTypesOf, isApplied, isJobOrPod, isTargetOf, ownerLabel, scaleTargets, waveOf } from '../../src/rules/workloads';
 
 const APP = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'web' }, spec: { destination: { namespace: 'shop' } } };
 
@@ -77,19 +77,25 @@ describe('hooks, Skip and waves', () => {
   const annotated = (annotations: Record<string, string>) => ({ kind: 'Job', metadata: { name: 'j', annotations } });
 
   test.each([
-    [{ 'argocd.argoproj.io/hook': 'PreSync' }, ['PreSync'], 'PreSync', false],
-    [{ 'argocd.argoproj.io/hook': ' PreSync , ,PostSync ' }, ['PreSync', 'PostSync'], 'PreSync,PostSync', false],
-    [{ 'argocd.argoproj.io/hook': 'Skip' }, [], undefined, true],
-    [{ 'argocd.argoproj.io/hook': 'Skip,PreSync' }, ['PreSync'], 'PreSync', true],
-    [{ 'argocd.argoproj.io/hook': 'Sync', 'helm.sh/hook': 'pre-install' }, ['Sync'], 'Sync', false],
-    [{ 'argocd.argoproj.io/hook': ' ', 'helm.sh/hook': 'pre-install' }, ['pre-install'], 'pre-install', false],
-    [{ 'helm.sh/hook': 'crd-install,pre-upgrade' }, ['pre-upgrade'], 'pre-upgrade', false],
-    [{ 'helm.sh/hook': 'crd-install' }, [], undefined, false],
-    [{}, [], undefined, false],
-  ])('%j: types %j, hook %j, skipped %j', (annotations, types, hook, skipped) => {
+    [{ 'argocd.argoproj.io/hook': 'PreSync' }, ['PreSync'], false],
+    [{ 'argocd.argoproj.io/hook': ' PreSync , ,PostSync ' }, ['PreSync', 'PostSync'], false],
+    [{ 'argocd.argoproj.io/hook': 'Skip' }, [], false],
+    [{ 'argocd.argoproj.io/hook': 'Skip,PreSync' }, ['PreSync'], false],
+    [{ 'argocd.argoproj.io/hook': '' }, [], false],
+    [{ 'argocd.argoproj.io/hook': 'Sync', 'helm.sh/hook': 'pre-install' }, ['Sync'], false],
+    [{ 'argocd.argoproj.io/hook': ' ', 'helm.sh/hook': 'pre-install' }, ['PreSync'], false],
+    [{ 'helm.sh/hook': 'crd-install,pre-upgrade' }, ['PreSync'], false],
+    [{ 'helm.sh/hook': 'post-delete' }, ['PostDelete'], false],
+    [{ 'helm.sh/hook': 'crd-install' }, [], true],
+    [{}, [], true],
+  ])('%j: runs in %j, applied with the other resources %j', (annotations, types, applied) => {
     expect(hookTypesOf(annotated(annotations))).toEqual(types);
-    expect(hookOf(annotated(annotations))).toBe(hook);
-    expect(isSkipped(annotated(annotations))).toBe(skipped);
+    expect(isApplied(annotated(annotations))).toBe(applied);
+  });
+
+  test('annotations that are not a map are none', () => {
+    expect(isApplied({ kind: 'Job', metadata: { annotations: 'argocd.argoproj.io/hook: PreSync' } })).toBe(true);
+    expect(hookTypesOf({ kind: 'Job' })).toEqual([]);
   });
 
   test('the wave: Argo CD\'s annotation, else Helm\'s hook weight, else none', () => {

@@ -1,0 +1,59 @@
+import { HELM_HOOK_ANNOTATION, HOOK_ANNOTATION } from './argo-annotations';
+
+/** How Argo CD treats one object in a sync, read from its hook annotations. */
+export interface HookReading {
+  /** Argo CD runs or keeps the object as a hook, never applies it with the other resources. */
+  readonly hook: boolean;
+  /** Argo CD never applies the object in a sync (`argocd.argoproj.io/hook: Skip` alone). */
+  readonly skipped: boolean;
+  /** The phases the hook runs in, in annotation order: sync phases, then PreDelete and PostDelete. */
+  readonly types: readonly string[];
+}
+
+/** The hook types gitops-engine knows (common.NewHookType); any other value is ignored. */
+const ENGINE_TYPES = new Set(['PreSync', 'Sync', 'PostSync', 'SyncFail', 'Skip']);
+/** Helm's hook types that gitops-engine runs, and the phase each becomes (hook/helm). */
+const HELM_TYPES: Record<string, string> = {
+  'pre-install': 'PreSync',
+  'pre-upgrade': 'PreSync',
+  'post-install': 'PostSync',
+  'post-upgrade': 'PostSync',
+};
+/** Deletion hooks, which Argo CD's controller reads from either annotation (controller/hook.go). */
+const DELETE_TYPES: ReadonlyArray<readonly [string, string]> = [['PreDelete', 'pre-delete'], ['PostDelete', 'post-delete']];
+
+/** An annotation's comma-separated values, trimmed, without empty or repeated ones (resource.GetAnnotationCSVs). */
+function csv(value: string | undefined): string[] {
+  const values = (value ?? '').split(',').map((v) => v.trim()).filter((v) => v.length > 0);
+  return [...new Set(values)];
+}
+
+/**
+ * Reads an object's annotations as Argo CD does. gitops-engine (pkg/sync/hook): any
+ * `argocd.argoproj.io/hook` key, even empty or naming no known type, makes a hook unless its only type is
+ * Skip; without that key, any `helm.sh/hook` but exactly `crd-install` does. Its types are the known Argo CD
+ * types, else the Helm ones mapped to phases. The controller also counts PreDelete and PostDelete hooks.
+ * `annotations` is undefined when the object has none or when any value is not a string (Kubernetes'
+ * unstructured objects then read no annotations at all).
+ */
+export function readHook(annotations: Readonly<Record<string, unknown>> | undefined): HookReading {
+  const strings = annotations !== undefined && Object.values(annotations).every((v) => typeof v === 'string')
+    ? annotations as Readonly<Record<string, string>>
+    : {};
+  const argoValue = strings[HOOK_ANNOTATION];
+  const helmValue = strings[HELM_HOOK_ANNOTATION];
+  const argo = csv(argoValue);
+  const helm = csv(helmValue);
+  let engineTypes = argo.filter((t) => ENGINE_TYPES.has(t));
+  if (engineTypes.length === 0) {
+    engineTypes = [...new Set(helm.filter((t) => t in HELM_TYPES).map((t) => HELM_TYPES[t]))];
+  }
+  const skipped = engineTypes.length === 1 && engineTypes[0] === 'Skip';
+  const deleteTypes = DELETE_TYPES.filter(([type, helmType]) => argo.includes(type) || helm.includes(helmType)).map(([type]) => type);
+  const engineHook = argoValue !== undefined ? !skipped : helmValue !== undefined && helmValue !== 'crd-install';
+  return {
+    hook: engineHook || deleteTypes.length > 0,
+    skipped,
+    types: [...engineTypes.filter((t) => t !== 'Skip'), ...deleteTypes],
+  };
+}
