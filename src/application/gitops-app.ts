@@ -6,6 +6,7 @@ import { writeTreeAtomically } from '../private/atomic-write';
 import { badValue, ErrorCode, failure } from '../private/errors';
 import { GitOpsLayout, isGitOpsPart } from '../private/gitops-part';
 import { compileJq } from '../private/jq';
+import { compareStrings } from '../private/order';
 import { SynthIndex, withSynthIndex } from '../private/synth-index';
 import { manifestYaml } from '../private/yaml-output';
 
@@ -138,7 +139,7 @@ export class GitOpsApp extends App {
    * A folder of the tree (relative to `outdir`), as Argo CD's `source.path`: relative to the repository root.
    */
   public repoPathOf(folder: string): string {
-    return path.posix.join(this.outdirFromRepoRoot || '.', folder);
+    return path.posix.join(this.outdirFromRepoRoot, folder);
   }
 
   /**
@@ -146,7 +147,7 @@ export class GitOpsApp extends App {
    * `applicationName` are written to. It is that Application's `source.path`.
    */
   public workloadPathFor(applicationName: string): string {
-    return path.posix.join(this.outdirFromRepoRoot || '.', this.workloadsDir, applicationName);
+    return path.posix.join(this.outdirFromRepoRoot, this.workloadsDir, applicationName);
   }
 
   /**
@@ -180,7 +181,7 @@ export class GitOpsApp extends App {
       throw failure(ErrorCode.RULE_VIOLATIONS, `synth found ${duplicates.length} problem(s); nothing was written and ${JSON.stringify(this.outdir)} is unchanged:\n`
         + duplicates.map((e) => `  - ${e}`).join('\n'));
     }
-    return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return files.sort((a, b) => compareStrings(a.path, b.path));
   }
 
   /** Where things go, for the parts of the tree. */
@@ -192,7 +193,6 @@ export class GitOpsApp extends App {
       rootsFolder: this.rootsDir,
       workloadsFolder: (application) => `${this.workloadsDir}/${application}`,
       runbooksFolder: this.runbooksDir,
-      repoPath: (folder) => path.posix.join(this.outdirFromRepoRoot || '.', folder),
     };
   }
 

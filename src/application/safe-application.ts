@@ -23,7 +23,7 @@ import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { IGNORE_REASONS_ANNOTATION, renderIgnoreDifferences, renderIgnoreReasons } from '../private/ignore-differences';
 import { compileJq } from '../private/jq';
 import { renderSyncOptions, renderSyncPolicy, ResolvedRetry, resolveRetry } from '../private/sync-policy';
-import { manifestOf, nearestApplication, synthIndexOf } from '../private/synth-index';
+import { manifestOf, nearestApplication, SynthIndex, synthIndexOf } from '../private/synth-index';
 import { BREAK_GLASS_EXPIRES_ANNOTATION, BREAK_GLASS_REASON_ANNOTATION, BREAK_GLASS_TICKET_ANNOTATION, isCalendarDate, SKIP_RECONCILE_ANNOTATION } from '../rules/break-glass';
 import { runRules, unsuppressed } from '../rules/engine';
 import { floatingRevisionProblem } from '../rules/sa007-floating-target-revision';
@@ -441,9 +441,7 @@ export class SafeApplication extends Chart {
    */
   public _runbook(): string | undefined {
     // During a synth the index knows the roots; a walk of the whole tree per app would make synth quadratic.
-    const index = synthIndexOf(this);
-    const root = index ? index.rootsOf(this.projectName)[0] : this.node.root.node.findAll().find((c) => typeof c === 'object' && c !== null
-      && Symbol.for('cdk8s-safe-argocd.AppOfApps') in c && (c as unknown as { childProjectName: string }).childProjectName === this.projectName);
+    const root = (synthIndexOf(this) ?? new SynthIndex(this.node.root)).rootsOf(this.projectName)[0];
     return renderRunbook({
       name: this.applicationName,
       applicationNamespace: this.applicationNamespace,

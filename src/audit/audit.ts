@@ -2,6 +2,7 @@ import * as path from 'path';
 import { parseManifests } from './parse';
 import { AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, LocatedManifest, SourceLocation } from './types';
 import { ArgoCdVersion } from '../application/argocd-version';
+import { compareStrings } from '../private/order';
 import { runRules } from '../rules/engine';
 import { at, describeObject, isObject, listAt, stringAt } from '../rules/manifest';
 import { ALL_RULES } from '../rules/registry';
@@ -105,8 +106,8 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   return {
     findings: reported.filter((f) => !f.suppression),
     suppressed: reported.filter((f) => f.suppression),
-    problems: problems.sort((a, b) => compare(a.file, b.file)),
-    notes: notes.sort(compare),
+    problems: problems.sort((a, b) => compareStrings(a.file, b.file)),
+    notes: notes.sort(compareStrings),
     stats: {
       files: fileCount,
       manifests: objects.length,
@@ -214,7 +215,7 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
     units.push({ application: located, applicationName: name, resources });
   }
   // Manifests no Application deploys are still checked for the workload rules, directory by directory.
-  for (const [, list] of [...byDir.entries()].sort(([a], [b]) => compare(a, b))) {
+  for (const [, list] of [...byDir.entries()].sort(([a], [b]) => compareStrings(a, b))) {
     const loose = list.filter((o) => !claimed.has(o));
     if (loose.length > 0) {
       units.push({ resources: loose });
@@ -249,16 +250,12 @@ function toAuditFinding(f: Finding, location: SourceLocation, application: strin
   };
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 function byLocation(a: AuditFinding, b: AuditFinding): number {
-  return compare(a.location.file, b.location.file)
+  return compareStrings(a.location.file, b.location.file)
     || a.location.line - b.location.line
     || a.location.column - b.location.column
-    || compare(a.ruleId, b.ruleId)
-    || compare(a.pointer, b.pointer);
+    || compareStrings(a.ruleId, b.ruleId)
+    || compareStrings(a.pointer, b.pointer);
 }
 
 /** Every rule, for reporters that list rule metadata. */

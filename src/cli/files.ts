@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { AuditFile, FileProblem } from '../audit/types';
+import { compareStrings } from '../private/order';
 
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
 const MANIFEST_FILE = /\.(ya?ml|json)$/i;
@@ -82,7 +83,7 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
       problems.push({ file: display(dir), message: `cannot be listed: ${(e as Error).message}` });
       return;
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    entries.sort((a, b) => compareStrings(a.name, b.name));
     for (const entry of entries) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) {

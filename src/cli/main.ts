@@ -15,6 +15,7 @@ import { Json } from '../drift/json';
 import { readOneManifest } from '../drift/read-manifest';
 import { describeManifest } from '../drift/subject';
 import { ErrorCode, failure } from '../private/errors';
+import { compareStrings } from '../private/order';
 import { findRule } from '../rules/registry';
 import { Severity } from '../rules/severity';
 import { nextCommands, renderServiceProject } from '../scaffold/new-service';
@@ -220,7 +221,7 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
 
   const collected = collectFiles(paths, root, maxMb * 1048576);
   const audited = auditFiles(collected.files, options);
-  const problems = [...collected.problems, ...audited.problems].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const problems = [...collected.problems, ...audited.problems].sort((a, b) => compareStrings(a.file, b.file));
   const result = { ...audited, problems };
 
   let report: string;

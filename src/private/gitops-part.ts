@@ -14,8 +14,6 @@ export interface GitOpsLayout {
   applicationsFolder(project: string): string;
   /** The folder of one Application's workloads, e.g. `workloads/checkout`. */
   workloadsFolder(application: string): string;
-  /** A folder of the tree, as Argo CD's source.path (relative to the repository root). */
-  repoPath(folder: string): string;
 }
 
 /** One file a part contributes: a path relative to outdir, and either manifests or text. */

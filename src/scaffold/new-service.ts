@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { badValue, ErrorCode } from '../private/errors';
 import { isDns1123Label } from '../private/names';
+import { compareStrings } from '../private/order';
 
 /** What `safe-argocd new` was asked for. */
 export interface ServiceProjectOptions {
@@ -226,7 +227,7 @@ function packageJson(spec: Spec, versions: PackageVersions): string {
 }
 
 function sorted(record: { [name: string]: string }): { [name: string]: string } {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => compareStrings(a, b)));
 }
 
 function tsconfig(): string {

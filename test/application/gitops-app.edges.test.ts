@@ -23,7 +23,6 @@ class LayoutProbe extends Construct {
         rootsFolder: layout.rootsFolder,
         workloadsFolder: layout.workloadsFolder('checkout'),
         runbooksFolder: layout.runbooksFolder,
-        repoPath: layout.repoPath('applications/payments'),
       }),
     }];
   }
@@ -66,10 +65,10 @@ describe('GitOpsApp paths relative to the repository root', () => {
   });
 
   test.each([
-    ['outdir "dist"', { outdir: 'dist' }, 'dist/applications/payments'],
-    ['outdirFromRepoRoot "deploy/rendered"', { outdir: 'out', outdirFromRepoRoot: 'deploy/rendered' }, 'deploy/rendered/applications/payments'],
-    ['outdirFromRepoRoot "."', { outdir: 'out', outdirFromRepoRoot: '.' }, 'applications/payments'],
-  ])('the layout handed to every GitOps part names folders as Argo CD reads them, with %s', (_label, props, repoPath) => {
+    ['outdir "dist"', { outdir: 'dist' }],
+    ['outdirFromRepoRoot "deploy/rendered"', { outdir: 'out', outdirFromRepoRoot: 'deploy/rendered' }],
+    ['outdirFromRepoRoot "."', { outdir: 'out', outdirFromRepoRoot: '.' }],
+  ])('the layout handed to every GitOps part names folders relative to outdir, with %s', (_label, props) => {
     // GIVEN a part that records the layout WHEN the tree is rendered THEN every folder is as documented
     expect(layoutOf(props)).toEqual({
       extension: '.k8s.yaml',
@@ -77,7 +76,6 @@ describe('GitOpsApp paths relative to the repository root', () => {
       rootsFolder: 'roots',
       workloadsFolder: 'workloads/checkout',
       runbooksFolder: 'runbooks',
-      repoPath,
     });
   });
 
@@ -88,7 +86,6 @@ describe('GitOpsApp paths relative to the repository root', () => {
       rootsFolder: 'roots',
       workloadsFolder: 'services/checkout',
       runbooksFolder: 'runbooks',
-      repoPath: 'gitops/applications/payments',
     });
   });
 });
