@@ -245,8 +245,8 @@ export class GitOpsApp extends App {
   }
 }
 
-function isSafeApplication(c: unknown): c is SafeApplication {
-  return typeof c === 'object' && c !== null && Symbol.for('cdk8s-safe-argocd.SafeApplication') in c;
+function isSafeApplication(c: IConstruct): c is SafeApplication {
+  return Symbol.for('cdk8s-safe-argocd.SafeApplication') in c;
 }
 
 function insideGitOpsPart(c: IConstruct): boolean {
@@ -260,7 +260,8 @@ function insideGitOpsPart(c: IConstruct): boolean {
 
 function checkFolder(app: IConstruct, prop: string, value: string, allowRoot: boolean): string {
   const slashed = typeof value === 'string' ? path.posix.normalize(value.replace(/\\/g, '/')) : '';
-  const normalized = slashed.replace(/\/+$/, '');
+  // normalize leaves at most one trailing slash
+  const normalized = slashed.replace(/\/$/, '');
   const bad = typeof value !== 'string'
     || path.posix.isAbsolute(slashed)
     || normalized.split('/').includes('..')

@@ -183,6 +183,8 @@ describe('GitOpsApp folder props', () => {
     ['"."', '.', ''],
     ['a folder and its parent', 'deploy/..', ''],
     ['"./" and a trailing slash', './deploy/rendered/', 'deploy/rendered'],
+    ['several trailing slashes', 'deploy/rendered///', 'deploy/rendered'],
+    ['doubled slashes inside', 'deploy//rendered', 'deploy/rendered'],
     ['backslashes', 'deploy\\rendered', 'deploy/rendered'],
   ])('outdirFromRepoRoot given as %s resolves to %p, the documented form', (_label, outdirFromRepoRoot, resolved) => {
     expect(new GitOpsApp({ outdir: 'out', outdirFromRepoRoot }).outdirFromRepoRoot).toBe(resolved);
