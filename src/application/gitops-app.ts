@@ -265,7 +265,7 @@ function checkFolder(app: IConstruct, prop: string, value: string, allowRoot: bo
   const bad = typeof value !== 'string'
     || path.posix.isAbsolute(slashed)
     || normalized.split('/').includes('..')
-    || (!allowRoot && (normalized === '.' || normalized === ''));
+    || (!allowRoot && normalized === '.');
   if (bad) {
     throw badValue({
       code: ErrorCode.INVALID_OUTPUT_LAYOUT,
