@@ -624,9 +624,7 @@ function checkBreakGlass(scope: IConstruct, breakGlass: BreakGlass): BreakGlass 
       fix: 'write what the incident is and what was changed by hand',
     });
   }
-  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(String(breakGlass.expires));
-  const valid = date !== null && isCalendarDate(breakGlass.expires);
-  if (!valid) {
+  if (!isCalendarDate(String(breakGlass.expires))) {
     throw badValue({
       code: ErrorCode.BREAK_GLASS,
       where: scope,

@@ -87,6 +87,14 @@ describe('break-glass expiry at synth', () => {
     expect(gitops.renderFiles().map((f) => f.path)).toContain('applications/payments/Application.checkout.k8s.yaml');
   });
 
+  test('an expiry of today synthesizes: the break-glass holds through its last day', () => {
+    // GIVEN a break-glass that expires on the day of the synth (UTC, as SA204 reads it)
+    const today = new Date().toISOString().slice(0, 10);
+    const { app } = newApp({ breakGlass: breakGlass({ expires: today }) });
+    // WHEN validated THEN nothing is reported
+    expect(app.node.validate()).toEqual([]);
+  });
+
   test('fails when the expiry is in the past, with SA204 at the expiry annotation', () => {
     // GIVEN
     const { gitops } = newApp({ breakGlass: breakGlass({ expires: '2000-01-01' }) });
@@ -115,6 +123,13 @@ describe('break-glass props are refused with [SAFE-032]', () => {
   ])('fails when %s', (_, overrides) => {
     // GIVEN / WHEN / THEN
     expect(() => newApp({ breakGlass: breakGlass(overrides) })).toThrow(/\[SAFE-032\] checkout: breakGlass\.reason is .* at least 10 characters/);
+  });
+
+  test('accepts a reason of exactly 10 characters once trimmed', () => {
+    // GIVEN / WHEN
+    const { app } = newApp({ breakGlass: breakGlass({ reason: '  INC-77 fix \n' }) });
+    // THEN
+    expect(app.breakGlass?.reason).toBe('INC-77 fix');
   });
 
   test('fails when the reason is missing', () => {
