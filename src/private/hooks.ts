@@ -22,10 +22,12 @@ const HELM_TYPES: Record<string, string> = {
 /** Deletion hooks, which Argo CD's controller reads from either annotation (controller/hook.go). */
 const DELETE_TYPES: ReadonlyArray<readonly [string, string]> = [['PreDelete', 'pre-delete'], ['PostDelete', 'post-delete']];
 
-/** An annotation's comma-separated values, trimmed, without empty or repeated ones (resource.GetAnnotationCSVs). */
+/**
+ * An annotation's comma-separated values, trimmed, each once (resource.GetAnnotationCSVs). An empty value
+ * is kept: it is no hook type, so every reader below passes over it.
+ */
 function csv(value: string | undefined): string[] {
-  const values = (value ?? '').split(',').map((v) => v.trim()).filter((v) => v.length > 0);
-  return [...new Set(values)];
+  return [...new Set((value ?? '').split(',').map((v) => v.trim()))];
 }
 
 /**
