@@ -40,8 +40,12 @@ function renderHpaManaged(autoscaler: Autoscaler): RenderedFile[] {
   return gitops.renderFiles();
 }
 
+// Rendering happens in beforeAll, not in the describe body: a render that throws then fails these tests.
 describe('the checkout example: HpaManagedDeployment with an HPA, a Service and a MigrationHook', () => {
-  const files = buildCheckoutApp({ outdir: 'dist' }).renderFiles();
+  let files: RenderedFile[];
+  beforeAll(() => {
+    files = buildCheckoutApp({ outdir: 'dist' }).renderFiles();
+  });
 
   test('the HPA scales to 8: Synced, and the next sync keeps 8', () => {
     // GIVEN the rendered Deployment and an HPA that scaled it to 8
@@ -143,7 +147,10 @@ describe('the rendered objects against live objects as the API server returns th
   // externalIPs: []), which cdk8s-plus renders. gitops-engine pkg/diff/diff.go Diff() remarshals config
   // and live through the Go type of a built-in kind ("This will drop any omitempty fields"), so Git's
   // zero values are dropped before the three-way diff and do not show as drift.
-  const files = buildCheckoutApp({ outdir: 'dist' }).renderFiles();
+  let files: RenderedFile[];
+  beforeAll(() => {
+    files = buildCheckoutApp({ outdir: 'dist' }).renderFiles();
+  });
 
   /** The live object LiveScenario builds, without the given zero-valued fields. */
   function asServerReturns(kind: string, name: string, drop: string[][]): string {
@@ -236,11 +243,16 @@ describe('the classic incident, without this library', () => {
 describe('migrating a Deployment with replicas: 3 in Git to HpaManagedDeployment', () => {
   // The Deployment was last applied with replicas: 3 (so last-applied has it); the HPA then scaled it to 8;
   // Git now renders it through HpaManagedDeployment, without replicas.
-  const files = renderHpaManaged(Autoscaler.hpa({ minReplicas: 3, maxReplicas: 12, cpuUtilizationPercent: 70 }));
-  const desired = manifestText(files, 'Deployment', 'checkout-web');
-  const old = parse(desired);
-  old.spec.replicas = 3;
-  const live = LiveScenario.hpaScales(8).liveFrom(stringify(old));
+  let files: RenderedFile[];
+  let desired: string;
+  let live: string;
+  beforeAll(() => {
+    files = renderHpaManaged(Autoscaler.hpa({ minReplicas: 3, maxReplicas: 12, cpuUtilizationPercent: 70 }));
+    desired = manifestText(files, 'Deployment', 'checkout-web');
+    const old = parse(desired);
+    old.spec.replicas = 3;
+    live = LiveScenario.hpaScales(8).liveFrom(stringify(old));
+  });
 
   test('the old live object really carries replicas: 3 in last-applied and 8 in spec', () => {
     const liveObj = JSON.parse(live);

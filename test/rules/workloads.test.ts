@@ -1,4 +1,4 @@
-import { effectiveNamespace, hookTypesOf, isApplied, isJobOrPod, isTargetOf, ownerLabel, scaleTargets, waveOf } from '../../src/rules/workloads';
+import { effectiveNamespace, hookTypesOf, isApplied, isJobOrPod, isTargetOf, ScaleTarget, ownerLabel, scaleTargets, waveOf } from '../../src/rules/workloads';
 
 const APP = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'web' }, spec: { destination: { namespace: 'shop' } } };
 
@@ -50,12 +50,16 @@ describe('scaleTargets', () => {
 });
 
 describe('isTargetOf and ownerLabel', () => {
-  const [target] = scaleTargets([{
-    apiVersion: 'autoscaling/v2',
-    kind: 'HorizontalPodAutoscaler',
-    metadata: {},
-    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } },
-  }], APP);
+  // Read in beforeAll, not in the describe body, so that a scaleTargets that throws fails these tests.
+  let target: ScaleTarget;
+  beforeAll(() => {
+    [target] = scaleTargets([{
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: {},
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } },
+    }], APP);
+  });
 
   test('kind, group, name and effective namespace must all match', () => {
     const web = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' } };
