@@ -21,8 +21,12 @@ function renderedApplication(bg: BreakGlass, argoCdVersion: ArgoCdVersion = Argo
 
 describe('a SafeApplication with a declarative break-glass', () => {
   // GIVEN a break-glass with a reason, a future expiry and a ticket WHEN the app is rendered
-  const application = renderedApplication(breakGlass());
-  const normal = yamlOf(newApp().gitops.renderFiles().find((f) => f.path === 'applications/payments/Application.checkout.k8s.yaml')!.content);
+  let application: any;
+  let normal: any;
+  beforeAll(() => {
+    application = renderedApplication(breakGlass());
+    normal = yamlOf(newApp().gitops.renderFiles().find((f) => f.path === 'applications/payments/Application.checkout.k8s.yaml')!.content);
+  });
 
   test('keeps the whole sync policy of the normal app: the suspension is skip-reconcile, not a changed policy', () => {
     // THEN the policy is exactly the normal one, so lifting the break-glass restores nothing by hand (argo-cd #23330)

@@ -44,9 +44,15 @@ function renderOne(overrides: Partial<SafeApplicationProps> = {}, withRoot = fal
 }
 
 describe('the runbook of an app with defaults', () => {
-  // GIVEN one app and no root WHEN rendered
-  const { app, files } = renderOne();
-  const { runbook, application } = rendered(files, 'checkout');
+  // GIVEN one app and no root WHEN rendered (in beforeAll, so that a render that throws fails the tests)
+  let app: SafeApplication;
+  let files: RenderedFile[];
+  let runbook: string;
+  let application: any;
+  beforeAll(() => {
+    ({ app, files } = renderOne());
+    ({ runbook, application } = rendered(files, 'checkout'));
+  });
 
   test('is written to runbooks/<app>.md and equals the app\'s _runbook()', () => {
     // THEN
@@ -173,7 +179,11 @@ describe('the restore command follows what the app declares', () => {
 
 describe('the runbook of an app with a declarative break-glass', () => {
   // GIVEN an app suspended in Git WHEN rendered
-  const { runbook, application } = rendered(renderOne({ breakGlass: BREAK_GLASS }).files, 'checkout');
+  let runbook: string;
+  let application: any;
+  beforeAll(() => {
+    ({ runbook, application } = rendered(renderOne({ breakGlass: BREAK_GLASS }).files, 'checkout'));
+  });
 
   test('restores the full automated policy, which the Application still declares', () => {
     // THEN

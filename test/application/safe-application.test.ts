@@ -8,9 +8,13 @@ import { crdErrors } from '../support/crd';
 
 describe('SafeApplication defaults', () => {
   // GIVEN an app with only the required props
-  const { app } = newApp();
-  // WHEN it is rendered
-  const application = applicationOf(app);
+  let app: SafeApplication;
+  let application: any;
+  beforeAll(() => {
+    ({ app } = newApp());
+    // WHEN it is rendered (in beforeAll, so that a render that throws fails the tests)
+    application = applicationOf(app);
+  });
 
   test('renders an argoproj.io/v1alpha1 Application with the explicit name in argocd', () => {
     expect(application.apiVersion).toBe('argoproj.io/v1alpha1');
