@@ -56,31 +56,43 @@ export const destinationNotAllowed: Rule = {
 };
 
 /**
- * Argo CD's destination check (pkg/apis/application/v1alpha1, isDestinationMatched): a pattern starting
- * with "!" denies what it matches, and any matching deny wins; otherwise some destination must match.
+ * Argo CD's destination check (pkg/apis/application/v1alpha1, isDestinationMatched, the same from 2.14 to
+ * 3.x). A pattern starting with "!" matches every value but the ones it names, so an entry such as
+ * `{ namespace: '!kube-system', server: '*' }` allows every namespace but kube-system by itself. An entry
+ * that matches allows; an entry that does not match because of a "!" pattern on one side, while the other
+ * side matches, refuses, wherever it stands in the list. The cluster is compared by the field the app names
+ * (server, else name): Argo CD knows both, this check only what the manifest says.
  */
 function destinationAllowed(destinations: unknown[], namespace: string, server: string | undefined, name: string | undefined): boolean {
-  const cluster = (d: Record<string, unknown>) => (server !== undefined ? d.server : d.name);
+  const byServer = server !== undefined;
   const value = server ?? name ?? '';
-  const matches = (pattern: unknown, actual: string): { match: boolean; deny: boolean } => {
-    const p = typeof pattern === 'string' ? pattern : '';
-    return p.startsWith('!') ? { match: globMatches(p.slice(1), actual), deny: true } : { match: globMatches(p, actual), deny: false };
-  };
   let allowed = false;
   for (const d of destinations) {
     if (!isObject(d)) {
       continue;
     }
-    const ns = matches(d.namespace, namespace);
-    const cl = matches(cluster(d), value);
-    if ((ns.deny && ns.match && (cl.deny ? !cl.match : cl.match)) || (cl.deny && cl.match && (ns.deny ? !ns.match : ns.match))) {
-      return false;
-    }
-    if (!ns.deny && !cl.deny && ns.match && cl.match) {
+    const clusterPattern = byServer ? d.server : d.name;
+    const clusterMatched = value !== '' && patternMatches(clusterPattern, value);
+    const namespaceMatched = patternMatches(d.namespace, namespace);
+    if (clusterMatched && namespaceMatched) {
       allowed = true;
+    } else if (!clusterMatched && isDenyPattern(clusterPattern) && (namespaceMatched || !byServer)) {
+      return false;
+    } else if (!namespaceMatched && isDenyPattern(d.namespace) && clusterMatched) {
+      return false;
     }
   }
   return allowed;
+}
+
+/** Argo CD's globMatch with negation: "!p" matches what p does not, "*" matches everything. */
+function patternMatches(pattern: unknown, actual: string): boolean {
+  const p = typeof pattern === 'string' ? pattern : '';
+  return isDenyPattern(p) ? !globMatches(p.slice(1), actual) : globMatches(p, actual);
+}
+
+function isDenyPattern(pattern: unknown): boolean {
+  return typeof pattern === 'string' && pattern.startsWith('!');
 }
 
 /** Repository URLs as Argo CD compares them (util/git NormalizeGitURL): lower case, no ".git", no trailing "/". */

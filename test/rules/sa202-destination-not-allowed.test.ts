@@ -219,10 +219,16 @@ describe('SA202 edges', () => {
     ]);
   });
 
-  test('a project destination without a cluster allows an app destination without one; entries that are not objects are skipped', () => {
-    const project = appProject({ spec: { destinations: [null, 'junk', { namespace: 'checkout' }] } });
+  test('entries that are not objects are skipped', () => {
+    const project = appProject({ spec: { destinations: [null, 'junk', { namespace: 'checkout', server: IN_CLUSTER }] } });
+    expect(findingsOf(destinationNotAllowed, [project], appTo('checkout'))).toEqual([]);
+  });
+
+  test('an app destination without a cluster is allowed by no entry, not even one without a cluster', () => {
+    // GIVEN isDestinationMatched: an empty server or name never matches
+    const project = appProject({ spec: { destinations: [{ namespace: 'checkout' }] } });
     const app = modified(safeApplication(), { spec: { destination: { server: undefined, namespace: 'checkout' } } });
-    expect(findingsOf(destinationNotAllowed, [project], app)).toEqual([]);
+    expect(messages(findingsOf(destinationNotAllowed, [project], app))).toEqual(['/spec/destination: project payments does not allow namespace "checkout" on no cluster']);
   });
 
   test('a denied namespace on a cluster outside a denied cluster pattern is still denied', () => {
@@ -254,12 +260,28 @@ describe('SA202 reads projects and sources as Argo CD does', () => {
     expect(findingsOf(destinationNotAllowed, [project], appTo('team-checkout'))).toEqual([]);
   });
 
-  test('a destination that only denies allows nothing', () => {
-    // GIVEN a project whose one destination denies kube-system on the in-cluster server
+  test('a destination with a "!" pattern alone allows everything but what it names', () => {
+    // GIVEN a project whose one destination is "any namespace but kube-system" on the in-cluster server
+    // (globMatch with negation: "!kube-system" matches every other namespace, so the entry matches checkout)
     const project = appProject({ spec: { destinations: [{ server: IN_CLUSTER, namespace: '!kube-system' }] } });
-    // THEN checkout, which no destination allows, is refused
-    const findings = findingsOf(destinationNotAllowed, [project], appTo('checkout'));
-    expect(findings.map((f) => f.message)).toEqual([`project payments does not allow namespace "checkout" on ${IN_CLUSTER}`]);
+    // THEN checkout is allowed, kube-system refused, and another cluster matches no entry
+    expect(findingsOf(destinationNotAllowed, [project], appTo('checkout'))).toEqual([]);
+    expect(findingsOf(destinationNotAllowed, [project], appTo('kube-system')).map((f) => f.message))
+      .toEqual([`project payments does not allow namespace "kube-system" on ${IN_CLUSTER}`]);
+    const elsewhere = appTo('checkout', { spec: { destination: { server: 'https://other.example.org' } } });
+    expect(findingsOf(destinationNotAllowed, [project], elsewhere).map((f) => f.message))
+      .toEqual(['project payments does not allow namespace "checkout" on https://other.example.org']);
+  });
+
+  test('a cluster named by a "!" pattern refuses the app by name, whatever its namespace', () => {
+    // GIVEN apps named by cluster name: every cluster but "prod" is allowed
+    const project = appProject({ spec: { destinations: [{ name: '!prod', namespace: 'team-*' }] } });
+    const byName = (cluster: string, namespace: string) => appTo(namespace, { spec: { destination: { server: undefined, name: cluster } } });
+    expect(findingsOf(destinationNotAllowed, [project], byName('staging', 'team-checkout'))).toEqual([]);
+    expect(findingsOf(destinationNotAllowed, [project], byName('prod', 'team-checkout')).map((f) => f.message))
+      .toEqual(['project payments does not allow namespace "team-checkout" on prod']);
+    expect(findingsOf(destinationNotAllowed, [project], byName('prod', 'ledger')).map((f) => f.message))
+      .toEqual(['project payments does not allow namespace "ledger" on prod']);
   });
 
   test.each([
