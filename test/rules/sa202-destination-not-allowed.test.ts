@@ -284,6 +284,45 @@ describe('SA202 reads projects and sources as Argo CD does', () => {
       .toEqual(['project payments does not allow namespace "ledger" on prod']);
   });
 
+  describe('each entry as isDestinationMatched reads it, next to an entry that allows everything', () => {
+    const OTHER = 'https://other.example.org';
+    const refused = (destinations: unknown[], app: Manifest) => findingsOf(destinationNotAllowed, [appProject({ spec: { destinations } })], app).length > 0;
+    const onServer = (server: string, namespace: string) => appTo(namespace, { spec: { destination: { server } } });
+    const byName = (name: string, namespace: string) => appTo(namespace, { spec: { destination: { server: undefined, name } } });
+
+    test('a denied server refuses only where the entry\'s namespace matches', () => {
+      const destinations = [{ server: '*', namespace: '*' }, { server: `!${OTHER}`, namespace: 'team-*' }];
+      expect(refused(destinations, onServer(OTHER, 'team-checkout'))).toBe(true);
+      expect(refused(destinations, onServer(OTHER, 'ledger'))).toBe(false);
+    });
+
+    test('a denied cluster name refuses whatever the namespace', () => {
+      const destinations = [{ name: '*', namespace: '*' }, { name: '!prod', namespace: 'team-*' }];
+      expect(refused(destinations, byName('prod', 'ledger'))).toBe(true);
+      expect(refused(destinations, byName('staging', 'ledger'))).toBe(false);
+    });
+
+    test('an entry that misses on a plain namespace pattern refuses nothing', () => {
+      expect(refused([{ server: '*', namespace: '*' }, { server: IN_CLUSTER, namespace: 'team-*' }], onServer(IN_CLUSTER, 'ledger'))).toBe(false);
+    });
+
+    test('a denied namespace refuses only where the entry\'s cluster matches', () => {
+      const destinations = [{ server: '*', namespace: '*' }, { server: IN_CLUSTER, namespace: '!kube-system' }];
+      expect(refused(destinations, onServer(IN_CLUSTER, 'kube-system'))).toBe(true);
+      expect(refused(destinations, onServer(OTHER, 'kube-system'))).toBe(false);
+    });
+  });
+
+  test('an app without a cluster matches no entry, not even a name pattern "*"', () => {
+    const app = modified(safeApplication(), { spec: { destination: { server: undefined, namespace: 'checkout' } } });
+    expect(findingsOf(destinationNotAllowed, [appProject({ spec: { destinations: [{ name: '*', namespace: '*' }] } })], app)).toHaveLength(1);
+  });
+
+  test('an entry without a namespace allows an app without one, as an empty pattern matches an empty value', () => {
+    const app = modified(appTo('x'), { spec: { destination: { namespace: undefined } } });
+    expect(findingsOf(destinationNotAllowed, [appProject({ spec: { destinations: [{ server: IN_CLUSTER }] } })], app)).toEqual([]);
+  });
+
   test.each([
     [' HTTPS://Git.Example.org/Payments/Checkout.git// ', 'https://git.example.org/payments/checkout'],
     ['https://git.example.org/payments/checkout/', 'https://git.example.org/payments/checkout'],
