@@ -286,7 +286,8 @@ describe('SA202 reads projects and sources as Argo CD does', () => {
 
   describe('each entry as isDestinationMatched reads it, next to an entry that allows everything', () => {
     const OTHER = 'https://other.example.org';
-    const refused = (destinations: unknown[], app: Manifest) => findingsOf(destinationNotAllowed, [appProject({ spec: { destinations } })], app).length > 0;
+    const refused = (destinations: unknown[], app: Manifest) =>
+      findingsOf(destinationNotAllowed, [appProject({ spec: { destinations } })], app).length > 0;
     const onServer = (server: string, namespace: string) => appTo(namespace, { spec: { destination: { server } } });
     const byName = (name: string, namespace: string) => appTo(namespace, { spec: { destination: { server: undefined, name } } });
 
