@@ -7,7 +7,7 @@ import { badValue, ErrorCode, failure } from '../private/errors';
 import { GitOpsLayout, isGitOpsPart } from '../private/gitops-part';
 import { compileJq } from '../private/jq';
 import { compareStrings } from '../private/order';
-import { SynthIndex, withSynthIndex } from '../private/synth-index';
+import { SAFE_APPLICATION, SynthIndex, withSynthIndex } from '../private/synth-index';
 import { manifestYaml } from '../private/yaml-output';
 
 const GITOPS_APP = Symbol.for('cdk8s-safe-argocd.GitOpsApp');
@@ -246,7 +246,7 @@ export class GitOpsApp extends App {
 }
 
 function isSafeApplication(c: IConstruct): c is SafeApplication {
-  return Symbol.for('cdk8s-safe-argocd.SafeApplication') in c;
+  return SAFE_APPLICATION in c;
 }
 
 function insideGitOpsPart(c: IConstruct): boolean {

@@ -23,14 +23,12 @@ import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { IGNORE_REASONS_ANNOTATION, renderIgnoreDifferences, renderIgnoreReasons } from '../private/ignore-differences';
 import { compileJq } from '../private/jq';
 import { renderSyncOptions, renderSyncPolicy, ResolvedRetry, resolveRetry } from '../private/sync-policy';
-import { manifestOf, nearestApplication, SynthIndex, synthIndexOf } from '../private/synth-index';
+import { manifestOf, nearestApplication, SAFE_APPLICATION, SynthIndex, synthIndexOf } from '../private/synth-index';
 import { BREAK_GLASS_EXPIRES_ANNOTATION, BREAK_GLASS_REASON_ANNOTATION, BREAK_GLASS_TICKET_ANNOTATION, isCalendarDate, SKIP_RECONCILE_ANNOTATION } from '../rules/break-glass';
 import { runRules, unsuppressed } from '../rules/engine';
 import { floatingRevisionProblem } from '../rules/sa007-floating-target-revision';
 import { Manifest } from '../rules/types';
 import type { KnownFieldOwner } from '../workloads/known-field-owner';
-
-const SAFE_APPLICATION = Symbol.for('cdk8s-safe-argocd.SafeApplication');
 
 /**
  * Props of a {@link SafeApplication}.

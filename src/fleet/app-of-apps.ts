@@ -9,9 +9,7 @@ import { RetryOptions } from '../application/retry-options';
 import { SafeApplication } from '../application/safe-application';
 import { badValue, ErrorCode } from '../private/errors';
 import { GitOpsLayout } from '../private/gitops-part';
-import { synthIndexOf } from '../private/synth-index';
-
-const APP_OF_APPS = Symbol.for('cdk8s-safe-argocd.AppOfApps');
+import { APP_OF_APPS, synthIndexOf } from '../private/synth-index';
 
 /**
  * Props of an {@link AppOfApps}. There is no break-glass: the root is never suspended, its children are.

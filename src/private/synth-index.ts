@@ -1,9 +1,11 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 
-// The marker symbols of SafeApplication and AppOfApps (importing the classes here would be circular).
-const SAFE_APPLICATION = Symbol.for('cdk8s-safe-argocd.SafeApplication');
-const APP_OF_APPS = Symbol.for('cdk8s-safe-argocd.AppOfApps');
+// The marker symbols of SafeApplication and AppOfApps, defined here so that this module and the GitOpsApp can
+// recognize them without importing the classes (which would be circular). `Symbol.for`, so that two copies
+// of the library recognize each other's constructs.
+export const SAFE_APPLICATION = Symbol.for('cdk8s-safe-argocd.SafeApplication');
+export const APP_OF_APPS = Symbol.for('cdk8s-safe-argocd.AppOfApps');
 
 /**
  * The whole-tree lookups of one synth, gathered by one walk of the tree, and each object's rendered
