@@ -23,7 +23,7 @@ export function addProjectTasks(project: cdk8s.ConstructLibraryCdk8s): void {
   project.addTask('import', {
     description: 'Regenerate src/imports from the Argo CD CRDs',
     steps: [
-      { exec: 'cdk8s import application:=../shared/crds/argo-cd-v3.5.1/application-crd.yaml -l typescript -o src/imports --no-check-upgrade' },
+      { exec: 'cdk8s import application:=schemas/argo-cd/v3.5.1/application-crd.yaml -l typescript -o src/imports --no-check-upgrade' },
     ],
   });
 
@@ -49,13 +49,11 @@ export function addProjectTasks(project: cdk8s.ConstructLibraryCdk8s): void {
   });
 
   // Slow (tens of minutes on two cores), so it is not part of build or CI; see MUTATION.md.
-  // Tests read ../shared from the repo root; Stryker's sandboxes sit two levels deeper.
   // Property tests run 100 times a mutant instead of 1,000: a mutant they catch is caught in the first runs.
   project.addTask('mutation', {
     description: 'Mutation-test src/rules, src/application, src/workloads and src/drift with Stryker',
     env: { SAFE_ARGOCD_PROPERTY_RUNS: '100' },
     steps: [
-      { exec: 'mkdir -p .stryker-tmp && ln -sfn ../../shared .stryker-tmp/shared' },
       { exec: 'stryker run', receiveArgs: true },
     ],
   });

@@ -11,7 +11,7 @@ import { tempDir } from '../support/app';
  * so it is compiled as draft-07 with `id` renamed.
  */
 function sarifValidator() {
-  const { $schema, id, ...schema } = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'shared', 'schemas', 'sarif-schema-2.1.0.json'), 'utf8'));
+  const { $schema, id, ...schema } = JSON.parse(readFileSync(join(__dirname, '..', '..', 'schemas', 'sarif', 'sarif-schema-2.1.0.json'), 'utf8'));
   expect($schema).toBe('http://json-schema.org/draft-04/schema#');
   const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
   return ajv.compile({ ...schema, $id: id });

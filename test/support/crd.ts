@@ -3,14 +3,14 @@ import { join } from 'path';
 import Ajv, { ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
 
-/** The shared Argo CD CRDs, one folder per release. */
-export const CRD_ROOT = join(__dirname, '..', '..', '..', 'shared', 'crds');
+/** The Argo CD CRDs kept in this repository, one folder per release (schemas/README.md). */
+export const CRD_ROOT = join(__dirname, '..', '..', 'schemas', 'argo-cd');
 
 export const CRD_RELEASES: Record<string, string> = {
-  '2.14': 'argo-cd-v2.14.21',
-  '3.0': 'argo-cd-v3.0.23',
-  '3.1': 'argo-cd-v3.1.16',
-  '3.5': 'argo-cd-v3.5.1',
+  '2.14': 'v2.14.21',
+  '3.0': 'v3.0.23',
+  '3.1': 'v3.1.16',
+  '3.5': 'v3.5.1',
 };
 
 /**
