@@ -1,3 +1,4 @@
+import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject, App, AppProps } from 'cdk8s';
 import { IConstruct } from 'constructs';
@@ -7,6 +8,7 @@ import { badValue, ErrorCode, failure } from '../private/errors';
 import { GitOpsLayout, isGitOpsPart } from '../private/gitops-part';
 import { compileJq } from '../private/jq';
 import { compareStrings } from '../private/order';
+import { cdk8sConfiguredOutput, gitRoot, pathInside } from '../private/repository';
 import { SAFE_APPLICATION, SynthIndex, withSynthIndex } from '../private/synth-index';
 import { manifestYaml } from '../private/yaml-output';
 
@@ -27,7 +29,10 @@ export interface GitOpsAppProps {
    * Where `outdir` lies in the Git repository Argo CD reads, relative to the repository root
    * (`.` for the root). Every Application's `source.path` starts with it.
    *
-   * @default - `outdir`, which must then be a relative path (the app runs from the repository root)
+   * @default - where `outdir` lies in the Git work tree of the working directory (the nearest folder with
+   * `.git` from there up; the working directory itself outside any work tree). When `outdir` lies outside that
+   * tree, as the temporary folder of `cdk8s synth --stdout` does, the tree is taken to land where `cdk8s.yaml`
+   * in the working directory says the cdk8s CLI writes (its `output`), else in `dist`.
    */
   readonly outdirFromRepoRoot?: string;
 
@@ -112,17 +117,7 @@ export class GitOpsApp extends App {
     this.workloadsDir = checkFolder(this, 'workloadsDir', props.workloadsDir ?? 'workloads', false);
     this.rootsDir = 'roots';
     this.runbooksDir = 'runbooks';
-    if (props.outdirFromRepoRoot === undefined && path.isAbsolute(this.outdir)) {
-      throw badValue({
-        code: ErrorCode.INVALID_OUTPUT_LAYOUT,
-        where: this,
-        prop: 'outdirFromRepoRoot',
-        value: undefined,
-        allowed: `must be given when outdir is an absolute path (${JSON.stringify(this.outdir)})`,
-        fix: 'say where outdir lies in the repository Argo CD reads, e.g. outdirFromRepoRoot: \'dist\'',
-      });
-    }
-    this.outdirFromRepoRoot = checkFolder(this, 'outdirFromRepoRoot', props.outdirFromRepoRoot ?? this.outdir, true);
+    this.outdirFromRepoRoot = checkFolder(this, 'outdirFromRepoRoot', props.outdirFromRepoRoot ?? defaultOutdirFromRepoRoot(this.outdir), true);
     if (this.applicationsDir === this.workloadsDir) {
       throw badValue({
         code: ErrorCode.INVALID_OUTPUT_LAYOUT,
@@ -157,11 +152,12 @@ export class GitOpsApp extends App {
    */
   public renderFiles(): RenderedFile[] {
     // The tree does not change from here on: one walk and one rendering of each object serve the whole synth.
-    return withSynthIndex(this, (index) => this.renderIndexed(index));
+    return withSynthIndex(this, (index) => this.renderIndexed(index, 'nothing was written'));
   }
 
-  private renderIndexed(index: SynthIndex): RenderedFile[] {
-    this.validateAll(index);
+  /** @param nothingWritten what a failure says of the output, which it leaves alone */
+  private renderIndexed(index: SynthIndex, nothingWritten: string): RenderedFile[] {
+    this.validateAll(index, nothingWritten);
     const layout = this.layout();
     const files: RenderedFile[] = [];
     const owners = new Map<string, string>();
@@ -174,11 +170,13 @@ export class GitOpsApp extends App {
           continue;
         }
         owners.set(file.path, part.node.path);
-        files.push({ path: file.path, content: file.text ?? manifestYaml(file.manifest) });
+        // Each manifest starts a YAML document, so that files printed one after another (`cdk8s synth --stdout`)
+        // are one valid stream.
+        files.push({ path: file.path, content: file.text ?? `---\n${manifestYaml(file.manifest)}` });
       }
     }
     if (duplicates.length > 0) {
-      throw failure(ErrorCode.RULE_VIOLATIONS, `synth found ${duplicates.length} problem(s); nothing was written and ${JSON.stringify(this.outdir)} is unchanged:\n`
+      throw failure(ErrorCode.RULE_VIOLATIONS, `synth found ${duplicates.length} problem(s); ${nothingWritten}:\n`
         + duplicates.map((e) => `  - ${e}`).join('\n'));
     }
     return files.sort((a, b) => compareStrings(a.path, b.path));
@@ -201,11 +199,20 @@ export class GitOpsApp extends App {
    * rendered. On any error the previous content of `outdir` is left as it was.
    */
   public override synth(): void {
-    const files = this.renderFiles();
+    const files = withSynthIndex(this, (index) => this.renderIndexed(index, this.nothingWritten()));
     writeTreeAtomically(this.outdir, files);
   }
 
-  private validateAll(index: SynthIndex): void {
+  /**
+   * What a failed synth left of the output, as it is: the cdk8s CLI removes the output folder before it runs the
+   * app, so the folder is not always there to be unchanged.
+   */
+  private nothingWritten(): string {
+    const outdir = JSON.stringify(this.outdir);
+    return fs.existsSync(this.outdir) ? `nothing was written and ${outdir} is unchanged` : `nothing was written to ${outdir}`;
+  }
+
+  private validateAll(index: SynthIndex, nothingWritten: string): void {
     const apps = index.all.filter((c): c is SafeApplication => isSafeApplication(c));
     // One jq process for the whole synth; each app's own validation then reads the cached answers.
     compileJq(apps.flatMap((a) => a.ignoreRules.filter((r) => r.needsJqCompile).map((r) => r.value)));
@@ -219,7 +226,7 @@ export class GitOpsApp extends App {
     errors.push(...this.layoutErrors(apps, index));
     if (errors.length > 0) {
       throw failure(ErrorCode.RULE_VIOLATIONS,
-        `synth found ${errors.length} problem(s); nothing was written and ${JSON.stringify(this.outdir)} is unchanged:\n`
+        `synth found ${errors.length} problem(s); ${nothingWritten}:\n`
         + errors.map((e) => `  - ${e}`).join('\n'));
     }
   }
@@ -256,6 +263,20 @@ function insideGitOpsPart(c: IConstruct): boolean {
     }
   }
   return false;
+}
+
+/** Where `outdir` lies in the repository, when the app does not say: see `GitOpsAppProps.outdirFromRepoRoot`. */
+function defaultOutdirFromRepoRoot(outdir: string): string {
+  const cwd = process.cwd();
+  const root = gitRoot(cwd) ?? cwd;
+  for (const folder of [outdir, cdk8sConfiguredOutput(cwd)]) {
+    const inside = folder === undefined ? undefined : pathInside(root, path.resolve(cwd, folder));
+    if (inside !== undefined) {
+      return inside;
+    }
+  }
+  // The work tree holds the working directory, so it holds its dist/ too.
+  return pathInside(root, path.resolve(cwd, 'dist'))!;
 }
 
 function checkFolder(app: IConstruct, prop: string, value: string, allowRoot: boolean): string {

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { AuditFile, FileProblem } from '../audit/types';
 import { compareStrings } from '../private/order';
+import { gitRoot } from '../private/repository';
 
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
 const MANIFEST_FILE = /\.(ya?ml|json)$/i;
@@ -12,18 +13,11 @@ export interface CollectedFiles {
   readonly problems: FileProblem[];
 }
 
-/** The repository root: the nearest folder with `.git` above the first path, else that path's folder. */
+/** The repository root: the Git work tree holding the first path, else that path's folder. */
 export function findRepoRoot(start: string): string {
   const first = path.resolve(start);
-  let dir = fs.existsSync(first) && fs.statSync(first).isDirectory() ? first : path.dirname(first);
-  for (let d = dir; ; d = path.dirname(d)) {
-    if (fs.existsSync(path.join(d, '.git'))) {
-      return d;
-    }
-    if (path.dirname(d) === d) {
-      return dir;
-    }
-  }
+  const dir = fs.existsSync(first) && fs.statSync(first).isDirectory() ? first : path.dirname(first);
+  return gitRoot(dir) ?? dir;
 }
 
 /**

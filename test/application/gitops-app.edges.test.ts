@@ -97,7 +97,7 @@ describe('GitOpsApp refusals at synth, in full', () => {
     const twin = new SafeApplication(gitops, 'twin', appProps());
     addConfigMap(twin, 'other');
     // WHEN rendered THEN the synth lists the one problem and writes nothing
-    expect(() => gitops.renderFiles()).toThrow('[SAFE-100] synth found 1 problem(s); nothing was written and "dist" is unchanged:\n'
+    expect(() => gitops.renderFiles()).toThrow('[SAFE-100] synth found 1 problem(s); nothing was written:\n'
       + '  - twin: [SAFE-011] the Application name "checkout" is also used by checkout; both would be written to the same files '
       + 'and Argo CD would see one app. Fix: give each SafeApplication its own name.');
   });
@@ -108,7 +108,7 @@ describe('GitOpsApp refusals at synth, in full', () => {
     const loose = new Chart(gitops, 'loose');
     new ApiObject(loose, 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'orphan' } });
     // WHEN rendered THEN the synth lists the one problem
-    expect(() => gitops.renderFiles()).toThrow('[SAFE-100] synth found 1 problem(s); nothing was written and "dist" is unchanged:\n'
+    expect(() => gitops.renderFiles()).toThrow('[SAFE-100] synth found 1 problem(s); nothing was written:\n'
       + '  - loose/cm: [SAFE-015] ConfigMap orphan is not inside a SafeApplication, so no Application would deploy it and it would not be written. '
       + 'Fix: define it inside the SafeApplication that should deploy it.');
   });
@@ -135,7 +135,7 @@ describe('GitOpsApp refusals at synth, in full', () => {
     // WHEN rendered THEN both clashes are listed, one a line, and nothing is returned
     const clash = (who: string) => `  - ${who}: [SAFE-011] applications/payments/AppProject.payments.k8s.yaml is also written by p1. `
       + 'Fix: give each SafeApplication and SafeProject its own name.';
-    expect(() => gitops.renderFiles()).toThrow('[SAFE-100] synth found 2 problem(s); nothing was written and "dist" is unchanged:\n'
+    expect(() => gitops.renderFiles()).toThrow('[SAFE-100] synth found 2 problem(s); nothing was written:\n'
       + `${clash('p2')}\n${clash('p3')}`);
   });
 

@@ -54,7 +54,6 @@ describe('GitOpsApp output layout', () => {
   });
 
   test.each([
-    ['an absolute outdir without outdirFromRepoRoot', { outdir: '/tmp/x' }, /\[SAFE-017\].*outdirFromRepoRoot is missing/],
     ['outdirFromRepoRoot outside the repository', { outdirFromRepoRoot: '../elsewhere' }, /\[SAFE-017\].*outdirFromRepoRoot is "\.\.\/elsewhere"/],
     ['an absolute outdirFromRepoRoot', { outdirFromRepoRoot: '/abs' }, /\[SAFE-017\]/],
     ['applicationsDir equal to workloadsDir', { applicationsDir: 'same', workloadsDir: 'same' }, /\[SAFE-017\].*workloadsDir/],

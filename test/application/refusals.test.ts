@@ -86,7 +86,6 @@ const CASES: [string, () => unknown][] = [
     other.addToSyncWave(a.cm, 1);
   }],
   ['SafeApplication.enclosing: outside any app', () => SafeApplication.enclosing(new GitOpsApp({ outdir: 'dist' }))],
-  ['GitOpsApp: outdir absolute without outdirFromRepoRoot', () => new GitOpsApp({ outdir: '/tmp/rendered' })],
   ['GitOpsApp: outdirFromRepoRoot up', () => new GitOpsApp({ outdir: 'dist', outdirFromRepoRoot: '../dist' })],
   ['GitOpsApp: workloadsDir same as applicationsDir', () => new GitOpsApp({ outdir: 'dist', applicationsDir: 'apps', workloadsDir: 'apps' })],
   ['GitOpsApp: workloadsDir the root', () => new GitOpsApp({ outdir: 'dist', workloadsDir: '.' })],

@@ -74,7 +74,7 @@ describe('SafeApplication checked against its SafeProject', () => {
     const project = paymentsProject(gitops, [OTHER_REPO], [{ namespace: 'ledger' }]);
     projectApp(gitops, project, 'checkout');
     // WHEN rendered THEN both are listed and nothing is written
-    expect(() => gitops.renderFiles()).toThrow('[SAFE-100] synth found 2 problem(s); nothing was written and "dist" is unchanged:\n'
+    expect(() => gitops.renderFiles()).toThrow('[SAFE-100] synth found 2 problem(s); nothing was written:\n'
       + `  - checkout: ${destinationRefused('payments', 'https://kubernetes.default.svc')}\n`
       + `  - checkout: ${REPO_REFUSED}`);
   });
