@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
+import { appsInRepository, enclosingApp, gitRemoteUrl, readExistingApp } from './apps';
 import { collectFiles, findRepoRoot } from './files';
 import { ArgoCdVersion } from '../application/argocd-version';
 import { atLeast, auditFiles, rulesFor } from '../audit/audit';
@@ -16,9 +17,10 @@ import { readOneManifest } from '../drift/read-manifest';
 import { describeManifest } from '../drift/subject';
 import { ErrorCode, failure } from '../private/errors';
 import { compareStrings } from '../private/order';
+import { gitRoot } from '../private/repository';
 import { findRule } from '../rules/registry';
 import { Severity } from '../rules/severity';
-import { nextCommands, renderServiceProject } from '../scaffold/new-service';
+import { addServiceToApp, LIBRARY, nextCommands, renderServiceProject, SERVICES_INDEX } from '../scaffold/new-service';
 
 /** What the CLI may touch: output streams and files. Injected so that tests run it in-process. */
 export interface CliIo {
@@ -50,6 +52,7 @@ const USAGE = `usage:
   safe-argocd simulate --app <application.yaml> --desired <resource.yaml> [--live <live.yaml>] [--format text|json]
                        [--max-file-size <MB>]
   safe-argocd new <service> [--project <name>] [--hpa MIN:MAX] [--migration] [--external-secret KEY] [--dir <dir>]
+                  [--image <ref>] [--repo-url <url>] [--library <version-or-tarball>]
 
   audit     runs the rules of RULES.md over YAML and JSON files (default: the current folder).
             exit 0 when clean, 1 with findings at or above --fail-on (default warning), 2 for usage or unreadable files.
@@ -57,9 +60,11 @@ const USAGE = `usage:
   simulate  predicts Argo CD's diff and self-heal for one resource.
             exit 0 when Synced, 1 when OutOfSync, 2 for usage or unreadable input.
 
-  new       writes a cdk8s app for one service into --dir (default ./<service>): main.ts, a test, package.json,
-            cdk8s.yaml, tsconfig.json. --project (default: the service) names the AppProject; --hpa lets an HPA own the
-            replicas; --migration adds a PreSync migration Job; --external-secret KEY reads KEY from the secret store.
+  new       adds a service to the app of this library that --dir (default: the current folder) lies in, or that the
+            Git repository holds; else writes a new cdk8s app for it into --dir (default ./<service>). --project
+            (default: the service) names the team's AppProject, shared by its services; --hpa lets an HPA own the
+            replicas; --migration adds a PreSync migration Job; --external-secret KEY reads KEY from the secret store;
+            --image, and for a new app --repo-url (default: the git remote origin) and --library, replace placeholders.
             exit 0 when written, 2 for usage or when a file exists (nothing is overwritten).
 `;
 
@@ -248,7 +253,16 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
 }
 
 function newCommand(args: readonly string[], io: CliIo): number {
-  let values: { 'project'?: string; 'hpa'?: string; 'migration'?: boolean; 'external-secret'?: string; 'dir'?: string };
+  let values: {
+    'project'?: string;
+    'hpa'?: string;
+    'migration'?: boolean;
+    'external-secret'?: string;
+    'dir'?: string;
+    'repo-url'?: string;
+    'image'?: string;
+    'library'?: string;
+  };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -259,6 +273,9 @@ function newCommand(args: readonly string[], io: CliIo): number {
         'migration': { type: 'boolean', default: false },
         'external-secret': { type: 'string' },
         'dir': { type: 'string' },
+        'repo-url': { type: 'string' },
+        'image': { type: 'string' },
+        'library': { type: 'string' },
       },
       strict: true,
       allowPositionals: true,
@@ -272,45 +289,97 @@ function newCommand(args: readonly string[], io: CliIo): number {
     return EXIT_USAGE;
   }
   const service = positionals[0];
+  const refuse = (message: string) => {
+    io.stderr(`safe-argocd new: ${message}\n`);
+    return EXIT_USAGE;
+  };
+
+  // Where the service goes: into the app of this library that the folder lies in, or that the repository holds,
+  // else into a new app. A second app in one repository would render a second AppProject of the same name.
+  const start = path.resolve(values.dir ?? '.');
+  const repo = gitRoot(start);
+  let appDir = enclosingApp(start, repo);
+  if (appDir === undefined && repo !== undefined) {
+    const apps = appsInRepository(repo);
+    const shown = apps.map((a) => path.relative(process.cwd(), a) || '.').join(', ');
+    if (apps.length === 1 && values.dir === undefined) {
+      appDir = apps[0];
+    } else if (apps.length > 0) {
+      return refuse(failure(ErrorCode.SCAFFOLD_TARGET_EXISTS, `this repository already has ${apps.length === 1 ? 'an app' : 'apps'} of ${LIBRARY} (${shown}); `
+        + `another would render its own AppProject and install its own node_modules; nothing was written. Fix: add the service to ${apps.length === 1 ? 'it' : 'one of them'} `
+        + `with \`safe-argocd new ${service} --dir ${apps.length === 1 ? shown : '<app>'}\`, or run the command in that folder.`).message);
+    }
+  }
+
   let files;
+  let dir: string;
   try {
-    files = renderServiceProject({
+    const options = {
       service,
       project: values.project,
       hpa: values.hpa,
       migration: values.migration,
       externalSecret: values['external-secret'],
-    });
+      image: values.image,
+    };
+    if (appDir !== undefined) {
+      dir = path.relative(process.cwd(), appDir) || '.';
+      files = addServiceToApp(options, readExistingApp(appDir));
+      for (const flag of ['repo-url', 'library'] as const) {
+        if (values[flag] !== undefined) {
+          io.stderr(`safe-argocd new: --${flag} is for a new app; the app in ${dir} keeps its own\n`);
+        }
+      }
+    } else {
+      dir = values.dir ?? `.${path.sep}${service}`;
+      const target = path.resolve(dir);
+      const remote = repo === undefined ? undefined : gitRemoteUrl(repo);
+      files = renderServiceProject({
+        ...options,
+        // A remote Argo CD could not read (a local path) leaves the placeholder.
+        repoUrl: values['repo-url'] ?? (remote !== undefined && /^(https?|ssh|git):\/\/|^[\w.-]+@[\w.-]+:/.test(remote) ? remote : undefined),
+        library: values.library === undefined ? undefined : librarySpec(values.library, target),
+        repoRoot: repo === undefined ? '.' : path.relative(target, repo).split(path.sep).join('/') || '.',
+      });
+    }
   } catch (e) {
-    io.stderr(`safe-argocd new: ${(e as Error).message}\n`);
-    return EXIT_USAGE;
+    return refuse((e as Error).message);
   }
-  const dir = values.dir ?? `.${path.sep}${service}`;
-  const targets = files.map((f) => ({ file: path.join(dir, ...f.path.split('/')), content: f.content }));
+
+  const targets = files.map((f) => ({ file: path.join(dir, ...f.path.split('/')), content: f.content, replaces: f.path === SERVICES_INDEX && appDir !== undefined }));
   let existing: string[];
   try {
-    existing = targets.filter((t) => io.exists(t.file)).map((t) => t.file);
+    existing = targets.filter((t) => !t.replaces && io.exists(t.file)).map((t) => t.file);
   } catch (e) {
-    io.stderr(`safe-argocd new: cannot use ${dir}: ${(e as Error).message}\n`);
-    return EXIT_USAGE;
+    return refuse(`cannot use ${dir}: ${(e as Error).message}`);
   }
   if (existing.length > 0) {
-    io.stderr(`safe-argocd new: ${failure(ErrorCode.SCAFFOLD_TARGET_EXISTS, `${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; `
-      + 'nothing was written. Fix: choose another --dir, or move those files away.').message}\n`);
-    return EXIT_USAGE;
+    return refuse(failure(ErrorCode.SCAFFOLD_TARGET_EXISTS, `${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; `
+      + 'nothing was written. Fix: choose another --dir, or move those files away.').message);
   }
   try {
     for (const t of targets) {
       io.mkdir(path.dirname(t.file));
       io.writeFile(t.file, t.content);
-      io.stdout(`wrote ${t.file}\n`);
+      io.stdout(`${t.replaces ? 'updated' : 'wrote'} ${t.file}\n`);
     }
   } catch (e) {
-    io.stderr(`safe-argocd new: ${(e as Error).message}\n`);
-    return EXIT_USAGE;
+    return refuse((e as Error).message);
   }
-  io.stdout(`next:\n${nextCommands(dir).map((c) => `  ${c}\n`).join('')}`);
+  if (appDir !== undefined) {
+    io.stdout(`added ${service} to the app in ${dir}\nnext:\n  cd ${dir} && npm run synth && npm run audit\n`);
+  } else {
+    io.stdout(`next:\n${nextCommands(dir).map((c) => `  ${c}\n`).join('')}`);
+  }
   return EXIT_OK;
+}
+
+/** `--library`: a path that exists is a `file:` dependency, relative to the new app; anything else a version range. */
+function librarySpec(value: string, appDir: string): string {
+  if (value.length > 0 && fs.existsSync(value)) {
+    return `file:${path.relative(appDir, path.resolve(value)).split(path.sep).join('/')}`;
+  }
+  return value;
 }
 
 function packageVersion(): string {

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { badValue, ErrorCode } from '../private/errors';
+import { AppSpec, mainTestTs, mainTs, readmeMd, SERVICE_TABLE, serviceIndexEntry, serviceIndexTs, ServiceSpec, serviceTs, serviceTypeTs } from './templates';
+import { badValue, ErrorCode, failure } from '../private/errors';
 import { isDns1123Label } from '../private/names';
 import { compareStrings } from '../private/order';
 
@@ -9,7 +10,7 @@ export interface ServiceProjectOptions {
   /** The service: its Application, namespace, Deployment and Service are named after it. */
   readonly service: string;
   /**
-   * The AppProject the Application belongs to.
+   * The AppProject the Application belongs to: the team's. Services of one project share it.
    *
    * @default - the service's name
    */
@@ -33,6 +34,32 @@ export interface ServiceProjectOptions {
    * @default - no ExternalSecret
    */
   readonly externalSecret?: string;
+  /**
+   * The image the service deploys.
+   *
+   * @default - a placeholder under registry.example.com, to replace
+   */
+  readonly image?: string;
+  /**
+   * The repository Argo CD reads: the one the synth output is committed to. Only a new app uses it; an
+   * existing app has its own.
+   *
+   * @default - a placeholder under git.example.com, to replace
+   */
+  readonly repoUrl?: string;
+  /**
+   * What the new app's package.json depends on for this library: a version range, or `file:<path>` of a
+   * packed tarball or a folder, relative to the app.
+   *
+   * @default - `^` and this library's version
+   */
+  readonly library?: string;
+  /**
+   * The root of the Git repository, relative to the new app's folder, for `npm run audit`.
+   *
+   * @default '.'
+   */
+  readonly repoRoot?: string;
 }
 
 /** The parts of a package.json the generated project's versions are taken from. */
@@ -48,47 +75,100 @@ export interface ProjectFile {
   readonly content: string;
 }
 
+/** An app made by `safe-argocd new`, as read from its folder. */
+export interface ExistingApp {
+  /** The text of its `services/index.ts`, or undefined when it has none. */
+  readonly servicesIndex?: string;
+  /** The names of the files in its `services/` folder. */
+  readonly serviceFiles: readonly string[];
+}
+
 const WHERE = 'safe-argocd new';
-const LIBRARY = 'cdk8s-safe-argocd';
+export const LIBRARY = 'cdk8s-safe-argocd';
 const PEERS = ['cdk8s', 'cdk8s-plus-28', 'constructs'];
 const DEV_TOOLS = ['@types/jest', '@types/node', 'cdk8s-cli', 'jest', 'ts-jest', 'ts-node', 'typescript'];
-/** Where the synth writes, relative to the generated folder, which is the root of the repository Argo CD reads. */
+/** Where the synth writes, relative to the app. */
 const OUTDIR = 'dist';
+/** The services' table, relative to the app. */
+export const SERVICES_INDEX = 'services/index.ts';
 /** The HPA's bounds, as `Autoscaler.hpa` accepts them. */
 const MAX_REPLICAS = 10000;
 /** Portable environment variable names; also valid Secret keys. */
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * The files of a cdk8s app for one service, built with this library: `npm install`, then
- * `npm run synth` writes the GitOps tree to `dist/` and `npm run audit` checks it.
+ * The files of a new cdk8s app, built with this library, holding one service: `npm install`, then
+ * `npm run synth` writes the GitOps tree to `dist/` and `npm run audit` checks it. More services are added
+ * with {@link addServiceToApp}.
  *
- * The folder is meant to be the root of the repository Argo CD reads, so every `source.path` starts
- * with `dist/`. The service gets its own namespace, named after it, and the project allows that
- * namespace only.
+ * Every `source.path` is relative to the root of the Git repository the app lies in. Each service gets its
+ * own namespace, named after it, and its team's project allows the namespaces of the team's services.
  *
  * @param versions the package.json whose versions the generated package.json uses
  * @throws [SAFE-001] or [SAFE-002] for a bad service or project name, [SAFE-033] for a bad option
  */
 export function renderServiceProject(options: ServiceProjectOptions, versions: PackageVersions = thisPackage()): ProjectFile[] {
-  const service = checkService(options.service);
-  const project = checkProject(options.project ?? service);
-  const hpa = options.hpa === undefined ? undefined : parseHpa(options.hpa);
-  const secretKey = options.externalSecret === undefined ? undefined : checkSecretKey(options.externalSecret);
-  const spec: Spec = { service, project, hpa, migration: options.migration === true, secretKey };
+  const spec = serviceSpec(options);
+  const app: AppSpec = {
+    repoUrl: options.repoUrl === undefined ? `https://git.example.com/${spec.project}/gitops.git` : checkRepoUrl(options.repoUrl),
+    outdir: OUTDIR,
+    repoRoot: options.repoRoot ?? '.',
+  };
+  const library = options.library === undefined ? `^${versions.version}` : checkLibrary(options.library);
   return [
-    { path: 'README.md', content: readme(spec) },
+    { path: 'README.md', content: readmeMd(app, spec) },
     { path: '.gitignore', content: ['node_modules/', `/${OUTDIR}.safe-argocd-tmp/`, `/${OUTDIR}.safe-argocd-old/`, ''].join('\n') },
-    { path: 'package.json', content: packageJson(spec, versions) },
+    { path: 'package.json', content: packageJson(spec, app, library, versions) },
     { path: 'cdk8s.yaml', content: ['language: typescript', 'app: npx ts-node main.ts', `output: ${OUTDIR}`, ''].join('\n') },
     { path: 'tsconfig.json', content: tsconfig() },
-    { path: 'main.ts', content: mainTs(spec) },
-    { path: 'main.test.ts', content: mainTestTs(spec) },
+    { path: 'main.ts', content: mainTs(app) },
+    { path: 'main.test.ts', content: mainTestTs(app) },
+    { path: 'services/service.ts', content: serviceTypeTs() },
+    { path: SERVICES_INDEX, content: serviceIndexTs(spec) },
+    { path: `services/${spec.service}.ts`, content: serviceTs(spec) },
   ];
 }
 
 /**
- * The two commands to run after the project was written to `dir`: install, then synthesize and audit.
+ * The files that add one service to an app made by `safe-argocd new`: the service's own file, and its
+ * table `services/index.ts` with the service added. The app's project of that name is reused; nothing else
+ * changes.
+ *
+ * @throws [SAFE-034] when the service's file exists or the app has no table to add it to, and what
+ * {@link renderServiceProject} throws for bad options
+ */
+export function addServiceToApp(options: ServiceProjectOptions, app: ExistingApp): ProjectFile[] {
+  const spec = serviceSpec(options);
+  const file = `services/${spec.service}.ts`;
+  if (app.serviceFiles.includes(`${spec.service}.ts`)) {
+    throw failure(ErrorCode.SCAFFOLD_TARGET_EXISTS, `${WHERE}: ${file} already exists; nothing was written. `
+      + 'Fix: choose another service name, or edit that file.');
+  }
+  const index = app.servicesIndex;
+  const lines = index?.split('\n') ?? [];
+  const open = lines.indexOf(SERVICE_TABLE);
+  const close = open < 0 ? -1 : lines.indexOf('];', open);
+  const { importStatement, entry } = serviceIndexEntry(spec);
+  if (index === undefined || close < 0) {
+    throw failure(ErrorCode.SCAFFOLD_TARGET_EXISTS, `${WHERE}: this app's ${SERVICES_INDEX} ${index === undefined ? 'does not exist' : `has no table opened by "${SERVICE_TABLE}" and closed by "];"`}, `
+      + `so there is nothing to add ${spec.service} to; nothing was written. Fix: add the service by hand, or run \`${WHERE}\` with --dir outside this app to start a new one.`);
+  }
+  if (new RegExp(`\\b${spec.symbol}\\b`).test(index)) {
+    throw failure(ErrorCode.SCAFFOLD_TARGET_EXISTS, `${WHERE}: ${SERVICES_INDEX} already has ${spec.symbol}; nothing was written. Fix: choose another service name.`);
+  }
+  // The new import goes after the last import, the entry at the end of the table.
+  const lastImport = lines.reduce((last, line, i) => (i < open && line.startsWith('import ') ? i : last), -1);
+  const updated = [...lines];
+  updated.splice(close, 0, entry);
+  updated.splice(lastImport + 1, 0, importStatement);
+  return [
+    { path: file, content: serviceTs(spec) },
+    { path: SERVICES_INDEX, content: updated.join('\n') },
+  ];
+}
+
+/**
+ * The two commands to run after a new app was written to `dir`: install, then synthesize and audit.
  */
 export function nextCommands(dir: string): string[] {
   return [`cd ${shellWord(dir)} && npm install`, 'npm run synth && npm run audit'];
@@ -101,12 +181,18 @@ export function thisPackage(): PackageVersions {
   return { version: pkg.version, peerDependencies: pkg.peerDependencies ?? {}, devDependencies: pkg.devDependencies ?? {} };
 }
 
-interface Spec {
-  readonly service: string;
-  readonly project: string;
-  readonly hpa?: { readonly min: number; readonly max: number };
-  readonly migration: boolean;
-  readonly secretKey?: string;
+function serviceSpec(options: ServiceProjectOptions): ServiceSpec {
+  const service = checkService(options.service);
+  const project = checkProject(options.project ?? service);
+  return {
+    service,
+    symbol: service.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase()),
+    project,
+    image: options.image === undefined ? `registry.example.com/${project}/${service}:0.1.0` : checkImage(options.image),
+    hpa: options.hpa === undefined ? undefined : parseHpa(options.hpa),
+    migration: options.migration === true,
+    secretKey: options.externalSecret === undefined ? undefined : checkSecretKey(options.externalSecret),
+  };
 }
 
 function checkService(service: string): string {
@@ -190,7 +276,52 @@ function shellWord(text: string): string {
   return /^[A-Za-z0-9_./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, '\'\\\'\'')}'`;
 }
 
-function packageJson(spec: Spec, versions: PackageVersions): string {
+function checkImage(image: string): string {
+  // A reference as a container runtime reads it: no whitespace or quotes, a name before any tag or digest.
+  if (typeof image !== 'string' || !/^[a-z0-9][\w.\-/:@]*$/i.test(image) || image.length > 512) {
+    throw badValue({
+      code: ErrorCode.INVALID_SCAFFOLD_OPTION,
+      where: WHERE,
+      prop: '--image',
+      value: image,
+      allowed: 'must be an image reference: registry/name:tag or name@sha256:digest, without spaces or quotes',
+      fix: 'use e.g. --image registry.example.com/shop/orders:1.0.0',
+    });
+  }
+  return image;
+}
+
+function checkRepoUrl(url: string): string {
+  // The URL forms SafeApplication accepts.
+  const ok = typeof url === 'string' && (/^(https?|ssh|git):\/\/[^\s'"\\]+$/.test(url) || /^[\w.-]+@[\w.-]+:[^\s'"\\]+$/.test(url));
+  if (!ok) {
+    throw badValue({
+      code: ErrorCode.INVALID_URL,
+      where: WHERE,
+      prop: '--repo-url',
+      value: url,
+      allowed: 'must be a Git repository URL Argo CD can read (https://, ssh://, git:// or git@host:path)',
+      fix: 'give the URL of the repository the synth output is committed to, as it is registered in Argo CD',
+    });
+  }
+  return url;
+}
+
+function checkLibrary(spec: string): string {
+  if (typeof spec !== 'string' || spec.trim() !== spec || spec.length === 0 || /["\\\n]/.test(spec)) {
+    throw badValue({
+      code: ErrorCode.INVALID_SCAFFOLD_OPTION,
+      where: WHERE,
+      prop: '--library',
+      value: spec,
+      allowed: 'must be a version range of cdk8s-safe-argocd, or the path of a packed tarball or folder',
+      fix: 'use e.g. --library ../cdk8s-safe-argocd-1.0.0.tgz',
+    });
+  }
+  return spec;
+}
+
+function packageJson(spec: ServiceSpec, app: AppSpec, library: string, versions: PackageVersions): string {
   const pick = (from: { readonly [name: string]: string }, names: string[], what: string) => Object.fromEntries(names.map((name) => {
     const range = from[name];
     if (typeof range !== 'string') {
@@ -200,19 +331,19 @@ function packageJson(spec: Spec, versions: PackageVersions): string {
     return [name, range];
   }));
   const pkg = {
-    name: spec.service,
+    name: `${spec.project}-gitops`,
     version: '0.1.0',
     private: true,
-    description: `The GitOps tree of the ${spec.service} service, written with ${LIBRARY}`,
+    description: `The GitOps tree of the ${spec.project} services, written with ${LIBRARY}`,
     scripts: {
-      // No upgrade check: it needs the internet and prints an error without it, e.g. in CI.
-      synth: 'cdk8s synth --no-check-upgrade',
+      // Runs the app directly: cdk8s synth would remove dist/ first, and a failed synth would leave none.
+      synth: 'ts-node main.ts',
       test: 'jest',
-      audit: `safe-argocd audit ${OUTDIR} --repo-root .`,
+      audit: `safe-argocd audit ${OUTDIR} --repo-root ${shellWord(app.repoRoot)}`,
     },
     // Sorted, as npm writes them back.
     dependencies: sorted({
-      [LIBRARY]: versions.version === '0.0.0' ? '*' : `^${versions.version}`,
+      [LIBRARY]: library,
       ...pick(versions.peerDependencies, PEERS, 'peer dependency'),
     }),
     devDependencies: pick(versions.devDependencies, DEV_TOOLS, 'dev dependency'),
@@ -241,254 +372,13 @@ function tsconfig(): string {
       noUnusedLocals: true,
       noUnusedParameters: true,
       esModuleInterop: true,
-      // ts-jest compiles each file on its own with node16 modules; `cdk8s synth` (ts-node) still type-checks.
+      // ts-jest compiles each file on its own with node16 modules; ts-node still type-checks the synth.
       isolatedModules: true,
       skipLibCheck: true,
       types: ['jest', 'node'],
     },
-    include: ['*.ts'],
+    include: ['*.ts', 'services/*.ts'],
     exclude: ['node_modules', OUTDIR],
   };
   return `${JSON.stringify(config, null, 2)}\n`;
-}
-
-function readme(spec: Spec): string {
-  const [, build] = nextCommands('.');
-  return [
-    `# ${spec.service}`,
-    '',
-    `The GitOps tree of the ${spec.service} service, written with ${LIBRARY}.`,
-    '',
-    '```sh',
-    'npm install',
-    `${build}   # writes ${OUTDIR}/ and checks it`,
-    'npm test',
-    '```',
-    '',
-    `- \`main.ts\`: the project \`${spec.project}\` and the Application \`${spec.service}\` with the workloads it deploys to the`,
-    `  namespace \`${spec.service}\`. Set \`REPO\` and \`IMAGE\` to your repository and image first.`,
-    `- \`${OUTDIR}/\`: what Argo CD reads. Commit it. This folder is the root of that repository, so every`,
-    `  \`source.path\` starts with \`${OUTDIR}/\`; if it lives elsewhere in the repository, change \`outdirFromRepoRoot\`.`,
-    `- \`${OUTDIR}/applications/${spec.project}/\`: the Application and the AppProject. Apply them once, or point an`,
-    '  app-of-apps root at that folder.',
-    '',
-  ].join('\n');
-}
-
-function mainTs(spec: Spec): string {
-  const { service, project, hpa, migration, secretKey } = spec;
-  const imports = [
-    ...(hpa ? ['Autoscaler'] : []),
-    ...(secretKey ? ['ExternalSecret', 'ExternalSecretStore'] : []),
-    'GitOpsApp', 'GitOpsAppProps',
-    ...(hpa ? ['HpaManagedDeployment'] : []),
-    ...(migration ? ['MigrationHook'] : []),
-    'SafeApplication', 'SafeProject',
-    ...(secretKey ? ['SecretStoreKind'] : []),
-  ];
-  // Both the service and its migration read the secret, when there is one.
-  const envLine = (indent: string) => (secretKey ? [`${indent}envVariables: env,`] : []);
-  const container = [
-    `      name: '${service}',`,
-    '      image: IMAGE,',
-    '      portNumber: 8080,',
-    ...envLine('      '),
-    '      securityContext: { user: 10001, group: 10001 },',
-  ];
-
-  const lines: string[] = [
-    // cdk8s-plus for the plain Deployment and for reading the Secret.
-    ...(!hpa || secretKey ? ['import * as kplus from \'cdk8s-plus-28\';'] : []),
-    importLine(imports, LIBRARY),
-    '',
-    '// The repository Argo CD reads (this folder is its root) and the image to deploy: replace them with yours.',
-    `const REPO = 'https://git.example.com/${project}/${service}.git';`,
-    `const IMAGE = 'registry.example.com/${project}/${service}:0.1.0';`,
-    '',
-    '/**',
-    ` * The ${service} service: the ${project} project, and one SafeApplication with the workloads it deploys`,
-    ` * to the namespace ${service}.`,
-    ' */',
-    'export function buildApp(props: GitOpsAppProps = {}): GitOpsApp {',
-    `  // This folder is the repository's root: every source.path starts with ${OUTDIR}/, wherever CDK8S_OUTDIR points.`,
-    `  const app = new GitOpsApp({ outdirFromRepoRoot: '${OUTDIR}', ...props });`,
-    '',
-    '  // What the project\'s Applications may do: this repository, this namespace, no cluster-scoped kinds.',
-    '  const project = new SafeProject(app, \'project\', {',
-    `    name: '${project}',`,
-    '    sourceRepos: [REPO],',
-    `    destinations: [{ namespace: '${service}' }],`,
-    '  });',
-    '',
-    '  // Automated sync that always prunes and self-heals; the rules run over everything it deploys.',
-    `  const application = new SafeApplication(app, '${service}', {`,
-    `    name: '${service}',`,
-    '    project,',
-    '    repoUrl: REPO,',
-    `    destinationNamespace: '${service}',`,
-    '  });',
-  ];
-  if (secretKey) {
-    lines.push(
-      '',
-      '  // The value comes from the secret store; no secret value is ever in Git. Set the store and the path to yours.',
-      '  new ExternalSecret(application, \'secret\', {',
-      `    name: '${service}',`,
-      '    store: ExternalSecretStore.fromName(\'platform-secrets\', SecretStoreKind.CLUSTER_SECRET_STORE),',
-      `    data: [{ secretKey: '${secretKey}', remoteKey: '${project}/${service}', remoteProperty: '${secretKey}' }],`,
-      '  });',
-      `  const secret = kplus.Secret.fromSecretName(application, 'secret-ref', '${service}');`,
-      `  const env = { ${secretKey}: kplus.EnvValue.fromSecretValue({ secret, key: '${secretKey}' }) };`,
-    );
-  }
-  if (migration) {
-    lines.push(
-      '',
-      '  // Runs before anything else of the app is applied; if it fails, the sync stops and the old code keeps running.',
-      '  new MigrationHook(application, \'migrate\', {',
-      '    container: {',
-      '      image: IMAGE,',
-      '      command: [\'./migrate\'], // replace with the command that migrates your schema',
-      ...envLine('      '),
-      '      securityContext: { user: 10001, group: 10001 },',
-      '    },',
-      '  });',
-    );
-  }
-  if (hpa) {
-    lines.push(
-      '',
-      '  // The HPA owns the replica count: no replicas in Git, and Argo CD leaves /spec/replicas alone.',
-      '  const web = new HpaManagedDeployment(application, \'web\', {',
-      `    metadata: { name: '${service}' },`,
-      `    autoscaler: Autoscaler.hpa({ minReplicas: ${hpa.min}, maxReplicas: ${hpa.max}, cpuUtilizationPercent: 70 }),`,
-      '    containers: [{',
-      ...container,
-      '    }],',
-      '  });',
-      `  web.deployment.exposeViaService({ name: '${service}', ports: [{ port: 80, targetPort: 8080 }] });`,
-    );
-  } else {
-    lines.push(
-      '',
-      '  // A fixed replica count, kept by self-heal. For an autoscaled one, use HpaManagedDeployment.',
-      '  const web = new kplus.Deployment(application, \'web\', {',
-      `    metadata: { name: '${service}' },`,
-      '    replicas: 2,',
-      '    containers: [{',
-      ...container,
-      '    }],',
-      '  });',
-      `  web.exposeViaService({ name: '${service}', ports: [{ port: 80, targetPort: 8080 }] });`,
-    );
-  }
-  lines.push(
-    '',
-    '  return app;',
-    '}',
-    '',
-    '// `npx cdk8s synth` and `npx ts-node main.ts` both run this, from this folder.',
-    'if (require.main === module) {',
-    '  buildApp().synth();',
-    '}',
-    '',
-  );
-  return lines.join('\n');
-}
-
-function mainTestTs(spec: Spec): string {
-  const { service, project, hpa, migration, secretKey } = spec;
-  const workloads = [
-    `workloads/${service}/Deployment.${service}.k8s.yaml`,
-    ...(secretKey ? [`workloads/${service}/ExternalSecret.${service}.k8s.yaml`] : []),
-    ...(hpa ? [`workloads/${service}/HorizontalPodAutoscaler.${service}.k8s.yaml`] : []),
-    ...(migration ? [`workloads/${service}/Job.${migrationPrefix(service)}.k8s.yaml`] : []),
-    `workloads/${service}/Service.${service}.k8s.yaml`,
-  ];
-  const files = [
-    `applications/${project}/AppProject.${project}.k8s.yaml`,
-    `applications/${project}/Application.${service}.k8s.yaml`,
-    `runbooks/${service}.md`,
-    ...workloads,
-  ].sort();
-  const lines = [
-    'import { buildApp } from \'./main\';',
-    '',
-    `describe('${service}', () => {`,
-    '  // GIVEN the app, rendered without writing: the rules run first and throw listing every violation',
-    '  const files = new Map(buildApp().renderFiles().map((f) => [f.path, f.content]));',
-    `  const application = files.get('applications/${project}/Application.${service}.k8s.yaml') ?? '';`,
-    `  const deployment = files.get('workloads/${service}/Deployment.${service}.k8s.yaml') ?? '';`,
-    '',
-    '  test(\'renders the project, the Application and its workloads\', () => {',
-    '    expect([...files.keys()]).toEqual([',
-    ...files.map((f) => `      '${f}',`),
-    '    ]);',
-    '  });',
-    '',
-    '  test(\'the Application deploys the folder its workloads are written to\', () => {',
-    `    expect(application).toContain('path: ${OUTDIR}/workloads/${service}\\n');`,
-    `    expect(application).toContain('namespace: ${service}\\n');`,
-    '    expect(application).toContain(\'selfHeal: true\\n\');',
-    '  });',
-    '',
-  ];
-  if (hpa) {
-    lines.push(
-      '  test(\'the HPA owns the replica count: Git declares none, and Argo CD ignores it\', () => {',
-      '    expect(deployment).not.toContain(\'replicas:\');',
-      '    expect(application).toContain(\'- /spec/replicas\\n\');',
-      '    expect(application).toContain(\'- RespectIgnoreDifferences=true\\n\');',
-      '  });',
-    );
-  } else {
-    lines.push(
-      '  test(\'the Deployment declares its replica count, and Argo CD keeps it\', () => {',
-      '    expect(deployment).toContain(\'replicas: 2\\n\');',
-      '    expect(application).not.toContain(\'ignoreDifferences\');',
-      '  });',
-    );
-  }
-  if (migration) {
-    lines.push(
-      '',
-      '  test(\'the migration runs before the sync, and a failure stops it\', () => {',
-      `    expect(files.get('workloads/${service}/Job.${migrationPrefix(service)}.k8s.yaml')).toContain('argocd.argoproj.io/hook: PreSync\\n');`,
-      '  });',
-    );
-  }
-  if (secretKey) {
-    lines.push(
-      '',
-      '  test(\'no secret value is in Git: the Deployment reads it from the Secret the operator writes\', () => {',
-      '    expect([...files.values()].some((text) => /^kind: Secret$/m.test(text))).toBe(false);',
-      `    expect(deployment).toContain('name: ${secretKey}\\n');`,
-      '  });',
-    );
-  }
-  lines.push('});', '');
-  return lines.join('\n');
-}
-
-/** One import line, or one name list of at most 110 characters a line, as the examples write them. */
-function importLine(names: string[], from: string): string {
-  const line = `import { ${names.join(', ')} } from '${from}';`;
-  if (line.length <= 120) {
-    return line;
-  }
-  const rows: string[] = [];
-  for (const name of names) {
-    const last = rows.length - 1;
-    if (last >= 0 && rows[last].length + name.length + 2 <= 110) {
-      rows[last] += ` ${name},`;
-    } else {
-      rows.push(`  ${name},`);
-    }
-  }
-  return ['import {', ...rows, `} from '${from}';`].join('\n');
-}
-
-/** The MigrationHook's default name for id `migrate`, as the synth names its file. */
-function migrationPrefix(service: string): string {
-  return `${service}-migrate`.slice(0, 36).replace(/-+$/, '');
 }

@@ -1,4 +1,4 @@
-import { execFileSync } from 'child_process';
+import { execFileSync, spawnSync } from 'child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'fs';
 import { join, parse as parsePath } from 'path';
 import { parse, stringify } from 'yaml';
@@ -6,7 +6,8 @@ import { CliIo, main } from '../../src/cli/main';
 import { readTree, tempDir } from '../support/app';
 
 const REPO = join(__dirname, '..', '..');
-const GENERATED = ['README.md', '.gitignore', 'package.json', 'cdk8s.yaml', 'tsconfig.json', 'main.ts', 'main.test.ts'];
+const GENERATED = ['README.md', '.gitignore', 'package.json', 'cdk8s.yaml', 'tsconfig.json', 'main.ts', 'main.test.ts',
+  'services/service.ts', 'services/index.ts', 'services/orders.ts'];
 
 /** Runs the CLI in-process on the real file system and captures what it prints. */
 async function run(args: string[]) {
@@ -91,9 +92,9 @@ describe('safe-argocd new', () => {
     // THEN every file is written and named, and the next commands are printed
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(readdirSync(dir).sort()).toEqual([...GENERATED].sort());
+    expect(Object.keys(readTree(dir)).sort()).toEqual([...GENERATED].sort());
     expect(stdout).toBe([
-      ...GENERATED.map((f) => `wrote ${join(dir, f)}`),
+      ...GENERATED.map((f) => `wrote ${join(dir, ...f.split('/'))}`),
       'next:',
       `  cd ${dir} && npm install`,
       '  npm run synth && npm run audit',
@@ -107,8 +108,8 @@ describe('safe-argocd new', () => {
 
     // THEN the files go to orders/, and the first command goes there
     expect(code).toBe(0);
-    expect([...written.keys()]).toEqual(GENERATED.map((f) => join('orders', f)));
-    expect(written.get(join('orders', 'main.ts'))).toContain('name: \'shop\'');
+    expect([...written.keys()]).toEqual(GENERATED.map((f) => join('orders', ...f.split('/'))));
+    expect(written.get(join('orders', 'services', 'orders.ts'))).toContain('project: \'shop\'');
     expect(stdout).toContain('  cd ./orders && npm install\n');
   });
 
@@ -116,8 +117,8 @@ describe('safe-argocd new', () => {
     // WHEN every option is given
     const { code, written } = await runInMemory(['new', 'orders', '--hpa', '2:6', '--migration', '--external-secret', 'DATABASE_URL', '--dir', 'svc']);
 
-    // THEN main.ts uses each of them
-    const mainTs = written.get(join('svc', 'main.ts'))!;
+    // THEN the service's file uses each of them
+    const mainTs = written.get(join('svc', 'services', 'orders.ts'))!;
     expect(code).toBe(0);
     expect(mainTs).toContain('Autoscaler.hpa({ minReplicas: 2, maxReplicas: 6, cpuUtilizationPercent: 70 })');
     expect(mainTs).toContain('new MigrationHook(');
@@ -165,7 +166,8 @@ describe('safe-argocd new', () => {
 
   test('USAGE lists the command', async () => {
     const { stdout } = await run(['--help']);
-    expect(stdout).toContain('safe-argocd new <service> [--project <name>] [--hpa MIN:MAX] [--migration] [--external-secret KEY] [--dir <dir>]');
+    expect(stdout).toContain('safe-argocd new <service> [--project <name>] [--hpa MIN:MAX] [--migration] [--external-secret KEY] [--dir <dir>]\n'
+      + '                  [--image <ref>] [--repo-url <url>] [--library <version-or-tarball>]');
   });
 });
 
@@ -227,5 +229,110 @@ describe('safe-argocd new, end to end: generate, link the local package, synthes
     type Finding = { ruleId: string; location: { file: string }; application: string };
     expect(report.findings.map((f: Finding) => [f.ruleId, f.location.file, f.application]))
       .toContainEqual(['SA102', 'dist/workloads/orders/Deployment.orders.k8s.yaml', 'orders']);
+  }, 60_000);
+});
+
+describe('safe-argocd new in a platform repository: services added to one app, one project per team', () => {
+  /** Runs the bin entry in `cwd`, as a user runs it. */
+  function bin(cwd: string, args: string[]): { code: number; stdout: string; stderr: string } {
+    const result = spawnSync(process.execPath, ['-r', join(REPO, 'node_modules', 'ts-node', 'register', 'transpile-only'), join(REPO, 'src', 'cli', 'bin.ts'), ...args], {
+      cwd, encoding: 'utf8', env: { ...process.env, TS_NODE_PROJECT: join(REPO, 'test', 'tsconfig.json') },
+    });
+    return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+  }
+
+  /** A Git repository with an origin remote, holding nothing yet. */
+  function platformRepo(): string {
+    const repo = join(tempDir(), 'platform');
+    mkdirSync(join(repo, 'services'), { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    execFileSync('git', ['remote', 'add', 'origin', 'https://git.acme.test/platform/gitops.git'], { cwd: repo });
+    return repo;
+  }
+
+  test('twice in one repository: one app, one AppProject per team, source paths from the Git root, audited clean', async () => {
+    // GIVEN a platform repository
+    const repo = platformRepo();
+    const app = join(repo, 'services', 'deploy');
+
+    // WHEN a first service makes the app, a second is added from the repository root, a third from inside the app
+    const first = bin(repo, ['new', 'orders', '--project', 'shop', '--hpa', '2:6', '--migration', '--dir', join('services', 'deploy')]);
+    const second = bin(repo, ['new', 'billing', '--project', 'shop', '--external-secret', 'API_KEY']);
+    const third = bin(join(app, 'services'), ['new', 'search', '--project', 'catalog', '--image', 'registry.acme.test/catalog/search:2.0.0']);
+
+    // THEN each adds one file to the app (and the table), and nothing is made twice
+    expect([first.code, second.code, third.code]).toEqual([0, 0, 0]);
+    expect(second.stdout).toBe([
+      `wrote ${join('services', 'deploy', 'services', 'billing.ts')}`,
+      `updated ${join('services', 'deploy', 'services', 'index.ts')}`,
+      `added billing to the app in ${join('services', 'deploy')}`,
+      'next:',
+      `  cd ${join('services', 'deploy')} && npm run synth && npm run audit`,
+      '',
+    ].join('\n'));
+    expect(Object.keys(readTree(app)).filter((p) => p.startsWith('services/')).sort())
+      .toEqual(['services/billing.ts', 'services/index.ts', 'services/orders.ts', 'services/search.ts', 'services/service.ts']);
+    expect(readdirSync(join(repo, 'services'))).toEqual(['deploy']);
+    const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'));
+    expect(pkg.scripts.audit).toBe('safe-argocd audit dist --repo-root ../..');
+    expect(readFileSync(join(app, 'main.ts'), 'utf8')).toContain('const REPO = \'https://git.acme.test/platform/gitops.git\';');
+
+    // WHEN the app synthesizes, as `npm run synth` runs it
+    linkLocalPackage(app);
+    synth(app, 'dist');
+
+    // THEN one AppProject per team, allowing its services' namespaces; each source.path is from the Git root
+    const tree = readTree(join(app, 'dist'));
+    expect(Object.keys(tree).filter((p) => p.includes('/AppProject.'))).toEqual(['applications/catalog/AppProject.catalog.k8s.yaml', 'applications/shop/AppProject.shop.k8s.yaml']);
+    expect(parse(tree['applications/shop/AppProject.shop.k8s.yaml']).spec.destinations.map((d: { namespace: string }) => d.namespace)).toEqual(['orders', 'billing']);
+    for (const [project, name] of [['shop', 'orders'], ['shop', 'billing'], ['catalog', 'search']]) {
+      const application = parse(tree[`applications/${project}/Application.${name}.k8s.yaml`]);
+      expect(application.spec.source.path).toBe(`services/deploy/dist/workloads/${name}`);
+      expect(application.spec.source.repoURL).toBe('https://git.acme.test/platform/gitops.git');
+    }
+    expect(tree['workloads/search/Deployment.search.k8s.yaml']).toContain('image: registry.acme.test/catalog/search:2.0.0\n');
+
+    // WHEN the repository is audited, from its root and as the app's `npm run audit` does
+    const fromRoot = await auditJson(repo, repo);
+    const asScript = await auditJson(join(app, 'dist'), join(app, '..', '..'));
+
+    // THEN both are clean, and every Application found its workloads
+    for (const { code, report } of [fromRoot, asScript]) {
+      expect(report.findings).toEqual([]);
+      expect(report.notes).toEqual([]);
+      expect(report.problems).toEqual([]);
+      expect(report.stats.applications).toBe(3);
+      expect(code).toBe(0);
+    }
+  }, 120_000);
+
+  test('fails when the repository has an app and --dir points elsewhere: [SAFE-034], nothing written', () => {
+    // GIVEN a repository with an app
+    const repo = platformRepo();
+    expect(bin(repo, ['new', 'orders', '--dir', join('services', 'deploy')]).code).toBe(0);
+
+    // WHEN a second app is asked for beside it
+    const { code, stdout, stderr } = bin(repo, ['new', 'billing', '--dir', join('services', 'billing')]);
+
+    // THEN it refuses, naming the app and the fix
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`[SAFE-034] this repository already has an app of cdk8s-safe-argocd (${join('services', 'deploy')}); another would render its own AppProject`);
+    expect(stderr).toContain(`Fix: add the service to it with \`safe-argocd new billing --dir ${join('services', 'deploy')}\``);
+    expect(readdirSync(join(repo, 'services'))).toEqual(['deploy']);
+  }, 60_000);
+
+  test('--library with a tarball path depends on it by a file: path from the app; the remote origin is the repository', () => {
+    // GIVEN a repository and a packed tarball beside it
+    const repo = platformRepo();
+    writeFileSync(join(repo, 'cdk8s-safe-argocd-1.0.0.tgz'), '');
+
+    // WHEN a new app is made with it
+    expect(bin(repo, ['new', 'orders', '--library', 'cdk8s-safe-argocd-1.0.0.tgz', '--dir', 'deploy']).code).toBe(0);
+
+    // THEN
+    const pkg = JSON.parse(readFileSync(join(repo, 'deploy', 'package.json'), 'utf8'));
+    expect(pkg.dependencies['cdk8s-safe-argocd']).toBe('file:../cdk8s-safe-argocd-1.0.0.tgz');
+    expect(pkg.scripts.audit).toBe('safe-argocd audit dist --repo-root ..');
   }, 60_000);
 });
