@@ -199,8 +199,17 @@ export class GitOpsApp extends App {
    * rendered. On any error the previous content of `outdir` is left as it was.
    */
   public override synth(): void {
-    const files = withSynthIndex(this, (index) => this.renderIndexed(index, this.nothingWritten()));
-    writeTreeAtomically(this.outdir, files);
+    try {
+      const files = withSynthIndex(this, (index) => this.renderIndexed(index, this.nothingWritten()));
+      writeTreeAtomically(this.outdir, files);
+    } catch (e) {
+      // The message says what is wrong and where in the app; the trace starts at the caller's synth() line
+      // instead of going through this library's internals.
+      if (e instanceof Error) {
+        Error.captureStackTrace(e, GitOpsApp.prototype.synth);
+      }
+      throw e;
+    }
   }
 
   /**

@@ -114,4 +114,24 @@ describe('GitOpsApp: output the cdk8s CLI can print and a failure that says what
     expect(() => bad.synth()).toThrow(`problem(s); nothing was written and ${JSON.stringify(join(dir, 'dist'))} is unchanged:\n`);
     expect(readTree(join(dir, 'dist'))).toEqual(before);
   });
+
+  test('fails with a trace that starts at the caller\'s synth() line, not inside the library', () => {
+    // GIVEN an invalid app
+    const gitops = new GitOpsApp({ outdir: join(tempDir(), 'dist'), outdirFromRepoRoot: 'dist' });
+    new SafeApplication(gitops, 'checkout', appProps());
+    new SafeApplication(gitops, 'twin', appProps());
+
+    // WHEN synthesized
+    let error: Error | undefined;
+    try {
+      gitops.synth();
+    } catch (e) {
+      error = e as Error;
+    }
+
+    // THEN the first frame is this file, where synth() was called
+    const frames = (error?.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+    expect(error?.message).toMatch(/^\[SAFE-100\] /);
+    expect(frames[0]).toContain('gitops-app.repo-root.test.ts');
+  });
 });
