@@ -3,12 +3,16 @@ import { readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { buildCheckoutApp } from '../examples/checkout/app';
 import { simulateIncident } from '../examples/checkout/incident';
+import { mistakesText } from '../examples/mistakes';
 
 async function main() {
   const readmePath = join(__dirname, '..', 'README.md');
   let readme = readFileSync(readmePath, 'utf8');
   const outputs = new Map(buildCheckoutApp({ outdir: 'dist' }).renderFiles().map((f) => [f.path, f.content]));
-  const runs: Record<string, () => Promise<string>> = { 'examples/checkout/incident.ts': simulateIncident };
+  const runs: Record<string, () => Promise<string>> = {
+    'examples/checkout/incident.ts': simulateIncident,
+    'examples/mistakes.ts': async () => mistakesText(),
+  };
   const replaceBlocks = async (kind: string, produce: (target: string) => Promise<string>) => {
     const pattern = new RegExp(`(<!-- ${kind}: (\\S+) -->\\n\`\`\`\\w*\\n)([\\s\\S]*?)(\`\`\`)`, 'g');
     const matches = [...readme.matchAll(pattern)];
@@ -20,6 +24,8 @@ async function main() {
   await replaceBlocks('example', async (t) => readFileSync(join(__dirname, '..', t), 'utf8').replace(/'\.\.\/\.\.\/src'/g, '\'cdk8s-safe-argocd\''));
   await replaceBlocks('output', async (t) => outputs.get(t) ?? `missing output ${t}\n`);
   await replaceBlocks('run', async (t) => runs[t]());
+  // The tree `npm run example` writes: every file, as the synth names it.
+  await replaceBlocks('tree', async (t) => [...outputs.keys()].map((f) => `${t}/${f}\n`).join(''));
   writeFileSync(readmePath, readme);
 }
 

@@ -3,6 +3,7 @@ import { join } from 'path';
 import { ApiObject } from 'cdk8s';
 import { buildCheckoutApp } from '../../examples/checkout/app';
 import { simulateIncident } from '../../examples/checkout/incident';
+import { MISTAKES, mistakesText } from '../../examples/mistakes';
 import { tuneCheckout } from '../../examples/snippets/ignore-rules';
 import { SafeApplication } from '../../src';
 import { yamlOf } from '../support/app';
@@ -47,8 +48,20 @@ describe('README', () => {
 
   test('the incident simulation block is what examples/checkout/incident.ts prints', async () => {
     const blocks = markedBlocks('run');
-    expect(blocks.map((b) => b.target)).toEqual(['examples/checkout/incident.ts']);
-    expect(blocks[0].body).toBe(await simulateIncident());
+    expect(blocks.map((b) => b.target).sort()).toEqual(['examples/checkout/incident.ts', 'examples/mistakes.ts']);
+    expect(blocks.find((b) => b.target === 'examples/checkout/incident.ts')!.body).toBe(await simulateIncident());
+  });
+
+  test('the common mistakes block is what each mistake, made for real, gives: an error for every one', () => {
+    const block = markedBlocks('run').find((b) => b.target === 'examples/mistakes.ts')!;
+    expect(block.body).toBe(mistakesText());
+    expect(block.body).not.toContain('(no error)');
+    expect(block.body.match(/^\[SAFE-\d{3}\] /gm)).toHaveLength(MISTAKES.length);
+  });
+
+  test('the quick start tree is every file the example writes', () => {
+    const files = buildCheckoutApp({ outdir: 'dist' }).renderFiles().map((f) => `dist/${f.path}\n`);
+    expect(markedBlocks('tree')).toEqual([{ target: 'dist', body: files.join('') }]);
   });
 
   test('the snippets compile and do what the README says', () => {
