@@ -1,4 +1,5 @@
 import { cdk8s, javascript, JsonFile } from 'projen';
+import { addPackaging } from './projenrc/package';
 import { addProjectTasks } from './projenrc/tasks';
 
 const project = new cdk8s.ConstructLibraryCdk8s({
@@ -69,7 +70,7 @@ for (const dir of ['examples', 'scripts']) {
   });
 }
 
-project.addBins({ 'safe-argocd': 'lib/cli/bin.js' });
+addPackaging(project);
 
 addProjectTasks(project);
 
