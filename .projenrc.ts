@@ -11,6 +11,9 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   defaultReleaseBranch: 'main',
   keywords: ['cdk8s', 'argocd', 'gitops', 'kubernetes', 'self-heal'],
   packageManager: javascript.NodePackageManager.NPM,
+  // jq-wasm, a bundled dependency, needs Node 20. @types/node follows this version, so the compiler refuses
+  // Node APIs newer than it.
+  minNodeVersion: '20.0.0',
   projenrcTs: true,
   github: false,
   release: false,
