@@ -75,6 +75,10 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     io.stdout(USAGE);
     return command === undefined ? EXIT_USAGE : EXIT_OK;
   }
+  if (command === '--version') {
+    io.stdout(`${packageVersion()}\n`);
+    return EXIT_OK;
+  }
   if (command === 'simulate') {
     return simulateCommand(rest, io);
   }

@@ -1,0 +1,213 @@
+import { spawnSync } from 'child_process';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'fs';
+import { join, resolve } from 'path';
+import { tempDir, yamlOf } from '../support/app';
+
+// Packs this repository as `npm pack` does (the prepack step builds lib/), checks what the tarball holds,
+// installs it into a fresh cdk8s TypeScript app and runs that app's synth and the installed CLI.
+// Apart from lib/ and .jsii, which the prepack build writes, everything it creates is in a temporary folder,
+// removed at the end.
+
+const REPO = resolve(__dirname, '..', '..');
+const PKG = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
+const MINUTES = 60_000;
+
+/** What the package holds at its top level, and nothing else. */
+const TOP_LEVEL = ['.jsii', 'API.md', 'LICENSE', 'README.md', 'RULES.md', 'docs', 'lib', 'node_modules', 'package.json'];
+
+// The consumer app, in the shape `cdk8s init typescript-app` gives it.
+const CDK8S_YAML = 'language: typescript\napp: npx ts-node main.ts\n';
+const TSCONFIG = {
+  compilerOptions: { target: 'ES2017', lib: ['es2016'], module: 'CommonJS', strict: true, declaration: true, noEmitOnError: true },
+  include: ['**/*.ts'],
+  exclude: ['node_modules'],
+};
+const MAIN_TS = `import { Autoscaler, GitOpsApp, HpaManagedDeployment, SafeApplication, SafeProject } from '${PKG.name}';
+
+const repoUrl = 'https://git.example.com/platform/gitops.git';
+const app = new GitOpsApp();
+
+const payments = new SafeProject(app, 'payments', {
+  name: 'payments',
+  sourceRepos: [repoUrl],
+  destinations: [{ namespace: 'payments' }],
+});
+
+const checkout = new SafeApplication(app, 'checkout', {
+  name: 'checkout',
+  project: payments,
+  repoUrl,
+  destinationNamespace: 'payments',
+});
+
+new HpaManagedDeployment(checkout, 'web', {
+  metadata: { name: 'checkout-web' },
+  autoscaler: Autoscaler.hpa({ minReplicas: 2, maxReplicas: 6, cpuUtilizationPercent: 70 }),
+  containers: [{ name: 'web', image: 'registry.example.com/payments/checkout:1.0.0', portNumber: 8080 }],
+});
+
+app.synth();
+`;
+
+interface Run {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * The environment of the commands run in the consumer app: this process's, without what npm sets for the
+ * script or `npm exec` that runs this test (this package, its lifecycle, its prefix, an `npm exec -c` command,
+ * which a nested npx would run instead of its own), so that npm and npx there work on the app alone.
+ */
+function consumerEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(npm_package_|npm_lifecycle_|npm_config_local_prefix$|npm_config_call$|npm_command$|init_cwd$)/i.test(key)) {
+      env[key] = value;
+    }
+  }
+  return env;
+}
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Run {
+  const r = spawnSync(command, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.error) {
+    throw r.error;
+  }
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Runs a command that must succeed; a failure throws with its output. */
+function mustRun(command: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): Run {
+  const r = run(command, args, cwd, env);
+  if (r.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} (in ${cwd}) exited ${r.status}\n${r.stdout}\n${r.stderr}`);
+  }
+  return r;
+}
+
+let work: string;
+let tarball: string;
+let shipped: string[];
+let unpacked: string;
+let consumer: string;
+let synth: Run;
+
+beforeAll(() => {
+  work = tempDir();
+  const packDir = join(work, 'pack');
+  mkdirSync(packDir);
+  mustRun('npm', ['pack', '--pack-destination', packDir], REPO);
+  tarball = join(packDir, `${PKG.name}-${PKG.version}.tgz`);
+
+  shipped = mustRun('tar', ['tzf', tarball], work).stdout.split('\n').filter((l) => l !== '')
+    .map((l) => l.replace(/^package\//, ''));
+  unpacked = join(work, 'unpacked');
+  mkdirSync(unpacked);
+  mustRun('tar', ['xzf', tarball, '-C', unpacked], work);
+
+  consumer = join(work, 'app');
+  mkdirSync(consumer);
+  const env = consumerEnv();
+  // A GitOps repository is a Git repository: `safe-argocd audit` resolves source paths from its root.
+  mustRun('git', ['init', '--quiet'], consumer, env);
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer-app', version: '1.0.0', private: true }, null, 2));
+  writeFileSync(join(consumer, 'cdk8s.yaml'), CDK8S_YAML);
+  writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
+  writeFileSync(join(consumer, 'main.ts'), MAIN_TS);
+  const versionOf = (name: string) => `${name}@${PKG.devDependencies[name]}`;
+  mustRun('npm', [
+    'install', '--no-audit', '--no-fund', '--prefer-offline',
+    tarball,
+    ...['cdk8s', 'cdk8s-plus-28', 'constructs', 'cdk8s-cli', 'ts-node', 'typescript'].map(versionOf),
+  ], consumer, env);
+  synth = run('npx', ['--no', '--', 'cdk8s', 'synth', '--no-check-upgrade'], consumer, env);
+}, 5 * MINUTES);
+
+afterAll(() => {
+  if (work) {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+describe('the packed tarball', () => {
+  const own = () => shipped.filter((f) => !f.startsWith('node_modules/'));
+
+  test('holds lib/ with declarations, the assembly, the docs and the bundled dependencies, and nothing else', () => {
+    expect([...new Set(shipped.map((f) => f.split('/')[0]))].sort()).toEqual(TOP_LEVEL);
+    for (const f of ['lib/index.js', 'lib/index.d.ts', 'lib/cli/bin.js', '.jsii', 'README.md', 'LICENSE', 'API.md', 'RULES.md']) {
+      expect(shipped).toContain(f);
+    }
+    for (const dep of PKG.bundledDependencies) {
+      expect(shipped).toContain(`node_modules/${dep}/package.json`);
+    }
+  });
+
+  test('ships no sources, tests, mutation-testing files, schemas, scripts, benchmarks or examples', () => {
+    expect(own().filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+    for (const dir of ['src/', 'test/', 'schemas/', 'scripts/', 'bench/', 'examples/']) {
+      expect(own().filter((f) => f.startsWith(dir))).toEqual([]);
+    }
+    expect(own().filter((f) => f === 'MUTATION.md' || f === 'stryker.config.json')).toEqual([]);
+  });
+
+  test('ships its JavaScript without source maps', () => {
+    const js = own().filter((f) => f.endsWith('.js'));
+    expect(js.length).toBeGreaterThan(50);
+    const mapped = js.filter((f) => readFileSync(join(unpacked, 'package', f), 'utf8').includes('sourceMappingURL='));
+    expect(mapped).toEqual([]);
+    expect(own().filter((f) => f.endsWith('.map'))).toEqual([]);
+  });
+
+  test('ships every docs/ page the README links to', () => {
+    const readme = readFileSync(join(unpacked, 'package', 'README.md'), 'utf8');
+    const links = [...readme.matchAll(/\]\((docs\/[^)#\s]+)/g)].map((m) => m[1]);
+    expect(links.length).toBeGreaterThan(0);
+    expect(links.filter((l) => !shipped.includes(l))).toEqual([]);
+  });
+
+  test('declares its bin, executable, with a shebang, and the Node versions it runs on', () => {
+    const manifest = JSON.parse(readFileSync(join(unpacked, 'package', 'package.json'), 'utf8'));
+    expect(manifest.bin).toEqual({ 'safe-argocd': 'lib/cli/bin.js' });
+    expect(manifest.engines.node).toBe('>= 20.0.0');
+    const bin = join(unpacked, 'package', 'lib', 'cli', 'bin.js');
+    expect(readFileSync(bin, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+    expect(() => accessSync(bin, constants.X_OK)).not.toThrow();
+  });
+});
+
+describe('a cdk8s app with the tarball installed', () => {
+  test('synthesizes a GitOps tree whose Application points at its workloads', () => {
+    expect(synth.stderr).toBe('');
+    expect(synth.status).toBe(0);
+    const application = yamlOf(readFileSync(join(consumer, 'dist/applications/payments/Application.checkout.k8s.yaml'), 'utf8'));
+    expect(application.kind).toBe('Application');
+    expect(application.spec.source.path).toBe('dist/workloads/checkout');
+    expect(application.spec.syncPolicy.automated).toMatchObject({ prune: true, selfHeal: true });
+    expect(readdirSync(join(consumer, 'dist/workloads/checkout')).sort()).toEqual([
+      'Deployment.checkout-web.k8s.yaml',
+      'HorizontalPodAutoscaler.checkout-web.k8s.yaml',
+    ]);
+  });
+
+  test('runs the installed safe-argocd bin', () => {
+    const bin = join(consumer, 'node_modules', '.bin', 'safe-argocd');
+    expect(existsSync(bin)).toBe(true);
+    expect(realpathSync(bin)).toBe(realpathSync(join(consumer, 'node_modules', PKG.name, 'lib', 'cli', 'bin.js')));
+  });
+
+  test('safe-argocd --version prints the version of the installed package', () => {
+    const r = run('npx', ['--no', '--', 'safe-argocd', '--version'], consumer, consumerEnv());
+    expect(r).toEqual({ status: 0, stdout: `${PKG.version}\n`, stderr: '' });
+  }, MINUTES);
+
+  test('safe-argocd audit finds the synthesized tree clean', () => {
+    const r = run('npx', ['--no', '--', 'safe-argocd', 'audit', 'dist'], consumer, consumerEnv());
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('0 error(s), 0 warning(s), 0 note(s)');
+    expect(r.stdout).toContain('1 Application(s), 4 manifest(s) in 4 file(s)');
+    expect(r.stdout).not.toContain('not audited');
+  }, MINUTES);
+});
