@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { AuditFile, FileProblem } from '../audit/types';
 import { compareStrings } from '../private/order';
-import { gitRoot } from '../private/repository';
+import { gitRoot, pathInside } from '../private/repository';
 
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
 const MANIFEST_FILE = /\.(ya?ml|json)$/i;
@@ -13,11 +13,15 @@ export interface CollectedFiles {
   readonly problems: FileProblem[];
 }
 
-/** The repository root: the Git work tree holding the first path, else that path's folder. */
+/**
+ * The repository root: the Git work tree holding the first path. Outside Git, the working directory when the
+ * path lies inside it (where a synth run from there takes the root to be), else the path's own folder.
+ */
 export function findRepoRoot(start: string): string {
   const first = path.resolve(start);
   const dir = fs.existsSync(first) && fs.statSync(first).isDirectory() ? first : path.dirname(first);
-  return gitRoot(dir) ?? dir;
+  const cwd = process.cwd();
+  return gitRoot(dir) ?? (pathInside(cwd, dir) !== undefined ? cwd : dir);
 }
 
 /**
