@@ -22,8 +22,11 @@ import { nextCommands, renderServiceProject } from '../scaffold/new-service';
 
 /** What the CLI may touch: output streams and files. Injected so that tests run it in-process. */
 export interface CliIo {
-  /** Whether stdout is a terminal (text output is coloured only then). */
-  readonly isTerminal: boolean;
+  /**
+   * Whether text written to stdout may be coloured. The caller decides it from the terminal and the
+   * environment (NO_COLOR, FORCE_COLOR; see `colorFor` in node-io); a report written to a file never is.
+   */
+  readonly color: boolean;
   stdout(text: string): void;
   stderr(text: string): void;
   readFile(file: string): string;
@@ -229,7 +232,8 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
     case 'json': report = formatJson(result); break;
     case 'sarif': report = formatSarif(result, rulesFor(options), packageVersion()); break;
     case 'markdown': report = formatMarkdown(result); break;
-    default: report = formatText(result, io.isTerminal && values.output === undefined);
+    // A file is never coloured, whatever stdout is.
+    default: report = formatText(result, io.color && values.output === undefined);
   }
   if (values.output !== undefined) {
     try {

@@ -168,7 +168,7 @@ describe('safe-argocd audit exit codes', () => {
       writeFile: () => { throw new Error('EACCES: permission denied'); },
       exists: () => false,
       mkdir: () => undefined,
-      isTerminal: false,
+      color: false,
     });
 
     // THEN the CLI says so and exits 2

@@ -20,7 +20,7 @@ async function run(args: string[]) {
     writeFile: (p, t) => writeFileSync(p, t),
     exists: (p) => existsSync(p),
     mkdir: (d) => { mkdirSync(d, { recursive: true }); },
-    isTerminal: false,
+    color: false,
   };
   const code = await main(args, io);
   return { code, stdout, stderr };
@@ -38,7 +38,7 @@ async function runInMemory(args: string[]) {
     writeFile: (p, t) => { written.set(p, t); },
     exists: () => false,
     mkdir: () => undefined,
-    isTerminal: false,
+    color: false,
   });
   return { code, stdout, written };
 }

@@ -19,7 +19,7 @@ async function simulate(args: string[]) {
     stdout: (t) => { stdout += t; },
     stderr: (t) => { stderr += t; },
     writeFile: () => { throw new Error('simulate writes nothing'); },
-    isTerminal: false,
+    color: false,
   });
   return { code, stdout, stderr, millis: Date.now() - started };
 }
