@@ -2,6 +2,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
 import { collectFiles, findRepoRoot } from './files';
+import { badFlag, errorLine, parseArgsError } from './messages';
+import { Command, COMMANDS, isCommand, OVERVIEW, usageOf } from './usage';
 import { ArgoCdVersion } from '../application/argocd-version';
 import { atLeast, auditFiles, rulesFor } from '../audit/audit';
 import { AuditConfig, CONFIG_FILE, parseAuditConfig } from '../audit/config';
@@ -44,47 +46,72 @@ export interface CliIo {
 
 export const EXIT_OK = 0;
 export const EXIT_FINDINGS = 1;
+/** Usage errors, unreadable input, and unexpected errors. */
 export const EXIT_USAGE = 2;
 
-const USAGE = `usage:
-  safe-argocd audit [paths...] [--format text|json|sarif|markdown] [--output <file>] [--fail-on error|warning|note]
-                    [--rule <id>]... [--severity error|warning|note] [--argocd-version X.Y] [--repo-root <dir>]
-                    [--config <file>] [--max-file-size <MB>]
-  safe-argocd simulate --app <application.yaml> --desired <resource.yaml> [--live <live.yaml>] [--format text|json]
-                       [--max-file-size <MB>]
-  safe-argocd new <service> [--project <name>] [--hpa MIN:MAX] [--migration] [--external-secret KEY] [--dir <dir>]
+const HELP_FLAGS = ['--help', '-h'];
 
-  audit     runs the rules of RULES.md over YAML and JSON files (default: the current folder).
-            exit 0 when clean, 1 with findings at or above --fail-on (default warning), 2 for usage or unreadable files.
-
-  simulate  predicts Argo CD's diff and self-heal for one resource.
-            exit 0 when Synced, 1 when OutOfSync, 2 for usage or unreadable input.
-
-  new       writes a cdk8s app for one service into --dir (default ./<service>): main.ts, a test, package.json,
-            cdk8s.yaml, tsconfig.json. --project (default: the service) names the AppProject; --hpa lets an HPA own the
-            replicas; --migration adds a PreSync migration Job; --external-secret KEY reads KEY from the secret store.
-            exit 0 when written, 2 for usage or when a file exists (nothing is overwritten).
-`;
+/** The arguments in which flags are looked for: those before `--` (after it, everything is a positional). */
+function flagPart(args: readonly string[]): readonly string[] {
+  const end = args.indexOf('--');
+  return end === -1 ? args : args.slice(0, end);
+}
 
 /** Runs the CLI: parses arguments, reads files, prints, and returns the exit code. */
 export async function main(args: readonly string[], io: CliIo): Promise<number> {
   const [command, ...rest] = args;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    io.stdout(USAGE);
-    return command === undefined ? EXIT_USAGE : EXIT_OK;
+  if (command === undefined) {
+    io.stderr(OVERVIEW);
+    return EXIT_USAGE;
   }
-  if (command === 'simulate') {
-    return simulateCommand(rest, io);
+  // Options without a command. (`--version` belongs here.)
+  if (command === 'help' || HELP_FLAGS.includes(command)) {
+    return help(rest[0], io);
   }
-  if (command === 'audit') {
-    return auditCommand(rest, io);
+  if (!isCommand(command)) {
+    const what = command.startsWith('-') ? `${command} is not an option of safe-argocd` : `${JSON.stringify(command)} is not a command`;
+    io.stderr(errorLine(undefined, ErrorCode.USAGE, what, `use ${COMMANDS.join(', ')}`) + OVERVIEW);
+    return EXIT_USAGE;
   }
-  if (command === 'new') {
-    return newCommand(rest, io);
+  // A help flag wins over every other argument, right or wrong.
+  if (flagPart(rest).some((a) => HELP_FLAGS.includes(a))) {
+    io.stdout(usageOf(command));
+    return EXIT_OK;
   }
-  io.stderr(`safe-argocd: unknown command ${JSON.stringify(command)}\n${USAGE}`);
+  switch (command) {
+    case 'audit': return auditCommand(rest, io);
+    case 'simulate': return simulateCommand(rest, io);
+    default: return newCommand(rest, io);
+  }
+}
+
+/** `safe-argocd help [command]`: the overview, or one command's usage, on stdout. */
+function help(topic: string | undefined, io: CliIo): number {
+  if (topic === undefined || topic === 'help' || HELP_FLAGS.includes(topic)) {
+    io.stdout(OVERVIEW);
+    return EXIT_OK;
+  }
+  if (!isCommand(topic)) {
+    io.stderr(errorLine('help', ErrorCode.USAGE, `${JSON.stringify(topic)} is not a command`, `use ${COMMANDS.join(', ')}`) + OVERVIEW);
+    return EXIT_USAGE;
+  }
+  io.stdout(usageOf(topic));
+  return EXIT_OK;
+}
+
+/** Prints a usage error of `command`: the reason on one line, then the command's usage; returns exit 2. */
+function usageError(io: CliIo, command: Command, what: string, fix: string): number {
+  io.stderr(errorLine(command, ErrorCode.USAGE, what, fix) + usageOf(command));
   return EXIT_USAGE;
 }
+
+/** A `--max-file-size` in bytes, or undefined when it is not a positive number of MB. */
+function maxBytes(value: string | undefined): number | undefined {
+  const mb = Number(value);
+  return Number.isFinite(mb) && mb > 0 ? mb * 1048576 : undefined;
+}
+
+const MAX_FILE_SIZE = ['--max-file-size', 'must be a size in MB above 0', 'give a number of MB, e.g. --max-file-size 5'] as const;
 
 async function simulateCommand(args: readonly string[], io: CliIo): Promise<number> {
   let values: { 'app'?: string; 'desired'?: string; 'live'?: string; 'format'?: string; 'max-file-size'?: string };
@@ -102,17 +129,21 @@ async function simulateCommand(args: readonly string[], io: CliIo): Promise<numb
       allowPositionals: false,
     }));
   } catch (e) {
-    io.stderr(`safe-argocd simulate: ${(e as Error).message}\n${USAGE}`);
-    return EXIT_USAGE;
+    const { what, fix } = parseArgsError('simulate', e);
+    return usageError(io, 'simulate', what, fix);
   }
-  if (!values.app || !values.desired || (values.format !== 'text' && values.format !== 'json')) {
-    io.stderr(`safe-argocd simulate: --app and --desired are required, and --format is text or json\n${USAGE}`);
-    return EXIT_USAGE;
+  if (!values.app) {
+    return usageError(io, 'simulate', badFlag('--app', undefined, 'must name the file of the Argo CD Application'), 'add --app <application.yaml>');
   }
-  const maxMb = Number(values['max-file-size']);
-  if (!Number.isFinite(maxMb) || maxMb <= 0) {
-    io.stderr(`safe-argocd simulate: --max-file-size ${JSON.stringify(values['max-file-size'])}: give a size in MB, e.g. 5\n${USAGE}`);
-    return EXIT_USAGE;
+  if (!values.desired) {
+    return usageError(io, 'simulate', badFlag('--desired', undefined, 'must name the file of the resource'), 'add --desired <resource.yaml>');
+  }
+  if (values.format !== 'text' && values.format !== 'json') {
+    return usageError(io, 'simulate', badFlag('--format', values.format, 'must be text or json'), 'use one of them, e.g. --format json');
+  }
+  const limit = maxBytes(values['max-file-size']);
+  if (limit === undefined) {
+    return usageError(io, 'simulate', badFlag(MAX_FILE_SIZE[0], values['max-file-size'], MAX_FILE_SIZE[1]), MAX_FILE_SIZE[2]);
   }
   // Each input is read and checked on its own, so that an unreadable one is named by its flag and file.
   const texts: { application?: string; desired?: string; live?: string } = {};
@@ -123,7 +154,7 @@ async function simulateCommand(args: readonly string[], io: CliIo): Promise<numb
     }
     let bytes: Uint8Array;
     try {
-      bytes = io.readBytes(file, maxMb * 1048576);
+      bytes = io.readBytes(file, limit);
     } catch (e) {
       io.stderr(`safe-argocd simulate: cannot read --${flag} ${file}: ${(e as Error).message}\n`);
       return EXIT_USAGE;
@@ -173,30 +204,27 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
       allowPositionals: true,
     }));
   } catch (e) {
-    io.stderr(`safe-argocd audit: ${(e as Error).message}\n${USAGE}`);
-    return EXIT_USAGE;
+    const { what, fix } = parseArgsError('audit', e);
+    return usageError(io, 'audit', what, fix);
   }
-  const usage = (message: string) => {
-    io.stderr(`safe-argocd audit: ${message}\n${USAGE}`);
-    return EXIT_USAGE;
-  };
+  const usage = (what: string, fix: string) => usageError(io, 'audit', what, fix);
   const format = String(values.format);
   if (!['text', 'json', 'sarif', 'markdown'].includes(format)) {
-    return usage(`--format ${JSON.stringify(format)}: use text, json, sarif or markdown`);
+    return usage(badFlag('--format', format, 'must be text, json, sarif or markdown'), 'use one of them, e.g. --format sarif');
   }
   for (const key of ['fail-on', 'severity']) {
     if (values[key] !== undefined && !SEVERITIES.includes(String(values[key]))) {
-      return usage(`--${key} ${JSON.stringify(values[key])}: use error, warning or note`);
+      return usage(badFlag(`--${key}`, values[key], 'must be error, warning or note'), `use one of them, e.g. --${key} error`);
     }
   }
   const ruleIds = ((values.rule as string[] | undefined) ?? []).flatMap((r) => r.split(',')).map((r) => r.trim()).filter((r) => r);
   const unknown = ruleIds.filter((r) => !findRule(r));
   if (unknown.length > 0) {
-    return usage(`unknown rule id(s) ${unknown.join(', ')}; see RULES.md`);
+    return usage(`--rule names unknown rule id(s) ${unknown.join(', ')}`, 'use the ids of RULES.md, e.g. --rule SA001');
   }
-  const maxMb = Number(values['max-file-size']);
-  if (!Number.isFinite(maxMb) || maxMb <= 0) {
-    return usage(`--max-file-size ${JSON.stringify(values['max-file-size'])}: give a size in MB, e.g. 5`);
+  const limit = maxBytes(values['max-file-size'] as string | undefined);
+  if (limit === undefined) {
+    return usage(badFlag(MAX_FILE_SIZE[0], values['max-file-size'], MAX_FILE_SIZE[1]), MAX_FILE_SIZE[2]);
   }
   const paths = positionals.length > 0 ? positionals : ['.'];
   const root = values['repo-root'] !== undefined ? String(values['repo-root']) : findRepoRoot(paths[0]);
@@ -207,7 +235,8 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
     try {
       config = parseAuditConfig(io.readFile(configPath), configPath);
     } catch (e) {
-      return usage((e as Error).message);
+      io.stderr(`safe-argocd audit: ${(e as Error).message}\n${usageOf('audit')}`);
+      return EXIT_USAGE;
     }
   }
   let argoCdVersion = config.argoCdVersion ?? ArgoCdVersion.LATEST;
@@ -215,14 +244,15 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
     try {
       argoCdVersion = ArgoCdVersion.of(String(values['argocd-version']));
     } catch (e) {
-      return usage((e as Error).message);
+      io.stderr(`safe-argocd audit: ${(e as Error).message}\n${usageOf('audit')}`);
+      return EXIT_USAGE;
     }
   }
   const failOn = (values['fail-on'] as Severity | undefined) ?? config.failOn ?? Severity.WARNING;
   const today = new Date().toISOString().slice(0, 10);
   const options = { argoCdVersion, ruleIds, minSeverity: values.severity as Severity | undefined, suppressions: config.suppressions, today };
 
-  const collected = collectFiles(paths, root, maxMb * 1048576);
+  const collected = collectFiles(paths, root, limit);
   const audited = auditFiles(collected.files, options);
   const problems = [...collected.problems, ...audited.problems].sort((a, b) => compareStrings(a.file, b.file));
   const result = { ...audited, problems };
@@ -268,11 +298,11 @@ function newCommand(args: readonly string[], io: CliIo): number {
       allowPositionals: true,
     }));
   } catch (e) {
-    io.stderr(`safe-argocd new: ${(e as Error).message}\n${USAGE}`);
-    return EXIT_USAGE;
+    const { what, fix } = parseArgsError('new', e);
+    return usageError(io, 'new', what, fix);
   }
   if (positionals.length !== 1) {
-    io.stderr(`safe-argocd new: give exactly one service name${positionals.length > 1 ? `, not ${positionals.join(' ')}` : ''}\n${USAGE}`);
+    io.stderr(`safe-argocd new: give exactly one service name${positionals.length > 1 ? `, not ${positionals.join(' ')}` : ''}\n${usageOf('new')}`);
     return EXIT_USAGE;
   }
   const service = positionals[0];

@@ -33,6 +33,8 @@ export const ErrorCode = {
   RULE_VIOLATIONS: 'SAFE-100',
   WRITE_FAILED: 'SAFE-101',
   UNREADABLE_INPUT: 'SAFE-102',
+  /** A `safe-argocd` command line (or `.safe-argocd.yaml`) that cannot be used. */
+  USAGE: 'SAFE-103',
   INVALID_GROUP: 'SAFE-024',
   HUMAN_WRITE_ACCESS: 'SAFE-025',
   INVALID_SECRET_DATA: 'SAFE-026',

@@ -164,7 +164,7 @@ describe('safe-argocd new', () => {
   });
 
   test('USAGE lists the command', async () => {
-    const { stdout } = await run(['--help']);
+    const { stdout } = await run(['new', '--help']);
     expect(stdout).toContain('safe-argocd new <service> [--project <name>] [--hpa MIN:MAX] [--migration] [--external-secret KEY] [--dir <dir>]');
   });
 });
