@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
 import { collectFiles, findRepoRoot } from './files';
-import { badFlag, errorLine, parseArgsError } from './messages';
+import { badFlag, errorLine, knownError, messageOf, parseArgsError, thrownError, unexpectedError } from './messages';
 import { Command, COMMANDS, isCommand, OVERVIEW, usageOf } from './usage';
 import { ArgoCdVersion } from '../application/argocd-version';
 import { atLeast, auditFiles, rulesFor } from '../audit/audit';
@@ -29,6 +29,8 @@ export interface CliIo {
    * environment (NO_COLOR, FORCE_COLOR; see `colorFor` in node-io); a report written to a file never is.
    */
   readonly color: boolean;
+  /** Whether errors print their stack trace even without `--debug` (the bin entry sets it from SAFE_ARGOCD_DEBUG). */
+  readonly debug?: boolean;
   stdout(text: string): void;
   stderr(text: string): void;
   readFile(file: string): string;
@@ -50,6 +52,7 @@ export const EXIT_FINDINGS = 1;
 export const EXIT_USAGE = 2;
 
 const HELP_FLAGS = ['--help', '-h'];
+const DEBUG_FLAG = '--debug';
 
 /** The arguments in which flags are looked for: those before `--` (after it, everything is a positional). */
 function flagPart(args: readonly string[]): readonly string[] {
@@ -57,9 +60,21 @@ function flagPart(args: readonly string[]): readonly string[] {
   return end === -1 ? args : args.slice(0, end);
 }
 
+/** Whether `--debug` is among the flags of `args`, anywhere before `--`. */
+export function hasDebugFlag(args: readonly string[]): boolean {
+  return flagPart(args).includes(DEBUG_FLAG);
+}
+
+/** `args` without the global flags (`--debug`), which every command accepts and none parses itself. */
+function withoutGlobalFlags(args: readonly string[]): string[] {
+  const flags = flagPart(args);
+  return [...flags.filter((a) => a !== DEBUG_FLAG), ...args.slice(flags.length)];
+}
+
 /** Runs the CLI: parses arguments, reads files, prints, and returns the exit code. */
 export async function main(args: readonly string[], io: CliIo): Promise<number> {
-  const [command, ...rest] = args;
+  const debug = Boolean(io.debug) || hasDebugFlag(args);
+  const [command, ...rest] = withoutGlobalFlags(args);
   if (command === undefined) {
     io.stderr(OVERVIEW);
     return EXIT_USAGE;
@@ -78,10 +93,15 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     io.stdout(usageOf(command));
     return EXIT_OK;
   }
-  switch (command) {
-    case 'audit': return auditCommand(rest, io);
-    case 'simulate': return simulateCommand(rest, io);
-    default: return newCommand(rest, io);
+  try {
+    switch (command) {
+      case 'audit': return await auditCommand(rest, io);
+      case 'simulate': return await simulateCommand(rest, io, debug);
+      default: return newCommand(rest, io);
+    }
+  } catch (e) {
+    io.stderr(unexpectedError(command, e, debug));
+    return EXIT_USAGE;
   }
 }
 
@@ -113,7 +133,7 @@ function maxBytes(value: string | undefined): number | undefined {
 
 const MAX_FILE_SIZE = ['--max-file-size', 'must be a size in MB above 0', 'give a number of MB, e.g. --max-file-size 5'] as const;
 
-async function simulateCommand(args: readonly string[], io: CliIo): Promise<number> {
+async function simulateCommand(args: readonly string[], io: CliIo, debug: boolean): Promise<number> {
   let values: { 'app'?: string; 'desired'?: string; 'live'?: string; 'format'?: string; 'max-file-size'?: string };
   try {
     ({ values } = parseArgs({
@@ -156,13 +176,13 @@ async function simulateCommand(args: readonly string[], io: CliIo): Promise<numb
     try {
       bytes = io.readBytes(file, limit);
     } catch (e) {
-      io.stderr(`safe-argocd simulate: cannot read --${flag} ${file}: ${(e as Error).message}\n`);
+      io.stderr(errorLine('simulate', ErrorCode.UNREADABLE_INPUT, `cannot read --${flag} ${file}: ${messageOf(e)}`, `give --${flag} a readable file`));
       return EXIT_USAGE;
     }
     try {
       manifests[key] = readOneManifest(`--${flag} ${file}`, bytes);
     } catch (e) {
-      io.stderr(`safe-argocd simulate: ${(e as Error).message}\n`);
+      io.stderr(thrownError('simulate', e, debug, `give --${flag} a file that holds one Kubernetes object`));
       return EXIT_USAGE;
     }
     // Valid UTF-8 by now: the reader refuses anything else.
@@ -176,7 +196,7 @@ async function simulateCommand(args: readonly string[], io: CliIo): Promise<numb
     io.stdout(values.format === 'json' ? formatDriftJson(subject, report) : formatDriftText(subject, report));
     return report.outOfSync ? EXIT_FINDINGS : EXIT_OK;
   } catch (e) {
-    io.stderr(`safe-argocd simulate: ${(e as Error).message}\n`);
+    io.stderr(thrownError('simulate', e, debug, 'correct the input the message names'));
     return EXIT_USAGE;
   }
 }
@@ -232,10 +252,18 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   let config: AuditConfig = { suppressions: [] };
   const configPath = values.config !== undefined ? String(values.config) : path.join(root, CONFIG_FILE);
   if (values.config !== undefined || fs.existsSync(configPath)) {
+    let text: string;
     try {
-      config = parseAuditConfig(io.readFile(configPath), configPath);
+      text = io.readFile(configPath);
     } catch (e) {
-      io.stderr(`safe-argocd audit: ${(e as Error).message}\n${usageOf('audit')}`);
+      io.stderr(errorLine('audit', ErrorCode.USAGE, `cannot read the config ${configPath}: ${messageOf(e)}`,
+        values.config !== undefined ? 'give --config a readable file' : `make ${configPath} readable, or remove it`));
+      return EXIT_USAGE;
+    }
+    try {
+      config = parseAuditConfig(text, configPath);
+    } catch (e) {
+      io.stderr(knownError('audit', e, ErrorCode.USAGE, `correct ${configPath}: its keys are suppressions, failOn and argocdVersion (see the README)`));
       return EXIT_USAGE;
     }
   }
@@ -244,7 +272,7 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
     try {
       argoCdVersion = ArgoCdVersion.of(String(values['argocd-version']));
     } catch (e) {
-      io.stderr(`safe-argocd audit: ${(e as Error).message}\n${usageOf('audit')}`);
+      io.stderr(knownError('audit', e, ErrorCode.USAGE, 'give a supported release, e.g. --argocd-version 3.1') + usageOf('audit'));
       return EXIT_USAGE;
     }
   }
@@ -269,7 +297,8 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
     try {
       io.writeFile(String(values.output), report);
     } catch (e) {
-      io.stderr(`safe-argocd audit: cannot write ${values.output}: ${(e as Error).message}\n`);
+      io.stderr(errorLine('audit', ErrorCode.WRITE_FAILED, `cannot write --output ${values.output}: ${messageOf(e)}`,
+        'give --output a path in a folder you can write to'));
       return EXIT_USAGE;
     }
   } else {

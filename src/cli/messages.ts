@@ -1,4 +1,4 @@
-import { describe, ErrorCodeValue } from '../private/errors';
+import { describe, ErrorCode, ErrorCodeValue } from '../private/errors';
 
 /** How every line the CLI prints about an error starts: `safe-argocd` or `safe-argocd <command>`. */
 export function prefix(command?: string): string {
@@ -33,4 +33,53 @@ export function parseArgsError(command: string, e: unknown): { what: string; fix
     default:
       return { what: message.split('\n')[0], fix: 'see the usage below' };
   }
+}
+
+/** Whether an error message carries one of the library's codes, `[SAFE-xxx]`. */
+export function hasCode(message: string): boolean {
+  return /^\[SAFE-\d{3}\]/.test(message);
+}
+
+/** The message of anything thrown (an error from another realm, e.g. a VM context, is no `instanceof Error`). */
+export function messageOf(e: unknown): string {
+  const message = (e as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : String(e);
+}
+
+/**
+ * An error a library call threw for a reason it knows (a bad value, an unreadable input), as one line: its
+ * own message when it carries a code (with `fix` added when it has none), else `code` and the message.
+ */
+export function knownError(command: string, e: unknown, code: ErrorCodeValue, fix: string): string {
+  const message = messageOf(e);
+  if (!hasCode(message)) {
+    return errorLine(command, code, message, fix);
+  }
+  return message.includes('Fix:') ? `${prefix(command)}: ${message.replace(/\.?$/, '.')}\n` : `${prefix(command)}: ${message.replace(/\.$/, '')}. Fix: ${fix.replace(/\.$/, '')}.\n`;
+}
+
+/**
+ * An error a library call threw, as one block: {@link knownError} when it carries a code, else an
+ * unexpected error. The stack trace follows only with `debug`.
+ */
+export function thrownError(command: string, e: unknown, debug: boolean, fix: string): string {
+  if (!hasCode(messageOf(e))) {
+    return unexpectedError(command, e, debug);
+  }
+  return knownError(command, e, ErrorCode.UNEXPECTED, fix) + (debug ? stackOf(e) : '');
+}
+
+/**
+ * An error nobody expected (a bug, or the environment failing, e.g. a closed pipe): the message and, unless
+ * `debug`, how to see the stack trace; with `debug`, the stack trace.
+ */
+export function unexpectedError(command: string | undefined, e: unknown, debug: boolean): string {
+  const head = errorLine(command, ErrorCode.UNEXPECTED, `unexpected error: ${messageOf(e)}`,
+    'if the message does not point at your input or environment, report it with the stack trace');
+  return head + (debug ? stackOf(e) : '  for the stack trace, run again with --debug (or SAFE_ARGOCD_DEBUG=1)\n');
+}
+
+function stackOf(e: unknown): string {
+  const stack = (e as { stack?: unknown } | null)?.stack;
+  return `${typeof stack === 'string' ? stack : String(e)}\n`;
 }

@@ -28,7 +28,12 @@ export function colorFor(env: Env, isTTY: boolean): boolean {
   return isTTY && env.TERM !== 'dumb';
 }
 
-/** The CLI's access to this process's streams and the file system; colour as the environment asks. */
+/** Whether `SAFE_ARGOCD_DEBUG` asks for stack traces, as `--debug` does (`1`; any value but empty, `0` or `false`). */
+export function debugFor(env: Env): boolean {
+  return isOn(env.SAFE_ARGOCD_DEBUG);
+}
+
+/** The CLI's access to this process's streams, environment and the file system. */
 export function nodeIo(): CliIo {
   return {
     stdout: (text) => process.stdout.write(text),
@@ -40,6 +45,7 @@ export function nodeIo(): CliIo {
     exists: (path) => lstatSync(path, { throwIfNoEntry: false }) !== undefined,
     mkdir: (dir) => { mkdirSync(dir, { recursive: true }); },
     color: colorFor(process.env, Boolean(process.stdout.isTTY)),
+    debug: debugFor(process.env),
   };
 }
 

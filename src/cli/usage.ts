@@ -3,7 +3,8 @@ export const COMMANDS = ['audit', 'simulate', 'new'] as const;
 export type Command = typeof COMMANDS[number];
 
 /** Options every command accepts, listed at the end of each command's usage. */
-const GLOBAL_OPTIONS = '  -h, --help             print this help and exit 0';
+const GLOBAL_OPTIONS = `  --debug                print the stack trace of an unexpected error (also: SAFE_ARGOCD_DEBUG=1)
+  -h, --help             print this help and exit 0`;
 
 /** The short overview: what each command is for, and where to read more. */
 export const OVERVIEW = `usage: safe-argocd <command> [options]
@@ -38,7 +39,7 @@ ${GLOBAL_OPTIONS}
 exit codes:
   0  no finding at or above --fail-on
   1  findings at or above --fail-on
-  2  a usage error, or an unreadable file or config
+  2  a usage error, an unreadable file or config, or an unexpected error
 `;
 
 const SIMULATE = `usage: safe-argocd simulate --app <application.yaml> --desired <resource.yaml> [--live <live.yaml>] [options]
@@ -56,7 +57,7 @@ ${GLOBAL_OPTIONS}
 exit codes:
   0  Synced
   1  OutOfSync
-  2  a usage error, or an unreadable input
+  2  a usage error, an unreadable input, or an unexpected error
 `;
 
 const NEW = `usage: safe-argocd new <service> [--project <name>] [--hpa MIN:MAX] [--migration] [--external-secret KEY] [--dir <dir>]
@@ -74,7 +75,7 @@ ${GLOBAL_OPTIONS}
 
 exit codes:
   0  written
-  2  a usage error, or a file that exists already (nothing is written)
+  2  a usage error, a file that exists already (nothing is written), or an unexpected error
 `;
 
 const USAGES: Record<Command, string> = { audit: AUDIT, simulate: SIMULATE, new: NEW };

@@ -35,6 +35,8 @@ export const ErrorCode = {
   UNREADABLE_INPUT: 'SAFE-102',
   /** A `safe-argocd` command line (or `.safe-argocd.yaml`) that cannot be used. */
   USAGE: 'SAFE-103',
+  /** An error the CLI did not expect: a bug, or the environment failing. */
+  UNEXPECTED: 'SAFE-105',
   INVALID_GROUP: 'SAFE-024',
   HUMAN_WRITE_ACCESS: 'SAFE-025',
   INVALID_SECRET_DATA: 'SAFE-026',

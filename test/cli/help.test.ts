@@ -2,9 +2,9 @@ import { runCli } from './support';
 
 /** Each command and the options its usage must explain. */
 const OPTIONS: Record<string, string[]> = {
-  audit: ['--format', '--output', '--fail-on', '--rule', '--severity', '--argocd-version', '--repo-root', '--config', '--max-file-size', '--help'],
-  simulate: ['--app', '--desired', '--live', '--format', '--max-file-size', '--help'],
-  new: ['--project', '--hpa', '--migration', '--external-secret', '--dir', '--help'],
+  audit: ['--format', '--output', '--fail-on', '--rule', '--severity', '--argocd-version', '--repo-root', '--config', '--max-file-size', '--debug', '--help'],
+  simulate: ['--app', '--desired', '--live', '--format', '--max-file-size', '--debug', '--help'],
+  new: ['--project', '--hpa', '--migration', '--external-secret', '--dir', '--debug', '--help'],
 };
 const COMMANDS = Object.keys(OPTIONS);
 
@@ -113,6 +113,13 @@ describe('safe-argocd help', () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe((await runCli(['help'])).stdout);
+  });
+
+  test('only the global --debug is still no command: exit 2', async () => {
+    const run = await runCli(['--debug']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^usage: safe-argocd <command>/);
   });
 
   test.each([
