@@ -13,6 +13,7 @@ import { formatSarif } from '../audit/report/sarif';
 import { formatText } from '../audit/report/text';
 import { DriftSimulator } from '../drift/drift-simulator';
 import { formatDriftJson, formatDriftText } from '../drift/format';
+import { checkDriftInputs } from '../drift/input-roles';
 import { Json } from '../drift/json';
 import { readOneManifest } from '../drift/read-manifest';
 import { describeManifest } from '../drift/subject';
@@ -188,6 +189,18 @@ async function simulateCommand(args: readonly string[], io: CliIo, debug: boolea
     // Valid UTF-8 by now: the reader refuses anything else.
     const text = Buffer.from(bytes).toString('utf8');
     texts[key] = text;
+  }
+  // Swapped inputs would still give a confident answer; refuse them first.
+  const named = (flag: string, file: string, manifest: Json) => ({ name: `--${flag}`, source: file, manifest });
+  try {
+    checkDriftInputs({
+      application: named('app', values.app, manifests.application!),
+      desired: named('desired', values.desired, manifests.desired!),
+      live: values.live === undefined ? undefined : named('live', values.live, manifests.live!),
+    });
+  } catch (e) {
+    io.stderr(thrownError('simulate', e, debug, 'check --app, --desired and --live'));
+    return EXIT_USAGE;
   }
   try {
     const simulator = await DriftSimulator.create();

@@ -57,7 +57,8 @@ ${GLOBAL_OPTIONS}
 exit codes:
   0  Synced
   1  OutOfSync
-  2  a usage error, an unreadable input, or an unexpected error
+  2  a usage error, an unreadable input, inputs in the wrong places (e.g. --app and --desired swapped),
+     or an unexpected error
 `;
 
 const NEW = `usage: safe-argocd new <service> [--project <name>] [--hpa MIN:MAX] [--migration] [--external-secret KEY] [--dir <dir>]

@@ -35,6 +35,8 @@ export const ErrorCode = {
   UNREADABLE_INPUT: 'SAFE-102',
   /** A `safe-argocd` command line (or `.safe-argocd.yaml`) that cannot be used. */
   USAGE: 'SAFE-103',
+  /** `safe-argocd simulate` inputs in the wrong places: `--app` not an Application, `--live` not the `--desired` kind. */
+  SWAPPED_INPUT: 'SAFE-104',
   /** An error the CLI did not expect: a bug, or the environment failing. */
   UNEXPECTED: 'SAFE-105',
   INVALID_GROUP: 'SAFE-024',
