@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-import { main } from './main';
-import { nodeIo } from './node-io';
+import { EXIT_USAGE, hasDebugFlag, main } from './main';
+import { unexpectedError } from './messages';
+import { debugFor, nodeIo } from './node-io';
 
-main(process.argv.slice(2), nodeIo()).then((code) => {
+const args = process.argv.slice(2);
+main(args, nodeIo()).then((code) => {
   process.exitCode = code;
 }, (e) => {
-  process.stderr.write(`safe-argocd: ${(e as Error).stack ?? e}\n`);
-  process.exitCode = 2;
+  // main reports its own errors; this is the last resort, when even that failed.
+  process.stderr.write(unexpectedError(undefined, e, hasDebugFlag(args) || debugFor(process.env)));
+  process.exitCode = EXIT_USAGE;
 });

@@ -3,6 +3,8 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 import { appsInRepository, enclosingApp, gitRemoteUrl, readExistingApp } from './apps';
 import { collectFiles, findRepoRoot } from './files';
+import { badFlag, errorLine, hasCode, knownError, messageOf, parseArgsError, thrownError, unexpectedError } from './messages';
+import { Command, COMMANDS, isCommand, OVERVIEW, usageOf } from './usage';
 import { ArgoCdVersion } from '../application/argocd-version';
 import { atLeast, auditFiles, rulesFor } from '../audit/audit';
 import { AuditConfig, CONFIG_FILE, parseAuditConfig } from '../audit/config';
@@ -12,10 +14,11 @@ import { formatSarif } from '../audit/report/sarif';
 import { formatText } from '../audit/report/text';
 import { DriftSimulator } from '../drift/drift-simulator';
 import { formatDriftJson, formatDriftText } from '../drift/format';
+import { checkDriftInputs } from '../drift/input-roles';
 import { Json } from '../drift/json';
 import { readOneManifest } from '../drift/read-manifest';
 import { describeManifest } from '../drift/subject';
-import { ErrorCode, failure } from '../private/errors';
+import { ErrorCode } from '../private/errors';
 import { compareStrings } from '../private/order';
 import { gitRoot } from '../private/repository';
 import { findRule } from '../rules/registry';
@@ -24,8 +27,13 @@ import { addServiceToApp, LIBRARY, nextCommands, renderServiceProject, SERVICES_
 
 /** What the CLI may touch: output streams and files. Injected so that tests run it in-process. */
 export interface CliIo {
-  /** Whether stdout is a terminal (text output is coloured only then). */
-  readonly isTerminal: boolean;
+  /**
+   * Whether text written to stdout may be coloured. The caller decides it from the terminal and the
+   * environment (NO_COLOR, FORCE_COLOR; see `colorFor` in node-io); a report written to a file never is.
+   */
+  readonly color: boolean;
+  /** Whether errors print their stack trace even without `--debug` (the bin entry sets it from SAFE_ARGOCD_DEBUG). */
+  readonly debug?: boolean;
   stdout(text: string): void;
   stderr(text: string): void;
   readFile(file: string): string;
@@ -43,56 +51,96 @@ export interface CliIo {
 
 export const EXIT_OK = 0;
 export const EXIT_FINDINGS = 1;
+/** Usage errors, unreadable input, and unexpected errors. */
 export const EXIT_USAGE = 2;
 
-const USAGE = `usage:
-  safe-argocd audit [paths...] [--format text|json|sarif|markdown] [--output <file>] [--fail-on error|warning|note]
-                    [--rule <id>]... [--severity error|warning|note] [--argocd-version X.Y] [--repo-root <dir>]
-                    [--config <file>] [--max-file-size <MB>]
-  safe-argocd simulate --app <application.yaml> --desired <resource.yaml> [--live <live.yaml>] [--format text|json]
-                       [--max-file-size <MB>]
-  safe-argocd new <service> [--project <name>] [--hpa MIN:MAX] [--migration] [--external-secret KEY] [--dir <dir>]
-                  [--image <ref>] [--repo-url <url>] [--library <version-or-tarball>]
+const HELP_FLAGS = ['--help', '-h'];
+const DEBUG_FLAG = '--debug';
 
-  audit     runs the rules of RULES.md over YAML and JSON files (default: the current folder).
-            exit 0 when clean, 1 with findings at or above --fail-on (default warning), 2 for usage or unreadable files.
+/** The arguments in which flags are looked for: those before `--` (after it, everything is a positional). */
+function flagPart(args: readonly string[]): readonly string[] {
+  const end = args.indexOf('--');
+  return end === -1 ? args : args.slice(0, end);
+}
 
-  simulate  predicts Argo CD's diff and self-heal for one resource.
-            exit 0 when Synced, 1 when OutOfSync, 2 for usage or unreadable input.
+/** Whether `--debug` is among the flags of `args`, anywhere before `--`. */
+export function hasDebugFlag(args: readonly string[]): boolean {
+  return flagPart(args).includes(DEBUG_FLAG);
+}
 
-  new       adds a service to the app of this library that --dir (default: the current folder) lies in, or that the
-            Git repository holds; else writes a new cdk8s app for it into --dir (default ./<service>). --project
-            (default: the service) names the team's AppProject, shared by its services; --hpa lets an HPA own the
-            replicas; --migration adds a PreSync migration Job; --external-secret KEY reads KEY from the secret store;
-            --image, and for a new app --repo-url (default: the git remote origin) and --library, replace placeholders.
-            exit 0 when written, 2 for usage or when a file exists (nothing is overwritten).
-`;
+/** `args` without the global flags (`--debug`), which every command accepts and none parses itself. */
+function withoutGlobalFlags(args: readonly string[]): string[] {
+  const flags = flagPart(args);
+  return [...flags.filter((a) => a !== DEBUG_FLAG), ...args.slice(flags.length)];
+}
 
 /** Runs the CLI: parses arguments, reads files, prints, and returns the exit code. */
 export async function main(args: readonly string[], io: CliIo): Promise<number> {
-  const [command, ...rest] = args;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    io.stdout(USAGE);
-    return command === undefined ? EXIT_USAGE : EXIT_OK;
+  const debug = Boolean(io.debug) || hasDebugFlag(args);
+  const [command, ...rest] = withoutGlobalFlags(args);
+  if (command === undefined) {
+    io.stderr(OVERVIEW);
+    return EXIT_USAGE;
   }
+  // Options without a command.
   if (command === '--version') {
     io.stdout(`${packageVersion()}\n`);
     return EXIT_OK;
   }
-  if (command === 'simulate') {
-    return simulateCommand(rest, io);
+  if (command === 'help' || HELP_FLAGS.includes(command)) {
+    return help(rest[0], io);
   }
-  if (command === 'audit') {
-    return auditCommand(rest, io);
+  if (!isCommand(command)) {
+    const what = command.startsWith('-') ? `${command} is not an option of safe-argocd` : `${JSON.stringify(command)} is not a command`;
+    io.stderr(errorLine(undefined, ErrorCode.USAGE, what, `use ${COMMANDS.join(', ')}`) + OVERVIEW);
+    return EXIT_USAGE;
   }
-  if (command === 'new') {
-    return newCommand(rest, io);
+  // A help flag wins over every other argument, right or wrong.
+  if (flagPart(rest).some((a) => HELP_FLAGS.includes(a))) {
+    io.stdout(usageOf(command));
+    return EXIT_OK;
   }
-  io.stderr(`safe-argocd: unknown command ${JSON.stringify(command)}\n${USAGE}`);
+  try {
+    switch (command) {
+      case 'audit': return await auditCommand(rest, io);
+      case 'simulate': return await simulateCommand(rest, io, debug);
+      default: return newCommand(rest, io);
+    }
+  } catch (e) {
+    io.stderr(unexpectedError(command, e, debug));
+    return EXIT_USAGE;
+  }
+}
+
+/** `safe-argocd help [command]`: the overview, or one command's usage, on stdout. */
+function help(topic: string | undefined, io: CliIo): number {
+  if (topic === undefined || topic === 'help' || HELP_FLAGS.includes(topic)) {
+    io.stdout(OVERVIEW);
+    return EXIT_OK;
+  }
+  if (!isCommand(topic)) {
+    io.stderr(errorLine('help', ErrorCode.USAGE, `${JSON.stringify(topic)} is not a command`, `use ${COMMANDS.join(', ')}`) + OVERVIEW);
+    return EXIT_USAGE;
+  }
+  io.stdout(usageOf(topic));
+  return EXIT_OK;
+}
+
+/** Prints a usage error of `command`: the reason on one line, then the command's usage; returns exit 2. */
+function usageError(io: CliIo, command: Command, what: string, fix: string): number {
+  io.stderr(errorLine(command, ErrorCode.USAGE, what, fix) + usageOf(command));
   return EXIT_USAGE;
 }
 
-async function simulateCommand(args: readonly string[], io: CliIo): Promise<number> {
+/** A `--max-file-size` in bytes, or undefined when it is not a positive number of MB. */
+function maxBytes(value: string | undefined): number | undefined {
+  const mb = Number(value);
+  return Number.isFinite(mb) && mb > 0 ? mb * 1048576 : undefined;
+}
+
+const MAX_FILE_SIZE = ['--max-file-size', 'must be a size in MB above 0', 'give a number of MB, e.g. --max-file-size 5'] as const;
+
+async function simulateCommand(args: readonly string[], io: CliIo, debug: boolean): Promise<number> {
   let values: { 'app'?: string; 'desired'?: string; 'live'?: string; 'format'?: string; 'max-file-size'?: string };
   try {
     ({ values } = parseArgs({
@@ -108,17 +156,21 @@ async function simulateCommand(args: readonly string[], io: CliIo): Promise<numb
       allowPositionals: false,
     }));
   } catch (e) {
-    io.stderr(`safe-argocd simulate: ${(e as Error).message}\n${USAGE}`);
-    return EXIT_USAGE;
+    const { what, fix } = parseArgsError('simulate', e);
+    return usageError(io, 'simulate', what, fix);
   }
-  if (!values.app || !values.desired || (values.format !== 'text' && values.format !== 'json')) {
-    io.stderr(`safe-argocd simulate: --app and --desired are required, and --format is text or json\n${USAGE}`);
-    return EXIT_USAGE;
+  if (!values.app) {
+    return usageError(io, 'simulate', badFlag('--app', undefined, 'must name the file of the Argo CD Application'), 'add --app <application.yaml>');
   }
-  const maxMb = Number(values['max-file-size']);
-  if (!Number.isFinite(maxMb) || maxMb <= 0) {
-    io.stderr(`safe-argocd simulate: --max-file-size ${JSON.stringify(values['max-file-size'])}: give a size in MB, e.g. 5\n${USAGE}`);
-    return EXIT_USAGE;
+  if (!values.desired) {
+    return usageError(io, 'simulate', badFlag('--desired', undefined, 'must name the file of the resource'), 'add --desired <resource.yaml>');
+  }
+  if (values.format !== 'text' && values.format !== 'json') {
+    return usageError(io, 'simulate', badFlag('--format', values.format, 'must be text or json'), 'use one of them, e.g. --format json');
+  }
+  const limit = maxBytes(values['max-file-size']);
+  if (limit === undefined) {
+    return usageError(io, 'simulate', badFlag(MAX_FILE_SIZE[0], values['max-file-size'], MAX_FILE_SIZE[1]), MAX_FILE_SIZE[2]);
   }
   // Each input is read and checked on its own, so that an unreadable one is named by its flag and file.
   const texts: { application?: string; desired?: string; live?: string } = {};
@@ -129,20 +181,32 @@ async function simulateCommand(args: readonly string[], io: CliIo): Promise<numb
     }
     let bytes: Uint8Array;
     try {
-      bytes = io.readBytes(file, maxMb * 1048576);
+      bytes = io.readBytes(file, limit);
     } catch (e) {
-      io.stderr(`safe-argocd simulate: cannot read --${flag} ${file}: ${(e as Error).message}\n`);
+      io.stderr(errorLine('simulate', ErrorCode.UNREADABLE_INPUT, `cannot read --${flag} ${file}: ${messageOf(e)}`, `give --${flag} a readable file`));
       return EXIT_USAGE;
     }
     try {
       manifests[key] = readOneManifest(`--${flag} ${file}`, bytes);
     } catch (e) {
-      io.stderr(`safe-argocd simulate: ${(e as Error).message}\n`);
+      io.stderr(thrownError('simulate', e, debug, `give --${flag} a file that holds one Kubernetes object`));
       return EXIT_USAGE;
     }
     // Valid UTF-8 by now: the reader refuses anything else.
     const text = Buffer.from(bytes).toString('utf8');
     texts[key] = text;
+  }
+  // Swapped inputs would still give a confident answer; refuse them first.
+  const named = (flag: string, file: string, manifest: Json) => ({ name: `--${flag}`, source: file, manifest });
+  try {
+    checkDriftInputs({
+      application: named('app', values.app, manifests.application!),
+      desired: named('desired', values.desired, manifests.desired!),
+      live: values.live === undefined ? undefined : named('live', values.live, manifests.live!),
+    });
+  } catch (e) {
+    io.stderr(thrownError('simulate', e, debug, 'check --app, --desired and --live'));
+    return EXIT_USAGE;
   }
   try {
     const simulator = await DriftSimulator.create();
@@ -151,7 +215,7 @@ async function simulateCommand(args: readonly string[], io: CliIo): Promise<numb
     io.stdout(values.format === 'json' ? formatDriftJson(subject, report) : formatDriftText(subject, report));
     return report.outOfSync ? EXIT_FINDINGS : EXIT_OK;
   } catch (e) {
-    io.stderr(`safe-argocd simulate: ${(e as Error).message}\n`);
+    io.stderr(thrownError('simulate', e, debug, 'correct the input the message names'));
     return EXIT_USAGE;
   }
 }
@@ -179,30 +243,27 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
       allowPositionals: true,
     }));
   } catch (e) {
-    io.stderr(`safe-argocd audit: ${(e as Error).message}\n${USAGE}`);
-    return EXIT_USAGE;
+    const { what, fix } = parseArgsError('audit', e);
+    return usageError(io, 'audit', what, fix);
   }
-  const usage = (message: string) => {
-    io.stderr(`safe-argocd audit: ${message}\n${USAGE}`);
-    return EXIT_USAGE;
-  };
+  const usage = (what: string, fix: string) => usageError(io, 'audit', what, fix);
   const format = String(values.format);
   if (!['text', 'json', 'sarif', 'markdown'].includes(format)) {
-    return usage(`--format ${JSON.stringify(format)}: use text, json, sarif or markdown`);
+    return usage(badFlag('--format', format, 'must be text, json, sarif or markdown'), 'use one of them, e.g. --format sarif');
   }
   for (const key of ['fail-on', 'severity']) {
     if (values[key] !== undefined && !SEVERITIES.includes(String(values[key]))) {
-      return usage(`--${key} ${JSON.stringify(values[key])}: use error, warning or note`);
+      return usage(badFlag(`--${key}`, values[key], 'must be error, warning or note'), `use one of them, e.g. --${key} error`);
     }
   }
   const ruleIds = ((values.rule as string[] | undefined) ?? []).flatMap((r) => r.split(',')).map((r) => r.trim()).filter((r) => r);
   const unknown = ruleIds.filter((r) => !findRule(r));
   if (unknown.length > 0) {
-    return usage(`unknown rule id(s) ${unknown.join(', ')}; see RULES.md`);
+    return usage(`--rule names unknown rule id(s) ${unknown.join(', ')}`, 'use the ids of RULES.md, e.g. --rule SA001');
   }
-  const maxMb = Number(values['max-file-size']);
-  if (!Number.isFinite(maxMb) || maxMb <= 0) {
-    return usage(`--max-file-size ${JSON.stringify(values['max-file-size'])}: give a size in MB, e.g. 5`);
+  const limit = maxBytes(values['max-file-size'] as string | undefined);
+  if (limit === undefined) {
+    return usage(badFlag(MAX_FILE_SIZE[0], values['max-file-size'], MAX_FILE_SIZE[1]), MAX_FILE_SIZE[2]);
   }
   const paths = positionals.length > 0 ? positionals : ['.'];
   const root = values['repo-root'] !== undefined ? String(values['repo-root']) : findRepoRoot(paths[0]);
@@ -210,10 +271,19 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   let config: AuditConfig = { suppressions: [] };
   const configPath = values.config !== undefined ? String(values.config) : path.join(root, CONFIG_FILE);
   if (values.config !== undefined || fs.existsSync(configPath)) {
+    let text: string;
     try {
-      config = parseAuditConfig(io.readFile(configPath), configPath);
+      text = io.readFile(configPath);
     } catch (e) {
-      return usage((e as Error).message);
+      io.stderr(errorLine('audit', ErrorCode.USAGE, `cannot read the config ${configPath}: ${messageOf(e)}`,
+        values.config !== undefined ? 'give --config a readable file' : `make ${configPath} readable, or remove it`));
+      return EXIT_USAGE;
+    }
+    try {
+      config = parseAuditConfig(text, configPath);
+    } catch (e) {
+      io.stderr(knownError('audit', e, ErrorCode.USAGE, `correct ${configPath}: its keys are suppressions, failOn and argocdVersion (see the README)`));
+      return EXIT_USAGE;
     }
   }
   let argoCdVersion = config.argoCdVersion ?? ArgoCdVersion.LATEST;
@@ -221,14 +291,15 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
     try {
       argoCdVersion = ArgoCdVersion.of(String(values['argocd-version']));
     } catch (e) {
-      return usage((e as Error).message);
+      io.stderr(knownError('audit', e, ErrorCode.USAGE, 'give a supported release, e.g. --argocd-version 3.1') + usageOf('audit'));
+      return EXIT_USAGE;
     }
   }
   const failOn = (values['fail-on'] as Severity | undefined) ?? config.failOn ?? Severity.WARNING;
   const today = new Date().toISOString().slice(0, 10);
   const options = { argoCdVersion, ruleIds, minSeverity: values.severity as Severity | undefined, suppressions: config.suppressions, today };
 
-  const collected = collectFiles(paths, root, maxMb * 1048576);
+  const collected = collectFiles(paths, root, limit);
   const audited = auditFiles(collected.files, options);
   const problems = [...collected.problems, ...audited.problems].sort((a, b) => compareStrings(a.file, b.file));
   const result = { ...audited, problems };
@@ -238,13 +309,15 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
     case 'json': report = formatJson(result); break;
     case 'sarif': report = formatSarif(result, rulesFor(options), packageVersion()); break;
     case 'markdown': report = formatMarkdown(result); break;
-    default: report = formatText(result, io.isTerminal && values.output === undefined);
+    // A file is never coloured, whatever stdout is.
+    default: report = formatText(result, io.color && values.output === undefined);
   }
   if (values.output !== undefined) {
     try {
       io.writeFile(String(values.output), report);
     } catch (e) {
-      io.stderr(`safe-argocd audit: cannot write ${values.output}: ${(e as Error).message}\n`);
+      io.stderr(errorLine('audit', ErrorCode.WRITE_FAILED, `cannot write --output ${values.output}: ${messageOf(e)}`,
+        'give --output a path in a folder you can write to'));
       return EXIT_USAGE;
     }
   } else {
@@ -285,16 +358,20 @@ function newCommand(args: readonly string[], io: CliIo): number {
       allowPositionals: true,
     }));
   } catch (e) {
-    io.stderr(`safe-argocd new: ${(e as Error).message}\n${USAGE}`);
-    return EXIT_USAGE;
+    const { what, fix } = parseArgsError('new', e);
+    return usageError(io, 'new', what, fix);
   }
   if (positionals.length !== 1) {
-    io.stderr(`safe-argocd new: give exactly one service name${positionals.length > 1 ? `, not ${positionals.join(' ')}` : ''}\n${USAGE}`);
-    return EXIT_USAGE;
+    return usageError(io, 'new', `give exactly one service name${positionals.length > 1 ? `, not ${positionals.join(' ')}` : ''}`, 'e.g. safe-argocd new orders');
   }
   const service = positionals[0];
-  const refuse = (message: string) => {
-    io.stderr(`safe-argocd new: ${message}\n`);
+  const refuse = (what: string, fix: string) => {
+    io.stderr(errorLine('new', ErrorCode.SCAFFOLD_TARGET_EXISTS, what, fix));
+    return EXIT_USAGE;
+  };
+  // The scaffolder's messages name `safe-argocd new` as where the value was given.
+  const refused = (e: unknown) => {
+    io.stderr(hasCode(messageOf(e)) ? `${messageOf(e)}\n` : unexpectedError('new', e, Boolean(io.debug)));
     return EXIT_USAGE;
   };
 
@@ -309,9 +386,10 @@ function newCommand(args: readonly string[], io: CliIo): number {
     if (apps.length === 1 && values.dir === undefined) {
       appDir = apps[0];
     } else if (apps.length > 0) {
-      return refuse(failure(ErrorCode.SCAFFOLD_TARGET_EXISTS, `this repository already has ${apps.length === 1 ? 'an app' : 'apps'} of ${LIBRARY} (${shown}); `
-        + `another would render its own AppProject and install its own node_modules; nothing was written. Fix: add the service to ${apps.length === 1 ? 'it' : 'one of them'} `
-        + `with \`safe-argocd new ${service} --dir ${apps.length === 1 ? shown : '<app>'}\`, or run the command in that folder.`).message);
+      return refuse(`this repository already has ${apps.length === 1 ? 'an app' : 'apps'} of ${LIBRARY} (${shown}); `
+        + 'another would render its own AppProject and install its own node_modules; nothing was written',
+      `add the service to ${apps.length === 1 ? 'it' : 'one of them'} with \`safe-argocd new ${service} --dir ${apps.length === 1 ? shown : '<app>'}\`, `
+        + 'or run the command in that folder');
     }
   }
 
@@ -347,7 +425,7 @@ function newCommand(args: readonly string[], io: CliIo): number {
       });
     }
   } catch (e) {
-    return refuse((e as Error).message);
+    return refused(e);
   }
 
   const targets = files.map((f) => ({ file: path.join(dir, ...f.path.split('/')), content: f.content, replaces: f.path === SERVICES_INDEX && appDir !== undefined }));
@@ -355,11 +433,11 @@ function newCommand(args: readonly string[], io: CliIo): number {
   try {
     existing = targets.filter((t) => !t.replaces && io.exists(t.file)).map((t) => t.file);
   } catch (e) {
-    return refuse(`cannot use ${dir}: ${(e as Error).message}`);
+    return refuse(`cannot use ${dir}: ${messageOf(e)}`, 'give a --dir this user can write to');
   }
   if (existing.length > 0) {
-    return refuse(failure(ErrorCode.SCAFFOLD_TARGET_EXISTS, `${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; `
-      + 'nothing was written. Fix: choose another --dir, or move those files away.').message);
+    return refuse(`${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; nothing was written`,
+      'choose another --dir, or move those files away');
   }
   try {
     for (const t of targets) {
@@ -368,7 +446,8 @@ function newCommand(args: readonly string[], io: CliIo): number {
       io.stdout(`${t.replaces ? 'updated' : 'wrote'} ${t.file}\n`);
     }
   } catch (e) {
-    return refuse((e as Error).message);
+    io.stderr(errorLine('new', ErrorCode.WRITE_FAILED, `writing ${dir} failed: ${messageOf(e)}`, 'check the folder and run again; the files listed above were written'));
+    return EXIT_USAGE;
   }
   if (appDir !== undefined) {
     io.stdout(`added ${service} to the app in ${dir}\nnext:\n  cd ${dir} && npm run synth && npm run audit\n`);

@@ -33,6 +33,12 @@ export const ErrorCode = {
   RULE_VIOLATIONS: 'SAFE-100',
   WRITE_FAILED: 'SAFE-101',
   UNREADABLE_INPUT: 'SAFE-102',
+  /** A `safe-argocd` command line (or `.safe-argocd.yaml`) that cannot be used. */
+  USAGE: 'SAFE-103',
+  /** `safe-argocd simulate` inputs in the wrong places: `--app` not an Application, `--live` not the `--desired` kind. */
+  SWAPPED_INPUT: 'SAFE-104',
+  /** An error the CLI did not expect: a bug, or the environment failing. */
+  UNEXPECTED: 'SAFE-105',
   INVALID_GROUP: 'SAFE-024',
   HUMAN_WRITE_ACCESS: 'SAFE-025',
   INVALID_SECRET_DATA: 'SAFE-026',

@@ -31,7 +31,7 @@ export async function runCli(args: readonly string[]): Promise<CliRun> {
     writeFile: (p, t) => { written.set(p, t); },
     exists: () => false,
     mkdir: () => undefined,
-    isTerminal: false,
+    color: false,
   });
   return { code, stdout, stderr, written, millis: Date.now() - started };
 }

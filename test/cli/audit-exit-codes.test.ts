@@ -90,15 +90,15 @@ describe('safe-argocd audit exit codes', () => {
   });
 
   test.each([
-    ['an unknown option', ['--bogus'], /Unknown option '--bogus'/],
-    ['a bad --format', ['--format', 'xml'], /--format "xml": use text, json, sarif or markdown/],
+    ['an unknown option', ['--bogus'], /--bogus is not an option of safe-argocd audit/],
+    ['a bad --format', ['--format', 'xml'], /--format is "xml"; it must be text, json, sarif or markdown/],
     ['an unknown --rule id', ['--rule', 'SA999'], /unknown rule id\(s\) SA999/],
     ['an unknown id in a --rule list', ['--rule', 'SA001,SA0001'], /unknown rule id\(s\) SA0001/],
     ['a bad --argocd-version', ['--argocd-version', '9.9'], /\b9\.9\b/],
-    ['a non-numeric --max-file-size', ['--max-file-size', 'big'], /--max-file-size "big": give a size in MB/],
-    ['a zero --max-file-size', ['--max-file-size', '0'], /--max-file-size "0"/],
-    ['a bad --fail-on', ['--fail-on', 'fatal'], /--fail-on "fatal": use error, warning or note/],
-    ['a bad --severity', ['--severity', 'loud'], /--severity "loud": use error, warning or note/],
+    ['a non-numeric --max-file-size', ['--max-file-size', 'big'], /--max-file-size is "big"; it must be a size in MB/],
+    ['a zero --max-file-size', ['--max-file-size', '0'], /--max-file-size is "0"/],
+    ['a bad --fail-on', ['--fail-on', 'fatal'], /--fail-on is "fatal"; it must be error, warning or note/],
+    ['a bad --severity', ['--severity', 'loud'], /--severity is "loud"; it must be error, warning or note/],
     ['a missing option value', ['--format'], /argument missing|requires|expects/i],
   ])('fails when the command line has %s: exit 2 with a message and the usage', async (_name, args, message) => {
     // GIVEN the failure-modes fixture, which has findings
@@ -168,7 +168,7 @@ describe('safe-argocd audit exit codes', () => {
       writeFile: () => { throw new Error('EACCES: permission denied'); },
       exists: () => false,
       mkdir: () => undefined,
-      isTerminal: false,
+      color: false,
     });
 
     // THEN the CLI says so and exits 2

@@ -21,7 +21,7 @@ async function run(args: string[]) {
     writeFile: (p, t) => writeFileSync(p, t),
     exists: (p) => existsSync(p),
     mkdir: (d) => { mkdirSync(d, { recursive: true }); },
-    isTerminal: false,
+    color: false,
   };
   const code = await main(args, io);
   return { code, stdout, stderr };
@@ -39,7 +39,7 @@ async function runInMemory(args: string[]) {
     writeFile: (p, t) => { written.set(p, t); },
     exists: () => false,
     mkdir: () => undefined,
-    isTerminal: false,
+    color: false,
   });
   return { code, stdout, written };
 }
@@ -165,7 +165,7 @@ describe('safe-argocd new', () => {
   });
 
   test('USAGE lists the command', async () => {
-    const { stdout } = await run(['--help']);
+    const { stdout } = await run(['new', '--help']);
     expect(stdout).toContain('safe-argocd new <service> [--project <name>] [--hpa MIN:MAX] [--migration] [--external-secret KEY] [--dir <dir>]\n'
       + '                  [--image <ref>] [--repo-url <url>] [--library <version-or-tarball>]');
   });

@@ -19,7 +19,7 @@ async function simulate(args: string[]) {
     stdout: (t) => { stdout += t; },
     stderr: (t) => { stderr += t; },
     writeFile: () => { throw new Error('simulate writes nothing'); },
-    isTerminal: false,
+    color: false,
   });
   return { code, stdout, stderr, millis: Date.now() - started };
 }
@@ -108,7 +108,7 @@ describe('safe-argocd simulate of hostile input', () => {
   test('--max-file-size must be a size in MB', async () => {
     const run = await simulate(['--app', app, '--desired', desired, '--max-file-size', 'lots']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--max-file-size "lots": give a size in MB');
+    expect(run.stderr).toContain('--max-file-size is "lots"; it must be a size in MB');
   });
 
   test('YAML tags like !!js/function are never executed: the values stay plain strings and the simulation runs', async () => {

@@ -19,7 +19,7 @@ async function run(args: string[]) {
     writeFile: () => { throw new Error('not expected'); },
     exists: () => false,
     mkdir: () => undefined,
-    isTerminal: false,
+    color: false,
   });
   return { code, stdout, stderr };
 }

@@ -33,7 +33,6 @@ describe('examples/existing-app: the README\'s main.ts of an existing cdk8s app'
     let out = '';
     const code = await main(['audit', repo, '--format', 'json'], {
       color: false,
-      isTerminal: false,
       stdout: (t: string) => { out += t; },
       stderr: () => undefined,
       readFile: () => { throw new Error('not expected'); },
@@ -41,7 +40,7 @@ describe('examples/existing-app: the README\'s main.ts of an existing cdk8s app'
       writeFile: () => undefined,
       exists: () => false,
       mkdir: () => undefined,
-    } as never);
+    });
     const report = JSON.parse(out);
     expect(report.findings).toEqual([]);
     expect(report.notes).toEqual([]);

@@ -1,0 +1,99 @@
+/** The commands of `safe-argocd`, in the order the overview lists them. */
+export const COMMANDS = ['audit', 'simulate', 'new'] as const;
+export type Command = typeof COMMANDS[number];
+
+/** Options every command accepts, listed at the end of each command's usage. */
+const GLOBAL_OPTIONS = `  --debug                print the stack trace of an unexpected error (also: SAFE_ARGOCD_DEBUG=1)
+  -h, --help             print this help and exit 0`;
+
+/** The short overview: what each command is for, and where to read more. */
+export const OVERVIEW = `usage: safe-argocd <command> [options]
+
+commands:
+  audit [paths...]                        check YAML and JSON manifests against the rules of RULES.md
+  simulate --app <file> --desired <file>  predict Argo CD's diff and self-heal for one resource
+  new <service>                           write a cdk8s app for one service
+
+options:
+${GLOBAL_OPTIONS}
+
+safe-argocd help <command> (or safe-argocd <command> --help) prints a command's options and exit codes.
+`;
+
+const AUDIT = `usage: safe-argocd audit [paths...] [options]
+
+Runs the rules of RULES.md over YAML and JSON files and folders (default: the current folder).
+
+options:
+  --format <format>      text (default; coloured on a terminal), json, sarif or markdown
+  --output <file>        write the report to <file> instead of stdout (never coloured)
+  --fail-on <severity>   the lowest severity that fails the run: error, warning (default) or note
+  --rule <id>            only these rules (repeatable, or comma-separated), e.g. SA001
+  --severity <severity>  only report findings at or above error, warning or note
+  --argocd-version X.Y   the Argo CD release for the version-dependent rules (default: newest supported)
+  --repo-root <dir>      where source.path starts (default: the folder holding .git)
+  --config <file>        project-wide settings (default: .safe-argocd.yaml at the repository root)
+  --max-file-size <MB>   larger files are reported and skipped without being read (default 5)
+${GLOBAL_OPTIONS}
+
+exit codes:
+  0  no finding at or above --fail-on
+  1  findings at or above --fail-on
+  2  a usage error, an unreadable file or config, or an unexpected error
+`;
+
+const SIMULATE = `usage: safe-argocd simulate --app <application.yaml> --desired <resource.yaml> [--live <live.yaml>] [options]
+
+Predicts, offline, Argo CD's diff and self-heal for one resource.
+
+options:
+  --app <file>           the Argo CD Application (argoproj.io/v1alpha1) that deploys the resource
+  --desired <file>       the resource as Git has it: one Kubernetes object
+  --live <file>          the resource as the cluster has it (default: it does not exist yet)
+  --format <format>      text (default) or json
+  --max-file-size <MB>   larger files are refused without being read (default 5)
+${GLOBAL_OPTIONS}
+
+exit codes:
+  0  Synced
+  1  OutOfSync
+  2  a usage error, an unreadable input, inputs in the wrong places (e.g. --app and --desired swapped),
+     or an unexpected error
+`;
+
+const NEW = `usage: safe-argocd new <service> [--project <name>] [--hpa MIN:MAX] [--migration] [--external-secret KEY] [--dir <dir>]
+                  [--image <ref>] [--repo-url <url>] [--library <version-or-tarball>]
+
+Adds a service to the cdk8s app of this library that --dir (default: the current folder) lies in, or else to the
+one app of this library in the Git repository: one new file, services/<service>.ts, listed in services/index.ts.
+Where there is no such app, writes a new one into --dir (default ./<service>): main.ts, main.test.ts, services/,
+package.json, cdk8s.yaml, tsconfig.json, README.md, .gitignore. Nothing is overwritten.
+
+options:
+  --project <name>       the team's AppProject, shared by its services (default: the service)
+  --hpa MIN:MAX          an HPA owns the replicas, between MIN and MAX
+  --migration            add a PreSync migration Job
+  --external-secret KEY  read KEY from the secret store into the environment variable KEY
+  --image <ref>          the image to deploy (default: a registry.example.com placeholder)
+  --dir <dir>            the app to add to, or where to write a new one (default: as above)
+  --repo-url <url>       a new app: the repository Argo CD reads (default: the Git remote origin, else a placeholder)
+  --library <spec>       a new app: the version range of this library, or a packed tarball (default: ^this version)
+${GLOBAL_OPTIONS}
+
+exit codes:
+  0  written
+  2  a usage error, a file that exists already, a second app in a repository that has one (nothing is
+     written), or an unexpected error
+`;
+
+const USAGES: Record<Command, string> = { audit: AUDIT, simulate: SIMULATE, new: NEW };
+
+/** Whether `name` is a command of `safe-argocd`. */
+export function isCommand(name: string): name is Command {
+  return (COMMANDS as readonly string[]).includes(name);
+}
+
+/** The usage of one command: its options, each with one line, and its exit codes. */
+export function usageOf(command: Command): string {
+  return USAGES[command];
+}
