@@ -96,9 +96,10 @@ export const FEATURES: readonly FeatureRow[] = [
   },
   {
     feature: 'statusIgnoredForAllResources',
-    description: '`status` is left out of the diff for every resource by default (`ignoreResourceStatusField: all`); before, only for CRDs',
+    description: '`status` is left out of the diff for every resource by default (`ignoreResourceStatusField: all`); before, only for CustomResourceDefinitions',
     since: release(3, 0),
-    source: 'argo-cd #22230 (v3.0.0); docs/operator-manual/upgrading/2.14-3.0.md, "Ignoring status field from differences by default"',
+    source: 'argo-cd #22230 (v3.0.0); docs/operator-manual/upgrading/2.14-3.0.md, "Ignoring status field from differences by default"; '
+      + 'GetDefaultDiffOptions in util/settings/settings.go at v3.0.23',
   },
   {
     feature: 'annotationTrackingByDefault',
