@@ -18,7 +18,7 @@ export const CONFIG_FILE = '.safe-argocd.yaml';
  * Parses the config file:
  *
  * ```yaml
- * argocdVersion: "3.1"        # optional
+ * argocdVersion: "3.4"        # optional: as ArgoCdVersion.of reads it (3.4, 3.4.7, v3.2.1, 2.14.x)
  * failOn: warning             # optional: error, warning or note
  * suppressions:
  *   - ruleId: SA006
@@ -56,7 +56,8 @@ export function parseAuditConfig(text: string, file: string = CONFIG_FILE): Audi
   let argoCdVersion: ArgoCdVersion | undefined;
   if (raw.argocdVersion !== undefined) {
     try {
-      argoCdVersion = ArgoCdVersion.of(String(raw.argocdVersion));
+      // As written: a list or a mapping is refused as such, not read through its text.
+      argoCdVersion = ArgoCdVersion.of(raw.argocdVersion as string);
     } catch (e) {
       errors.push((e as Error).message);
     }

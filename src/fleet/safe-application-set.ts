@@ -436,8 +436,9 @@ export interface SafeApplicationSetProps {
  * off by hand and the controller does not turn it back on. Two traps:
  * - Turning auto-sync back on with `argocd app set --sync-policy automated` alone writes `automated: {}`:
  *   prune and selfHeal come back false (argo-cd #23303, #23330), and the controller does not repair them,
- *   because it ignores that field. A restore must set the whole policy, and be checked. (The UI toggle of
- *   Argo CD 3.5 sets `enabled` and keeps prune and selfHeal; older UIs rewrite the block.)
+ *   because it ignores that field. A restore must set the whole policy, and be checked. (From Argo CD 3.2 the
+ *   UI's auto-sync toggle sets `enabled` and keeps prune and selfHeal, argo-cd #24254; before, its Disable
+ *   button removes the block.)
  * - The field stays ignored for every Application: a change to `automated` here reaches only Applications
  *   created afterwards. Only `automated` is ignored, not all of `/spec/syncPolicy` as in the Argo CD docs'
  *   example, because that would also freeze sync options and retry, e.g. keep RespectIgnoreDifferences from

@@ -1,4 +1,5 @@
 import { HELM_HOOK_ANNOTATION, HOOK_ANNOTATION } from './argo-annotations';
+import { ArgoCdFeature, hasFeature, NEWEST_RELEASE, Release } from '../core/argocd-features';
 
 /** How Argo CD treats one object in a sync, read from its hook annotations. */
 export interface HookReading {
@@ -19,8 +20,14 @@ const HELM_TYPES: Record<string, string> = {
   'post-install': 'PostSync',
   'post-upgrade': 'PostSync',
 };
-/** Deletion hooks, which Argo CD's controller reads from either annotation (controller/hook.go). */
-const DELETE_TYPES: ReadonlyArray<readonly [string, string]> = [['PreDelete', 'pre-delete'], ['PostDelete', 'post-delete']];
+/**
+ * Deletion hooks, which Argo CD's controller reads from either annotation (controller/hook.go), and the
+ * feature that brings each (PreDelete from 3.3).
+ */
+const DELETE_TYPES: ReadonlyArray<readonly [string, string, ArgoCdFeature]> = [
+  ['PreDelete', 'pre-delete', 'preDeleteHooks'],
+  ['PostDelete', 'post-delete', 'postDeleteHooks'],
+];
 
 /**
  * An annotation's comma-separated values, trimmed, each once (resource.GetAnnotationCSVs). An empty value
@@ -34,11 +41,14 @@ function csv(value: string | undefined): string[] {
  * Reads an object's annotations as Argo CD does. gitops-engine (pkg/sync/hook): any
  * `argocd.argoproj.io/hook` key, even empty or naming no known type, makes a hook unless its only type is
  * Skip; without that key, any `helm.sh/hook` but exactly `crd-install` does. Its types are the known Argo CD
- * types, else the Helm ones mapped to phases. The controller also counts PreDelete and PostDelete hooks.
+ * types, else the Helm ones mapped to phases. The controller also counts the deletion hooks `release` has:
+ * PostDelete, and from 3.3 PreDelete; before 3.3 only an annotation whose whole value is the type counts.
  * `annotations` is undefined when the object has none or when any value is not a string (Kubernetes'
  * unstructured objects then read no annotations at all).
+ *
+ * @param release the Argo CD release that reads the object; default the newest known one
  */
-export function readHook(annotations: Readonly<Record<string, unknown>> | undefined): HookReading {
+export function readHook(annotations: Readonly<Record<string, unknown>> | undefined, release: Release = NEWEST_RELEASE): HookReading {
   const strings = annotations !== undefined && Object.values(annotations).every((v) => typeof v === 'string')
     ? annotations as Readonly<Record<string, string>>
     : {};
@@ -51,7 +61,11 @@ export function readHook(annotations: Readonly<Record<string, unknown>> | undefi
     engineTypes = [...new Set(helm.filter((t) => t in HELM_TYPES).map((t) => HELM_TYPES[t]))];
   }
   const skipped = engineTypes.length === 1 && engineTypes[0] === 'Skip';
-  const deleteTypes = DELETE_TYPES.filter(([type, helmType]) => argo.includes(type) || helm.includes(helmType)).map(([type]) => type);
+  const lists = hasFeature(release, 'deleteHookLists');
+  const deleteTypes = DELETE_TYPES
+    .filter(([, , feature]) => hasFeature(release, feature))
+    .filter(([type, helmType]) => (lists ? argo.includes(type) || helm.includes(helmType) : argoValue === type || helmValue === helmType))
+    .map(([type]) => type);
   const engineHook = argoValue !== undefined ? !skipped : helmValue !== undefined && helmValue !== 'crd-install';
   return {
     hook: engineHook || deleteTypes.length > 0,

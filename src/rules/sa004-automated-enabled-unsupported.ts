@@ -9,7 +9,7 @@ export const automatedEnabledUnsupported: Rule = {
   severity: Severity.ERROR,
   summary: 'syncPolicy.automated.enabled is set for an Argo CD release older than 3.1.',
   explanation:
-    'The enabled field exists from Argo CD 3.1 (the UI and CLI respect it from 3.2, argo-cd #24254). Older '
+    'The enabled field exists from Argo CD 3.1, where the controller and the CLI read it (the UI from 3.2, argo-cd #24254). Older '
     + 'releases do not know it: "enabled: false" there does not pause auto-sync, and the app keeps syncing '
     + 'while its owners believe it is paused.',
   fix: 'Remove syncPolicy.automated.enabled, or target Argo CD 3.1 or newer. To pause auto-sync on an older release, remove the automated block.',

@@ -14,10 +14,10 @@ export const hookJobWithoutDeadline: Rule = {
     + 'never released, stays Progressing forever (argo-cd #15593) and so does the sync. ImagePullBackOff does '
     + 'not count against backoffLimit; only a deadline fails it.',
   fix: 'Set spec.activeDeadlineSeconds on the Job (for a Pod, on the Pod spec), e.g. 600.',
-  check({ resources }) {
+  check({ resources, argoCdVersion }) {
     const found: Violation[] = [];
     for (const obj of resources) {
-      const types = hookTypesOf(obj);
+      const types = hookTypesOf(obj, argoCdVersion);
       if (!isJobOrPod(obj) || types.length === 0) {
         continue;
       }

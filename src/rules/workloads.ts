@@ -1,5 +1,6 @@
 import { at, isObject, stringAt } from './manifest';
 import { Manifest } from './types';
+import { ArgoCdVersion } from '../application/argocd-version';
 import { HELM_HOOK_WEIGHT_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../private/argo-annotations';
 import { HookReading, readHook } from '../private/hooks';
 import { groupOf } from '../private/kinds';
@@ -52,17 +53,18 @@ export function ownerLabel(target: ScaleTarget): string {
   return `${String(target.owner.kind)} ${stringAt(target.owner, 'metadata', 'name') ?? '<no name>'}`;
 }
 
-function hookReading(obj: Manifest): HookReading {
+function hookReading(obj: Manifest, argoCdVersion?: ArgoCdVersion): HookReading {
   const annotations = at(obj, 'metadata', 'annotations');
-  return readHook(isObject(annotations) ? annotations : undefined);
+  return readHook(isObject(annotations) ? annotations : undefined, argoCdVersion);
 }
 
 /**
  * The phases a hook runs in, as Argo CD reads them: PreSync, Sync, PostSync, SyncFail from
- * `argocd.argoproj.io/hook` (else Helm's pre-/post-install and -upgrade), then PreDelete and PostDelete.
+ * `argocd.argoproj.io/hook` (else Helm's pre-/post-install and -upgrade), then PreDelete and PostDelete as
+ * `argoCdVersion` reads them (default the newest known release).
  */
-export function hookTypesOf(obj: Manifest): string[] {
-  return [...hookReading(obj).types];
+export function hookTypesOf(obj: Manifest, argoCdVersion?: ArgoCdVersion): string[] {
+  return [...hookReading(obj, argoCdVersion).types];
 }
 
 /** Whether Argo CD applies the object with the other resources of its wave: neither a hook nor skipped. */

@@ -51,7 +51,7 @@ describe('a SafeApplication with a declarative break-glass', () => {
     });
   });
 
-  test.each([['3.5', ArgoCdVersion.V3_5], ['3.1', ArgoCdVersion.V3_1], ['3.0', ArgoCdVersion.V3_0], ['2.14', ArgoCdVersion.V2_14]])(
+  test.each(ArgoCdVersion.all().map((v) => [v.version, v] as const))(
     'validates against the Argo CD %s Application CRD', (release, argoCdVersion) => {
       // GIVEN
       const rendered = renderedApplication(breakGlass(), argoCdVersion);

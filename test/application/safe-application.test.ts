@@ -69,12 +69,8 @@ describe('SafeApplication defaults', () => {
 });
 
 describe('SafeApplication per Argo CD version', () => {
-  test.each([
-    [ArgoCdVersion.V2_14, '2.14', false],
-    [ArgoCdVersion.V3_0, '3.0', false],
-    [ArgoCdVersion.V3_1, '3.1', true],
-    [ArgoCdVersion.V3_5, '3.5', true],
-  ])('for %s emits automated.enabled only where the release has it, and validates against its CRD', (version, release, hasEnabled) => {
+  // Every known release; `enabled` exists from 3.1 (compared as release numbers, not read from the feature table).
+  test.each(ArgoCdVersion.all().map((v) => [v, v.version, v.isAtLeast(3, 1)] as const))('for %s emits automated.enabled only where the release has it, and validates against its CRD', (version, release, hasEnabled) => {
     // GIVEN an app targeting one release
     const { app, gitops } = newApp({ argoCdVersion: version, ignoreRules: [] });
     // WHEN it is rendered

@@ -74,3 +74,34 @@ describe('parseAuditConfig', () => {
     expect(() => parseAuditConfig(text)).toThrow(message);
   });
 });
+
+describe('parseAuditConfig argocdVersion', () => {
+  test.each([
+    ['"3.4"', ArgoCdVersion.V3_4],
+    ['3.4', ArgoCdVersion.V3_4],
+    ['3.4.7', ArgoCdVersion.V3_4],
+    ['v3.2.1', ArgoCdVersion.V3_2],
+    ['2.14.x', ArgoCdVersion.V2_14],
+    ['3.3', ArgoCdVersion.V3_3],
+    ['3.10', ArgoCdVersion.LATEST],
+  ])('reads argocdVersion: %s as ArgoCdVersion.of does', (written, expected) => {
+    // GIVEN a config naming a release in one of the accepted forms (3.10 is minor 10, a 3.x newer than every known one)
+    // WHEN it is parsed
+    // THEN it is that release's instance
+    expect(parseAuditConfig(`argocdVersion: ${written}\n`).argoCdVersion).toBe(expected);
+  });
+
+  test.each([
+    ['2.13', /version is "2\.13"; it must be Argo CD 2\.14 or newer/],
+    ['3.04', /version is "3\.04"; it must name an Argo CD release as major\.minor/],
+    ['4.0', /version is "4\.0"; it must be Argo CD 2\.14 to 3\.5 or a later 3\.x/],
+    ['[3.4]', /version is \["3\.4"\]; it must name an Argo CD release/],
+  ])('fails when argocdVersion is %s, naming the file and the SAFE-005 reason', (written, message) => {
+    // GIVEN a config naming no release this library renders for (or a list, which is no release at all)
+    // WHEN it is parsed
+    const parsing = () => parseAuditConfig(`argocdVersion: ${written}\n`, 'ci/.safe-argocd.yaml');
+    // THEN the error names the file and carries ArgoCdVersion.of's message
+    expect(parsing).toThrow(/^ci\/\.safe-argocd\.yaml: \[SAFE-005\] ArgoCdVersion\.of: /);
+    expect(parsing).toThrow(message);
+  });
+});

@@ -127,12 +127,8 @@ describe('SafeApplicationSet defaults', () => {
 });
 
 describe('SafeApplicationSet per Argo CD version', () => {
-  test.each([
-    ['2.14', ArgoCdVersion.V2_14, false],
-    ['3.0', ArgoCdVersion.V3_0, false],
-    ['3.1', ArgoCdVersion.V3_1, true],
-    ['3.5', ArgoCdVersion.V3_5, true],
-  ])('for Argo CD %s emits automated.enabled only where the release has it', (release, argoCdVersion, hasEnabled) => {
+  // Every known release; `enabled` exists from 3.1 (compared as release numbers, not read from the feature table).
+  test.each(ArgoCdVersion.all().map((v) => [v.version, v, v.isAtLeast(3, 1)] as const))('for Argo CD %s emits automated.enabled only where the release has it', (release, argoCdVersion, hasEnabled) => {
     // GIVEN a set targeting one release
     const { set } = newSet({ argoCdVersion });
     // WHEN it is rendered

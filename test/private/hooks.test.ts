@@ -1,3 +1,4 @@
+import { Release } from '../../src/core/argocd-features';
 import { readHook } from '../../src/private/hooks';
 
 const ARGO = 'argocd.argoproj.io/hook';
@@ -35,5 +36,33 @@ describe('readHook', () => {
 
     // THEN the object is (or is not) a hook, skipped, and runs in exactly these phases
     expect(reading).toEqual({ hook, skipped, types });
+  });
+});
+
+// Argo CD 3.2 and older (controller/hook.go at v3.2.12): PostDelete only, and only from an annotation whose whole value
+// is the type; 3.3 added PreDelete and read both from comma-separated values (argo-cd #22288).
+describe('readHook before and from Argo CD 3.3', () => {
+  const V3_2: Release = { major: 3, minor: 2 };
+  const V3_3: Release = { major: 3, minor: 3 };
+  const V2_14: Release = { major: 2, minor: 14 };
+
+  test.each<[string, Record<string, string>, Release, boolean, boolean, string[]]>([
+    ['PreDelete for 3.3: a deletion hook', { [ARGO]: 'PreDelete' }, V3_3, true, false, ['PreDelete']],
+    ['PreDelete for 3.2: a hook of no phase, never run', { [ARGO]: 'PreDelete' }, V3_2, true, false, []],
+    ['Helm pre-delete for 3.2: a hook of no phase', { [HELM]: 'pre-delete' }, V3_2, true, false, []],
+    ['Helm pre-delete for 3.3: PreDelete', { [HELM]: 'pre-delete' }, V3_3, true, false, ['PreDelete']],
+    ['PostDelete alone for 2.14: a deletion hook', { [ARGO]: 'PostDelete' }, V2_14, true, false, ['PostDelete']],
+    ['Helm post-delete alone for 3.2', { [HELM]: 'post-delete' }, V3_2, true, false, ['PostDelete']],
+    ['PostDelete in a list for 3.2: not found', { [ARGO]: 'PostDelete,PreSync' }, V3_2, true, false, ['PreSync']],
+    ['PostDelete in a list for 3.3: found', { [ARGO]: 'PostDelete,PreSync' }, V3_3, true, false, ['PreSync', 'PostDelete']],
+    ['PostDelete with spaces for 3.2: not the exact value', { [ARGO]: ' PostDelete' }, V3_2, true, false, []],
+    ['Skip with PostDelete for 3.2: skipped, and no deletion hook', { [ARGO]: 'Skip,PostDelete' }, V3_2, false, true, []],
+    ['Skip with PostDelete for 3.3: skipped in a sync, run at deletion', { [ARGO]: 'Skip,PostDelete' }, V3_3, true, true, ['PostDelete']],
+  ])('%s', (_name, annotations, release, hook, skipped, types) => {
+    expect(readHook(annotations, release)).toEqual({ hook, skipped, types });
+  });
+
+  test('without a release, the newest known one reads the annotations', () => {
+    expect(readHook({ [ARGO]: 'PreDelete,PostDelete' })).toEqual({ hook: true, skipped: false, types: ['PreDelete', 'PostDelete'] });
   });
 });

@@ -96,7 +96,7 @@ describe('SafeApplicationSet properties (list generator)', () => {
       // THEN the template carries the hardened policy of the release
       const t: Doc = spec.template;
       expect(t.metadata.name).toBe(i.templates.applicationName);
-      const enabled = ['3.1', '3.5'].includes(releaseOf(i.argoCdVersion));
+      const enabled = !['2.14', '3.0'].includes(releaseOf(i.argoCdVersion)); // the releases before automated.enabled
       expect(t.spec.syncPolicy.automated).toEqual({ prune: true, selfHeal: true, allowEmpty: false, ...(enabled ? { enabled: true } : {}) });
       expect(t.spec.syncPolicy.syncOptions).toEqual(['CreateNamespace=true', 'PruneLast=true', 'ApplyOutOfSyncOnly=true', ...(i.ignoreRules.length > 0 ? [RESPECT] : [])]);
       expect(t.spec.source).toEqual({ repoURL: i.repoUrl, targetRevision: i.targetRevision?.trim() ?? 'main', path: i.templates.path });

@@ -170,7 +170,7 @@ describe('SafeApplication properties (valid props)', () => {
       const server = cluster.server ? { server: cluster.server } : { name: cluster.name };
       expect(spec.destination).toEqual({ namespace: input.destinationNamespace, ...server });
 
-      const enabled = releaseOf(input.argoCdVersion) === '3.1' || releaseOf(input.argoCdVersion) === '3.5';
+      const enabled = !['2.14', '3.0'].includes(releaseOf(input.argoCdVersion)); // the releases before automated.enabled
       expect(spec.syncPolicy.automated).toEqual({ prune: true, selfHeal: true, allowEmpty: false, ...(enabled ? { enabled: true } : {}) });
       const waves = s.kind === 'workloads' && s.wave !== undefined;
       expect(spec.syncPolicy.syncOptions).toEqual(['CreateNamespace=true', 'PruneLast=true', ...(waves ? [] : ['ApplyOutOfSyncOnly=true']), ...(rules.length > 0 ? [RESPECT] : [])]);

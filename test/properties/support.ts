@@ -142,11 +142,15 @@ export const retry: fc.Arbitrary<RetryOptions | undefined> = fc.option(
 
 export const deletionPolicy = fc.option(fc.constantFrom(...Object.values(DeletionPolicy)), { nil: undefined });
 
-/** Every supported release, as a constant or through `ArgoCdVersion.of` in the spellings it accepts. */
+/**
+ * Every supported release, as a constant or through `ArgoCdVersion.of` in the spellings it accepts (a later 3.x, such
+ * as 3.6, renders as the newest known release).
+ */
 export const argoCdVersion: fc.Arbitrary<ArgoCdVersion | undefined> = fc.oneof(
   fc.constant(undefined),
   fc.constantFrom(...ArgoCdVersion.all()),
-  fc.constantFrom('2.14', 'v2.14.21', '2.14.x', '3.0', 'v3.0.23', '3.1', '3.1.16', 'v3.5', '3.5.1', ' 3.5 ').map((v) => ArgoCdVersion.of(v)),
+  fc.constantFrom('2.14', 'v2.14.21', '2.14.x', '3.0', 'v3.0.23', '3.1', '3.1.16', 'v3.2.1', '3.3.x', '3.4', '3.4.7', 'v3.5', '3.5.1', ' 3.5 ', '3.6')
+    .map((v) => ArgoCdVersion.of(v)),
 );
 
 /** The release an optional `argoCdVersion` prop renders for. */

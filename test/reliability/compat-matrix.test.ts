@@ -105,13 +105,27 @@ function manifests(files: RenderedFile[], kind: string): Map<string, any> {
 
 const MATRIX = ArgoCdVersion.all().map((v) => [v.version, v] as const);
 
+/** The releases that have `automated.enabled`, as the CRDs show (written out here, not read from the feature table). */
+const WITH_ENABLED = ['3.1', '3.2', '3.3', '3.4', '3.5'];
+
+describe('the compatibility matrix', () => {
+  test('has one row per release ArgoCdVersion.all() knows, every minor from 2.14 to 3.5, each with its own CRDs', () => {
+    // GIVEN the releases the library renders for, and the CRD folders of test/support/crd.ts
+    // WHEN they are compared
+    // THEN a release added to one and not the other fails here
+    expect(MATRIX.map(([release]) => release)).toEqual(['2.14', '3.0', '3.1', '3.2', '3.3', '3.4', '3.5']);
+    expect(Object.keys(CRD_RELEASES)).toEqual(MATRIX.map(([release]) => release));
+    expect(new Set(Object.values(CRD_RELEASES)).size).toBe(MATRIX.length);
+  });
+});
+
 describe('the checkout app across Argo CD releases', () => {
   // GIVEN the same app synthesized once for each supported release
   const rendered = new Map(MATRIX.map(([release, v]) => [release, checkoutFor(v).renderFiles()]));
 
-  test('renders for every supported release, 2.14, 3.0, 3.1 and 3.5, with two Applications and two AppProjects each', () => {
+  test('renders for every supported release with two Applications and two AppProjects each', () => {
     // THEN every release passed every rule (renderFiles threw for none) and has the same objects
-    expect([...rendered.keys()]).toEqual(['2.14', '3.0', '3.1', '3.5']);
+    expect([...rendered.keys()]).toEqual(MATRIX.map(([release]) => release));
     for (const files of rendered.values()) {
       expect([...manifests(files, 'Application').keys()].sort()).toEqual(['checkout', 'payments-apps']);
       expect([...manifests(files, 'AppProject').keys()].sort()).toEqual(['payments', 'platform']);
@@ -120,23 +134,27 @@ describe('the checkout app across Argo CD releases', () => {
 
   test.each(MATRIX)('%s: every Application validates against that release\'s tightened Application CRD', (release) => {
     // WHEN the Applications are read back THEN they validate against the CRD of their release
-    for (const application of manifests(rendered.get(release)!, 'Application').values()) {
+    const applications = [...manifests(rendered.get(release)!, 'Application').values()];
+    expect(applications).toHaveLength(2);
+    for (const application of applications) {
       expect(crdErrors('application', release, application)).toEqual([]);
     }
   });
 
   test.each(MATRIX)('%s: every AppProject validates against that release\'s tightened AppProject CRD', (release) => {
     // WHEN the AppProjects are read back THEN they validate against the CRD of the release
-    for (const project of manifests(rendered.get(release)!, 'AppProject').values()) {
+    const projects = [...manifests(rendered.get(release)!, 'AppProject').values()];
+    expect(projects).toHaveLength(2);
+    for (const project of projects) {
       expect(crdErrors('appproject', release, project)).toEqual([]);
     }
   });
 
-  test.each(MATRIX)('%s: automated.enabled is written from 3.1 on, and nowhere before', (release, v) => {
+  test.each(MATRIX)('%s: automated.enabled is written from 3.1 on, and nowhere before', (release) => {
     // THEN the automated block is the hardened one, with enabled only where the release has the field
     for (const application of manifests(rendered.get(release)!, 'Application').values()) {
       const automated = application.spec.syncPolicy.automated;
-      expect(automated).toEqual({ prune: true, selfHeal: true, allowEmpty: false, ...(v.isAtLeast(3, 1) ? { enabled: true } : {}) });
+      expect(automated).toEqual({ prune: true, selfHeal: true, allowEmpty: false, ...(WITH_ENABLED.includes(release) ? { enabled: true } : {}) });
     }
   });
 
@@ -179,8 +197,11 @@ describe('the checkout app across Argo CD releases', () => {
     for (const [release, files] of rendered) {
       expect([release, strip(files)]).toEqual([release, base]);
     }
+    // and the releases with the same fields get the very same files
     expect(rendered.get('3.0')).toEqual(rendered.get('2.14'));
-    expect(rendered.get('3.5')).toEqual(rendered.get('3.1'));
+    for (const release of WITH_ENABLED) {
+      expect([release, rendered.get(release)]).toEqual([release, rendered.get('3.1')]);
+    }
     expect(rendered.get('3.1')).not.toEqual(rendered.get('3.0'));
   });
 });

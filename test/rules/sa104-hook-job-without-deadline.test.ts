@@ -2,6 +2,7 @@ import { renderedCheckout } from './checkout';
 import {
   deployment, described, expectFindings, findingsOf, findManifest, manifest, modified, Overrides, replaced, safeApplication,
 } from './support';
+import { ArgoCdVersion } from '../../src/application/argocd-version';
 import { hookJobWithoutDeadline } from '../../src/rules/sa104-hook-job-without-deadline';
 import { Manifest } from '../../src/rules/types';
 
@@ -142,6 +143,32 @@ describe('SA104 hook-job-without-deadline', () => {
     const findings = findingsOf(hookJobWithoutDeadline, [cleanup], safeApplication());
     // THEN the message names the phases and what waits
     expectFindings(findings, cleanup, ['SA104 /spec/activeDeadlineSeconds']);
+  });
+
+  test.each([
+    ['a PreDelete hook', { [HOOK]: 'PreDelete' }],
+    ['a Helm pre-delete hook', { 'helm.sh/hook': 'pre-delete' }],
+    ['a PostDelete in a list with PreDelete', { [HOOK]: 'PostDelete,PreDelete' }],
+  ])('passes for Argo CD 3.2 when %s Job has no deadline: that release never runs it', (_name, annotations) => {
+    // GIVEN a Job Argo CD 3.3 runs at deletion, which 3.2 keeps as a hook of no phase (controller/hook.go at v3.2.12)
+    const cleanup = job('cleanup', annotations);
+    // WHEN it is audited for 3.2 and for 3.3
+    const old = findingsOf(hookJobWithoutDeadline, [cleanup], safeApplication(), ArgoCdVersion.V3_2);
+    const current = findingsOf(hookJobWithoutDeadline, [cleanup], safeApplication(), ArgoCdVersion.V3_3);
+    // THEN only 3.3 waits for it
+    expect(described(old)).toEqual([]);
+    expectFindings(current, cleanup, ['SA104 /spec/activeDeadlineSeconds']);
+  });
+
+  test('names only the phases the release runs: PostDelete in a list is not one for Argo CD 3.2', () => {
+    // GIVEN a PreSync hook Job that also says PostDelete, in one list
+    const both = job('both', { [HOOK]: 'PostDelete,PreSync' });
+    // WHEN it is audited for 3.2 and 3.3
+    const old = findingsOf(hookJobWithoutDeadline, [both], safeApplication(), ArgoCdVersion.V3_2);
+    const current = findingsOf(hookJobWithoutDeadline, [both], safeApplication(), ArgoCdVersion.V3_3);
+    // THEN both report it, for the sync, and the phases are those each release reads
+    expect(old.map((f) => f.message)).toEqual(['hook Job (PreSync) has no deadline, so a stuck run blocks the sync forever']);
+    expect(current.map((f) => f.message)).toEqual(['hook Job (PreSync,PostDelete) has no deadline, so a stuck run blocks the sync forever']);
   });
 
   test('passes on what the library renders for examples/checkout', () => {

@@ -1,4 +1,6 @@
-import { crdErrors } from './crd';
+import { existsSync, readFileSync } from 'fs';
+import { join } from 'path';
+import { CRD_RELEASES, CRD_ROOT, crdErrors } from './crd';
 
 describe('tightened CRD validation (test support)', () => {
   const valid = {
@@ -21,5 +23,24 @@ describe('tightened CRD validation (test support)', () => {
     const enabled = { ...valid, spec: { ...valid.spec, syncPolicy: { automated: { enabled: true } } } };
     expect(crdErrors('application', '3.1', enabled)).toEqual([]);
     expect(crdErrors('application', '3.0', enabled).join('\n')).toContain('enabled');
+  });
+
+  test('every CRD_RELEASES folder is a patch of its minor and holds both CRDs', () => {
+    // GIVEN the CRD folders the tests validate against (test/reliability/compat-matrix.test.ts checks they are ArgoCdVersion.all())
+    // WHEN each is looked at
+    // THEN its tag is a patch of the minor it stands for, and it has the Application and AppProject CRDs
+    expect(Object.keys(CRD_RELEASES).length).toBeGreaterThanOrEqual(7);
+    for (const [release, tag] of Object.entries(CRD_RELEASES)) {
+      expect(tag).toMatch(new RegExp(`^v${release.replace('.', '\\.')}\\.\\d+$`));
+      expect(existsSync(join(CRD_ROOT, tag, 'application-crd.yaml'))).toBe(true);
+      expect(existsSync(join(CRD_ROOT, tag, 'appproject-crd.yaml'))).toBe(true);
+    }
+  });
+
+  test('schemas/README.md lists every CRD folder the tests read', () => {
+    const readme = readFileSync(join(CRD_ROOT, '..', 'README.md'), 'utf8');
+    for (const tag of Object.values(CRD_RELEASES)) {
+      expect(readme).toContain(`| \`argo-cd/${tag}/\` |`);
+    }
   });
 });
