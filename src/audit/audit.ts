@@ -79,7 +79,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   }
 
   const units = groupUnits(objects, notes, templateFiles);
-  const rules = options.ruleIds && options.ruleIds.length > 0 ? ALL_RULES.filter((r) => options.ruleIds!.includes(r.id)) : ALL_RULES;
+  const rules = rulesFor(options);
   const findings: AuditFinding[] = [];
   for (const unit of units) {
     const located = new Map<Manifest, SourceLocation>();

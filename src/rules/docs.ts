@@ -10,8 +10,8 @@ export function renderRulesMarkdown(rules: readonly Rule[]): string {
     '',
     '<!-- Generated from src/rules by `npx projen rules-doc`. Do not edit by hand. -->',
     '',
-    'Every SafeApplication runs these rules over its own rendered manifests when it is synthesized, and',
-    '`safe-argocd audit` runs the same rules over any GitOps repository. A finding is silenced only by a',
+    'Every SafeApplication runs these rules over its own rendered manifests when it is synthesized (all but those',
+    'marked audit only), and `safe-argocd audit` runs them all over any GitOps repository. A finding is silenced only by a',
     'reasoned suppression written on the object it is about:',
     '',
     '```yaml',
@@ -22,14 +22,14 @@ export function renderRulesMarkdown(rules: readonly Rule[]): string {
     '',
     '| id | name | severity | summary |',
     '|---|---|---|---|',
-    ...rules.map((r) => `| [${r.id}](#${r.id.toLowerCase()}-${r.name}) | ${r.name} | ${r.severity} | ${r.summary} |`),
+    ...rules.map((r) => `| [${r.id}](#${r.id.toLowerCase()}-${r.name}) | ${r.name} | ${r.severity}${r.auditOnly ? ' (audit only)' : ''} | ${r.summary} |`),
     '',
   ];
   for (const r of rules) {
     lines.push(
       `## ${r.id} ${r.name}`,
       '',
-      `Severity: **${r.severity}**`,
+      `Severity: **${r.severity}**${r.auditOnly ? '; run by `safe-argocd audit` only, not at synth' : ''}`,
       '',
       r.summary,
       '',

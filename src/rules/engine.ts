@@ -1,12 +1,12 @@
-import { ALL_RULES } from './registry';
+import { SYNTH_RULES } from './registry';
 import { suppressionsOf } from './suppressions';
 import { Finding, Manifest, Rule, RuleInput } from './types';
 
 /**
- * Runs rules over one Application and its manifests. Findings keep the rules' order, then the order the
+ * Runs rules (by default those a synth runs) over one Application and its manifests. Findings keep the rules' order, then the order the
  * rule reported them; a finding whose object carries a reasoned suppression for its rule is marked, not dropped.
  */
-export function runRules(input: RuleInput, rules: readonly Rule[] = ALL_RULES): Finding[] {
+export function runRules(input: RuleInput, rules: readonly Rule[] = SYNTH_RULES): Finding[] {
   const suppressionCache = new Map<Manifest, Map<string, string>>();
   const findings: Finding[] = [];
   for (const rule of rules) {

@@ -6,6 +6,7 @@ import { defaultProject } from './sa005-default-project';
 import { missingRetry } from './sa006-missing-retry';
 import { floatingTargetRevision } from './sa007-floating-target-revision';
 import { allowEmpty } from './sa008-allow-empty';
+import { placeholderAddress } from './sa009-placeholder-address';
 import { replicasOnAutoscaledWorkload } from './sa101-replicas-on-autoscaled-workload';
 import { autoscaledWithoutIgnore } from './sa102-autoscaled-without-ignore';
 import { jobInSyncWave } from './sa103-job-in-sync-wave';
@@ -29,6 +30,7 @@ export const ALL_RULES: readonly Rule[] = [
   missingRetry,
   floatingTargetRevision,
   allowEmpty,
+  placeholderAddress,
   replicasOnAutoscaledWorkload,
   autoscaledWithoutIgnore,
   jobInSyncWave,
@@ -41,6 +43,9 @@ export const ALL_RULES: readonly Rule[] = [
   overrideGranted,
   manualSyncWithoutRecord,
 ];
+
+/** The rules a synth runs: all but the audit-only ones. */
+export const SYNTH_RULES: readonly Rule[] = ALL_RULES.filter((r) => !r.auditOnly);
 
 /** The rule with this id, or undefined. */
 export function findRule(id: string): Rule | undefined {

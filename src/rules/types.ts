@@ -44,6 +44,11 @@ export interface Rule {
   readonly explanation: string;
   /** What to change. */
   readonly fix: string;
+  /**
+   * Whether only `safe-argocd audit` runs the rule, not a synth: for what is fine while an app is drafted
+   * and must be gone before it is deployed.
+   */
+  readonly auditOnly?: boolean;
   /** Checks one Application and its manifests. */
   check(input: RuleInput): Violation[];
 }

@@ -10,7 +10,7 @@ describe('DestinationCluster', () => {
   });
 
   describe('fromServer', () => {
-    test.each(['https://prod-eu.example.com:6443', 'http://10.0.0.1:8080', 'https://kubernetes.default.svc'])('accepts %p', (url) => {
+    test.each(['https://prod-eu.acme.internal:6443', 'http://10.0.0.1:8080', 'https://kubernetes.default.svc'])('accepts %p', (url) => {
       // GIVEN an http(s) API server URL
       // WHEN a destination is made
       const cluster = DestinationCluster.fromServer(url);
@@ -19,7 +19,7 @@ describe('DestinationCluster', () => {
       expect(cluster.name).toBeUndefined();
     });
 
-    test.each(['', 'prod-eu.example.com', 'ftp://prod-eu.example.com', 'https://', 'https://prod eu', ' https://prod-eu.example.com'])(
+    test.each(['', 'prod-eu.acme.internal', 'ftp://prod-eu.acme.internal', 'https://', 'https://prod eu', ' https://prod-eu.acme.internal'])(
       'fails when the URL is %p', (url) => {
         // GIVEN something that is not an http(s) URL
         // WHEN a destination is made

@@ -5,7 +5,7 @@ import { GITOPS_PART, GitOpsLayout, PartFile } from '../../src/private/gitops-pa
 import * as jq from '../../src/private/jq';
 import { addConfigMap, appProps, newApp, yamlOf } from '../support/app';
 
-const REPO = 'https://git.example.com/platform/gitops.git';
+const REPO = 'https://git.acme.internal/platform/gitops.git';
 
 /** A GitOps part that writes, as text, what the GitOpsApp's layout answers: the contract every part builds paths on. */
 class LayoutProbe extends Construct {

@@ -42,11 +42,11 @@ describe('IgnoreRule.jsonPointer', () => {
 describe('IgnoreRule.jsonPointerFromKeys', () => {
   test('escapes "~" before "/" in each key', () => {
     // GIVEN keys where one holds both "/" and "~"
-    const keys = ['metadata', 'annotations', 'example.com/a~b'];
+    const keys = ['metadata', 'annotations', 'acme.internal/a~b'];
     // WHEN a rule is made from the keys
     const rule = IgnoreRule.jsonPointerFromKeys(web, keys, REASON);
     // THEN "/" became "~1" and "~" became "~0", never "~01"
-    expect(rule.value).toBe('/metadata/annotations/example.com~1a~0b');
+    expect(rule.value).toBe('/metadata/annotations/acme.internal~1a~0b');
     expect(rule.kind).toBe(IgnoreRuleKind.JSON_POINTER);
   });
 

@@ -5,7 +5,7 @@ import { compileJq } from '../../src/private/jq';
 
 /** Keys and values that trip naive escaping: quotes, backslashes, brackets, "$", unicode, spaces, pipes. */
 const TRICKY = [
-  'example.com/x', 'app.kubernetes.io/name', 'with-dash', '0starts-with-digit', '123', 'has space', ' ', '"',
+  'acme.internal/x', 'app.kubernetes.io/name', 'with-dash', '0starts-with-digit', '123', 'has space', ' ', '"',
   '\\', '\\"', '"]', '["a"]', '$', '$__loc__', '\\(.a)', 'a|b', ')', '(', '#not-a-comment', 'tab\there',
   'new\nline', 'é', '☃', '😀', '\u0000', '\u001f', '\u007f', '\u2028', 'ünïcödé/ключ', '~0~1', '.', '..', '[]',
 ];
@@ -29,7 +29,7 @@ describe('JqPath.field', () => {
     // GIVEN keys that are not jq identifiers
     // WHEN field paths are made
     // THEN they use ["..."] and only the first key gets a dot
-    expect(JqPath.field(['metadata', 'annotations', 'example.com/x']).expression).toBe('.metadata.annotations["example.com/x"]');
+    expect(JqPath.field(['metadata', 'annotations', 'acme.internal/x']).expression).toBe('.metadata.annotations["acme.internal/x"]');
     expect(JqPath.field(['metadata', 'labels', 'app-name']).expression).toBe('.metadata.labels["app-name"]');
     expect(JqPath.field(['data', '0key']).expression).toBe('.data["0key"]');
     expect(JqPath.field(['a-b', 'c']).expression).toBe('.["a-b"].c');
@@ -145,7 +145,7 @@ describe('generated expressions are valid jq', () => {
     // GIVEN the expressions the examples above produce, and ones with jq keywords as keys
     const expressions = [
       JqPath.field(['spec', 'replicas']),
-      JqPath.field(['metadata', 'annotations', 'example.com/x']),
+      JqPath.field(['metadata', 'annotations', 'acme.internal/x']),
       JqPath.field(['data', '0key']),
       JqPath.field(['spec', 'if']),
       JqPath.field(['end', 'and', 'or', 'not', 'reduce', 'def', '__loc__']),

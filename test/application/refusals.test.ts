@@ -9,7 +9,7 @@ import {
  * (test/application/__snapshots__/refusals.test.ts.snap, reviewed when written, never updated in CI).
  */
 
-const REPO = 'https://git.example.com/platform/gitops.git';
+const REPO = 'https://git.acme.internal/platform/gitops.git';
 const TARGET = IgnoreTarget.resource({ group: 'apps', kind: 'Deployment', name: 'web', namespace: 'shop' });
 const REASON = 'the HPA owns the replica count';
 

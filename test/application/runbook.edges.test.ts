@@ -1,7 +1,7 @@
 import { AppOfApps, ArgoProject, RenderedFile } from '../../src';
 import { newApp } from '../support/app';
 
-const REPO = 'https://git.example.com/platform/gitops.git';
+const REPO = 'https://git.acme.internal/platform/gitops.git';
 
 const NO_ROOT = 'No app-of-apps root of this tree deploys it. If another parent manages this Application, check that the parent ignores its '
   + '`/spec/syncPolicy/automated`, or the parent will revert the suspension within seconds (argo-cd #3895, #4808, #23484).';
@@ -16,7 +16,7 @@ function defaultRunbookLines(rootLine: string): string[] {
     '# Break-glass runbook: checkout',
     '',
     'Application `checkout` (namespace `argocd`, project `payments`) deploys `dist/workloads/checkout` of',
-    '`https://git.example.com/platform/gitops.git` at `main` into namespace `payments`. It self-heals:',
+    '`https://git.acme.internal/platform/gitops.git` at `main` into namespace `payments`. It self-heals:',
     'any change made by hand is reverted within seconds. To change the cluster by hand during an incident,',
     'suspend automated sync of this one Application first, and restore it afterwards.',
     '',
@@ -40,7 +40,7 @@ function defaultRunbookLines(rootLine: string): string[] {
     '',
     '## 3. Backfill Git',
     '',
-    'Commit the same change to `https://git.example.com/platform/gitops.git` on `main` (regenerate the GitOps tree with the synth), and',
+    'Commit the same change to `https://git.acme.internal/platform/gitops.git` on `main` (regenerate the GitOps tree with the synth), and',
     'check that Git now matches the cluster:',
     '',
     '```sh',

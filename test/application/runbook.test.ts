@@ -4,7 +4,7 @@ import {
 } from '../../src';
 import { appProps, newApp, yamlOf } from '../support/app';
 
-const REPO = 'https://git.example.com/platform/gitops.git';
+const REPO = 'https://git.acme.internal/platform/gitops.git';
 const BREAK_GLASS = { reason: 'INC-42: ledger migration fixed by hand', expires: '2999-12-31', ticket: 'INC-42' };
 
 /** The rendered file at `path`. */
@@ -167,7 +167,7 @@ describe('the restore command follows what the app declares', () => {
     // GIVEN
     const gitops = new GitOpsApp({ outdir: 'dist' });
     new SafeApplication(gitops, 'ingress', appProps({
-      name: 'ingress', repoUrl: 'https://charts.example.com', targetRevision: '4.11.3', externalSource: ExternalSource.helmChart('ingress-nginx'),
+      name: 'ingress', repoUrl: 'https://charts.acme.internal', targetRevision: '4.11.3', externalSource: ExternalSource.helmChart('ingress-nginx'),
     }));
     // WHEN
     const { runbook, application } = rendered(gitops.renderFiles(), 'ingress');

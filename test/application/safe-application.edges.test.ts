@@ -6,8 +6,8 @@ import {
 } from '../../src';
 import { addConfigMap, applicationOf, appProps, newApp } from '../support/app';
 
-const REPO = 'https://git.example.com/platform/gitops.git';
-const OTHER_REPO = 'https://git.example.com/platform/other.git';
+const REPO = 'https://git.acme.internal/platform/gitops.git';
+const OTHER_REPO = 'https://git.acme.internal/platform/other.git';
 
 /** A SafeProject "payments" with the given repositories and destinations, in `gitops`. */
 function paymentsProject(gitops: GitOpsApp, sourceRepos: string[], destinations: { namespace: string; cluster?: DestinationCluster }[]): SafeProject {
@@ -291,7 +291,7 @@ describe('which deployed objects are checked as Argo CD Applications', () => {
       metadata: { name: 'child', namespace: 'argocd' },
       spec: {
         project: 'payments',
-        source: { repoURL: 'https://git.example.com/platform/gitops.git', path: 'child', targetRevision: 'main' },
+        source: { repoURL: 'https://git.acme.internal/platform/gitops.git', path: 'child', targetRevision: 'main' },
         destination: { namespace: 'child', server: 'https://kubernetes.default.svc' },
         syncPolicy: {
           automated: { enabled: true, prune: true, selfHeal: true, allowEmpty: false },

@@ -43,7 +43,7 @@ describe('SafeApplication defaults', () => {
   test('deploys to the in-cluster server, in the destination namespace, from main', () => {
     expect(application.spec.destination).toEqual({ server: 'https://kubernetes.default.svc', namespace: 'payments' });
     expect(application.spec.source).toEqual({
-      repoURL: 'https://git.example.com/platform/gitops.git',
+      repoURL: 'https://git.acme.internal/platform/gitops.git',
       targetRevision: 'main',
       path: 'dist/workloads/checkout',
     });
@@ -176,8 +176,8 @@ describe('SafeApplication options', () => {
   test('a named or remote destination cluster renders as Argo CD expects', () => {
     expect(applicationOf(newApp({ destinationCluster: DestinationCluster.fromName('prod-eu') }).app).spec.destination)
       .toEqual({ name: 'prod-eu', namespace: 'payments' });
-    expect(applicationOf(newApp({ destinationCluster: DestinationCluster.fromServer('https://prod.example.com:6443') }).app).spec.destination)
-      .toEqual({ server: 'https://prod.example.com:6443', namespace: 'payments' });
+    expect(applicationOf(newApp({ destinationCluster: DestinationCluster.fromServer('https://prod.acme.internal:6443') }).app).spec.destination)
+      .toEqual({ server: 'https://prod.acme.internal:6443', namespace: 'payments' });
   });
 
   test('the Application can live in another namespace', () => {
@@ -195,16 +195,16 @@ describe('SafeApplication external sources', () => {
     // WHEN rendered
     const application = applicationOf(app);
     // THEN source.path is that path, as written, without the trailing slash
-    expect(application.spec.source).toEqual({ repoURL: 'https://git.example.com/platform/gitops.git', targetRevision: 'v1.4.2', path: 'deploy/overlays/prod' });
+    expect(application.spec.source).toEqual({ repoURL: 'https://git.acme.internal/platform/gitops.git', targetRevision: 'v1.4.2', path: 'deploy/overlays/prod' });
     expect(crdErrors('application', '3.5', application)).toEqual([]);
     expect(Testing.synth(app)).toHaveLength(1);
   });
 
   test('a Helm chart deploys one exact chart version', () => {
     const app = new SafeApplication(Testing.app(), 'ingress', appProps({
-      name: 'ingress', repoUrl: 'https://charts.example.com', externalSource: ExternalSource.helmChart('ingress-nginx'), targetRevision: '4.11.3',
+      name: 'ingress', repoUrl: 'https://charts.acme.internal', externalSource: ExternalSource.helmChart('ingress-nginx'), targetRevision: '4.11.3',
     }));
-    expect(applicationOf(app).spec.source).toEqual({ repoURL: 'https://charts.example.com', targetRevision: '4.11.3', chart: 'ingress-nginx' });
+    expect(applicationOf(app).spec.source).toEqual({ repoURL: 'https://charts.acme.internal', targetRevision: '4.11.3', chart: 'ingress-nginx' });
   });
 
   test.each([undefined, '*', '^4.11.0', '4.x', '>=4.0.0'])('fails when a Helm chart version is %p', (targetRevision) => {
@@ -234,7 +234,7 @@ describe('SafeApplication refuses bad props at once', () => {
     ['empty name', { name: '' }, /\[SAFE-001\]/],
     ['project default', { project: { projectName: 'default' } }, /\[SAFE-002\] checkout: project is "default"/],
     ['no project', { project: { projectName: '' } }, /\[SAFE-002\]/],
-    ['repo URL without scheme', { repoUrl: 'git.example.com/x.git' }, /\[SAFE-003\] checkout: repoUrl is "git\.example\.com\/x\.git"/],
+    ['repo URL without scheme', { repoUrl: 'git.acme.internal/x.git' }, /\[SAFE-003\] checkout: repoUrl is "git\.acme\.internal\/x\.git"/],
     ['destination namespace with a dot', { destinationNamespace: 'pay.ments' }, /\[SAFE-004\] checkout: destinationNamespace is "pay\.ments"/],
     ['application namespace upper case', { applicationNamespace: 'ArgoCD' }, /\[SAFE-004\] checkout: applicationNamespace/],
     ['targetRevision HEAD', { targetRevision: 'HEAD' }, /\[SAFE-016\] checkout: targetRevision is "HEAD".*default branch/],

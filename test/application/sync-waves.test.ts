@@ -12,7 +12,7 @@ function rawPod(app: SafeApplication, name: string): ApiObject {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name },
-    spec: { containers: [{ name: 'main', image: 'registry.example.com/tool:1.0.0' }], restartPolicy: 'Never' },
+    spec: { containers: [{ name: 'main', image: 'registry.acme.internal/tool:1.0.0' }], restartPolicy: 'Never' },
   });
 }
 
@@ -20,7 +20,7 @@ describe('SafeApplication.addToSyncWave', () => {
   test('writes the wave on the resource as a string annotation', () => {
     // GIVEN an app with a ConfigMap and a Deployment
     const { app, config } = newApp();
-    const web = new kplus.Deployment(app, 'web', { containers: [{ image: 'registry.example.com/web:1.0.0' }] });
+    const web = new kplus.Deployment(app, 'web', { containers: [{ image: 'registry.acme.internal/web:1.0.0' }] });
     // WHEN both are put into waves (the Deployment through its construct, not its ApiObject)
     app.addToSyncWave(config, -1);
     app.addToSyncWave(web, 2);
@@ -61,7 +61,7 @@ describe('SafeApplication.addToSyncWave', () => {
   test('the app with waves validates against the v3.5.1 CRD and passes the rules at synth', () => {
     // GIVEN an app with resources in several waves
     const { app, config, gitops } = newApp();
-    const web = new kplus.Deployment(app, 'web', { containers: [{ image: 'registry.example.com/web:1.0.0' }] });
+    const web = new kplus.Deployment(app, 'web', { containers: [{ image: 'registry.acme.internal/web:1.0.0' }] });
     app.addToSyncWave(config, -1);
     app.addToSyncWave(web, 1);
     // WHEN synthesized THEN no rule objects (SA103, SA105 included), and the files carry the waves
@@ -76,7 +76,7 @@ describe('SafeApplication.addToSyncWave refusals', () => {
   test('fails when the resource is a cdk8s-plus Job', () => {
     // GIVEN an app with a Job WHEN it is put into a wave THEN it is refused, pointing to MigrationHook
     const { app } = newApp();
-    const job = new kplus.Job(app, 'migrate', { containers: [{ image: 'registry.example.com/migrate:1.0.0' }] });
+    const job = new kplus.Job(app, 'migrate', { containers: [{ image: 'registry.acme.internal/migrate:1.0.0' }] });
     expect(() => app.addToSyncWave(job, -1)).toThrow(/^\[SAFE-023\] checkout: resource is "Job [^"]+"; it is a Job or Pod.*MigrationHook/);
     expect(ApiObject.of(job).toJson().metadata.annotations?.[WAVE]).toBeUndefined();
   });
@@ -124,7 +124,7 @@ describe('sync waves added by hand are caught at synth', () => {
     const { app, gitops } = newApp();
     new kplus.Job(app, 'migrate', {
       metadata: { annotations: { [WAVE]: '-1' } },
-      containers: [{ image: 'registry.example.com/migrate:1.0.0' }],
+      containers: [{ image: 'registry.acme.internal/migrate:1.0.0' }],
     });
     // WHEN synthesized THEN SA103 reports it
     expect(() => gitops.renderFiles()).toThrow(/SA103 job-in-sync-wave \[error\] on Job payments\/[^ ]+ at checkout\/migrate\/Resource /);

@@ -20,7 +20,7 @@ function deploymentYaml(name: string, namespace: string, replicas?: number): str
     spec: {
       ...(replicas !== undefined ? { replicas } : {}),
       selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image: 'registry.example.com/web:1.0.0' }] } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image: 'registry.acme.internal/web:1.0.0' }] } },
     },
   });
 }
@@ -39,7 +39,7 @@ function jobYaml(name: string, namespace: string, annotations: Record<string, st
     apiVersion: 'batch/v1',
     kind: 'Job',
     metadata: { name, namespace, annotations },
-    spec: { ...extraSpec, template: { spec: { restartPolicy: 'Never', containers: [{ name, image: 'registry.example.com/web:1.0.0' }] } } },
+    spec: { ...extraSpec, template: { spec: { restartPolicy: 'Never', containers: [{ name, image: 'registry.acme.internal/web:1.0.0' }] } } },
   });
 }
 
@@ -91,7 +91,7 @@ describe('auditFiles: pairing Applications with their manifests', () => {
   test('with directory.recurse: true, manifests in subfolders are paired', () => {
     // GIVEN the same layout, with recurse on
     const result = audit({
-      'apps/web.yaml': applicationYaml('web', { spec: { source: { repoURL: 'https://git.example.com/platform/gitops.git', targetRevision: 'main', path: 'workloads/web', directory: { recurse: true } } } }),
+      'apps/web.yaml': applicationYaml('web', { spec: { source: { repoURL: 'https://git.acme.internal/platform/gitops.git', targetRevision: 'main', path: 'workloads/web', directory: { recurse: true } } } }),
       'workloads/web/configmap.yaml': configMapYaml('settings', 'web'),
       ...autoscaledWorkload('workloads/web/base', 'web'),
     });
@@ -107,7 +107,7 @@ describe('auditFiles: pairing Applications with their manifests', () => {
   test('recurse does not reach a sibling folder whose name only starts the same', () => {
     // GIVEN an Application deploying workloads/web recursively, and manifests in workloads/web-legacy
     const result = audit({
-      'apps/web.yaml': applicationYaml('web', { spec: { source: { repoURL: 'https://git.example.com/platform/gitops.git', targetRevision: 'main', path: 'workloads/web', directory: { recurse: true } } } }),
+      'apps/web.yaml': applicationYaml('web', { spec: { source: { repoURL: 'https://git.acme.internal/platform/gitops.git', targetRevision: 'main', path: 'workloads/web', directory: { recurse: true } } } }),
       'workloads/web/configmap.yaml': configMapYaml('settings', 'web'),
       ...autoscaledWorkload('workloads/web-legacy', 'web'),
     });
@@ -123,7 +123,7 @@ describe('auditFiles: pairing Applications with their manifests', () => {
       'apps/web.yaml': applicationYaml('web', {
         spec: {
           source: undefined,
-          sources: [{ repoURL: 'https://git.example.com/platform/gitops.git', targetRevision: 'main', path: 'workloads/web', directory: { recurse: true } }],
+          sources: [{ repoURL: 'https://git.acme.internal/platform/gitops.git', targetRevision: 'main', path: 'workloads/web', directory: { recurse: true } }],
         },
       }),
       'workloads/web/configmap.yaml': configMapYaml('settings', 'web'),
@@ -258,7 +258,7 @@ describe('auditFiles: file formats', () => {
 
   test('an Application pinned to a tag named like a date is not reported as floating (SA007)', () => {
     // GIVEN an Application whose targetRevision is the release tag 2024-05-01, written without quotes
-    const source = { repoURL: 'https://git.example.com/platform/gitops.git', targetRevision: 'TAG', path: 'workloads/web' };
+    const source = { repoURL: 'https://git.acme.internal/platform/gitops.git', targetRevision: 'TAG', path: 'workloads/web' };
     const text = applicationYaml('web', { spec: { source } }).replace('targetRevision: TAG', 'targetRevision: 2024-05-01');
 
     // WHEN it is audited
@@ -358,7 +358,7 @@ describe('auditFiles: Helm', () => {
   test('an Application with a Helm chart source gets a "not rendered" note', () => {
     // GIVEN an Application installing a chart from a Helm repository
     const result = audit({
-      'apps/web.yaml': applicationYaml('web', { spec: { source: { repoURL: 'https://charts.example.com', chart: 'web', targetRevision: '1.2.3' } } }),
+      'apps/web.yaml': applicationYaml('web', { spec: { source: { repoURL: 'https://charts.acme.internal', chart: 'web', targetRevision: '1.2.3' } } }),
     });
 
     // WHEN it is audited
@@ -373,7 +373,7 @@ describe('auditFiles: Helm', () => {
     ['kustomize', { namePrefix: 'prod-' }, 'a Kustomize source'],
   ])('an Application whose source has %s options gets a "not rendered" note', (field, options, what) => {
     // GIVEN an Application whose source path is rendered by a tool before it is applied
-    const source = { repoURL: 'https://git.example.com/platform/gitops.git', targetRevision: 'main', path: 'workloads/web', [field]: options };
+    const source = { repoURL: 'https://git.acme.internal/platform/gitops.git', targetRevision: 'main', path: 'workloads/web', [field]: options };
     const result = audit({ 'apps/web.yaml': applicationYaml('web', { spec: { source } }), 'workloads/web/configmap.yaml': configMapYaml('settings', 'web') });
 
     // WHEN it is audited

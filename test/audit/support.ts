@@ -100,7 +100,7 @@ export function applicationYaml(name: string, options: ApplicationOptions = {}):
     spec: {
       project: 'payments',
       destination: { server: 'https://kubernetes.default.svc', namespace: name },
-      source: { repoURL: 'https://git.example.com/platform/gitops.git', targetRevision: 'main', path: options.path ?? `workloads/${name}` },
+      source: { repoURL: 'https://git.acme.internal/platform/gitops.git', targetRevision: 'main', path: options.path ?? `workloads/${name}` },
       syncPolicy: {
         automated: { prune: true, selfHeal: true },
         retry: { limit: 5, backoff: { duration: '5s', factor: 2, maxDuration: '3m' } },

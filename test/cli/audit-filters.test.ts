@@ -281,7 +281,7 @@ describe('safe-argocd audit with annotation suppressions', () => {
       'workloads/migration-in-wave/job.yaml': [
         'apiVersion: batch/v1', 'kind: Job', 'metadata:', '  name: migrate', '  namespace: migration-in-wave', '  annotations:',
         '    argocd.argoproj.io/sync-wave: "-1"', '    safe-argocd/suppress.SA103: the migration is idempotent and additive only',
-        'spec:', '  template:', '    spec:', '      restartPolicy: Never', '      containers: [{name: migrate, image: "registry.example.com/web:1.0.0"}]', '',
+        'spec:', '  template:', '    spec:', '      restartPolicy: Never', '      containers: [{name: migrate, image: "registry.acme.internal/web:1.0.0"}]', '',
       ].join('\n'),
     });
 

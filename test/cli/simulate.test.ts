@@ -34,7 +34,7 @@ describe('safe-argocd simulate', () => {
     return path;
   };
   const scaled = live('scaled', LiveScenario.hpaScales(8));
-  const edited = live('edited', LiveScenario.kubectlSetImage('web', 'registry.example.com/payments/checkout:hotfix'));
+  const edited = live('edited', LiveScenario.kubectlSetImage('web', 'registry.acme.internal/payments/checkout:hotfix'));
 
   test('exits 0 and says Synced when the HPA scaled the Deployment', async () => {
     const { code, stdout } = await run(['simulate', '--app', app, '--desired', desired, '--live', scaled]);

@@ -39,7 +39,7 @@ describe('jqPathExpressions run by the jq engine create() loads', () => {
 
   test('an iterating expression over the containers hides a hand-set image; without RespectIgnoreDifferences a sync puts Git\'s back', () => {
     // GIVEN every container image ignored, not respected, and a hot-fixed image in live
-    const live = LiveScenario.kubectlSetImage('web', 'registry.example.com/web:hotfix').liveFrom(DESIRED);
+    const live = LiveScenario.kubectlSetImage('web', 'registry.acme.internal/web:hotfix').liveFrom(DESIRED);
     const report = sim().simulateDrift({ application: ignoringJq('.spec.template.spec.containers[]?.image'), desired: DESIRED, live });
 
     // THEN it is Synced, yet the next sync reverts the image
@@ -54,7 +54,7 @@ describe('jqPathExpressions run by the jq engine create() loads', () => {
       respectIgnoreDifferences: false,
       warnings: [],
     });
-    expect(JSON.parse(liveAfterApply).spec.template.spec.containers[0].image).toBe('registry.example.com/web:1.0.0');
+    expect(JSON.parse(liveAfterApply).spec.template.spec.containers[0].image).toBe('registry.acme.internal/web:1.0.0');
   });
 });
 
@@ -74,7 +74,7 @@ describe('_simulateObjects', () => {
   test('gives the engine\'s result on parsed objects, liveAfterApply as an object', () => {
     // GIVEN parsed objects with a hand-set image
     const app = application();
-    const live = JSON.parse(LiveScenario.kubectlSetImage('web', 'registry.example.com/web:hotfix').liveFrom(DESIRED));
+    const live = JSON.parse(LiveScenario.kubectlSetImage('web', 'registry.acme.internal/web:hotfix').liveFrom(DESIRED));
 
     // WHEN simulated on objects
     const result = sim()._simulateObjects(app, deployment(), live);
@@ -83,6 +83,6 @@ describe('_simulateObjects', () => {
     expect(result).toEqual(simulate(jq(), app, deployment(), live));
     expect(result.differences).toEqual([IMAGE]);
     expect(result.selfHealReverts).toEqual([IMAGE]);
-    expect((result.liveAfterApply as any).spec.template.spec.containers[0].image).toBe('registry.example.com/web:1.0.0');
+    expect((result.liveAfterApply as any).spec.template.spec.containers[0].image).toBe('registry.acme.internal/web:1.0.0');
   });
 });

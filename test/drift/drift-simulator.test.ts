@@ -58,7 +58,7 @@ describe('report', () => {
 
   test('is deterministic: the same input twice gives equal reports, byte for byte', () => {
     // GIVEN one input with drift, ignored fields and an injected sidecar
-    const live = LiveScenario.kubectlSetImage('web', 'registry.example.com/web:hotfix').liveFrom(DESIRED);
+    const live = LiveScenario.kubectlSetImage('web', 'registry.acme.internal/web:hotfix').liveFrom(DESIRED);
     const input = { application: APP, desired: DESIRED, live };
 
     // WHEN it is simulated twice

@@ -15,7 +15,7 @@ const HOOK_WARNING = 'the resource is a sync hook: Argo CD runs hooks and never 
 const SKIP_WARNING = 'the resource is marked argocd.argoproj.io/hook: Skip: Argo CD neither applies nor compares it';
 
 /** A migration Job in `payments` with the given annotations. */
-function job(annotations: JsonMap, image = 'registry.example.com/migrate:1.0.0'): JsonMap {
+function job(annotations: JsonMap, image = 'registry.acme.internal/migrate:1.0.0'): JsonMap {
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -30,7 +30,7 @@ function job(annotations: JsonMap, image = 'registry.example.com/migrate:1.0.0')
 /** Live for `desired` as applied, then run by hand with another image, with a status. */
 function driftedLive(desired: JsonMap): JsonMap {
   return edited(withLastApplied(desired, desired), (d) => {
-    d.spec.template.spec.containers[0].image = 'registry.example.com/migrate:hotfix';
+    d.spec.template.spec.containers[0].image = 'registry.acme.internal/migrate:hotfix';
     d.status = { succeeded: 1 };
   });
 }
@@ -159,8 +159,8 @@ describe('sync hooks are never compared', () => {
 
   test.each([
     ['an annotation value that is not a string (Kubernetes reads no annotations then)', { 'argocd.argoproj.io/hook': true }],
-    ['a Skip next to an annotation that is not a string', { 'argocd.argoproj.io/hook': 'Skip', 'example.com/replicas': 3 }],
-    ['other annotations only', { 'example.com/owner': 'payments' }],
+    ['a Skip next to an annotation that is not a string', { 'argocd.argoproj.io/hook': 'Skip', 'acme.internal/replicas': 3 }],
+    ['other annotations only', { 'acme.internal/owner': 'payments' }],
   ])('not a hook: %s; in sync with live, it is Synced without a hook warning', (_what, annotations) => {
     // GIVEN a Job that live has exactly as applied
     const desired = job(annotations as JsonMap);
@@ -249,7 +249,7 @@ describe('the last-applied annotation', () => {
   test('a custom resource: an empty list last-applied has and Git dropped is drift, and the apply deletes it', () => {
     // GIVEN a custom resource applied with tags: [] (JSON merge, no re-encoding: the empty list stays in
     // last-applied and in live), and Git without tags
-    const widget = (spec: JsonMap): JsonMap => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'payments' }, spec });
+    const widget = (spec: JsonMap): JsonMap => ({ apiVersion: 'acme.internal/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'payments' }, spec });
     const applied = widget({ size: 2, tags: [] });
     const live = withLastApplied(applied, applied);
 
@@ -274,7 +274,7 @@ describe('the last-applied annotation is compared as it is stored', () => {
       d.metadata.finalizers = [];
     });
     const live = edited(withLastApplied(desired, lastApplied), (d) => {
-      d.metadata.finalizers = ['example.com/cleanup'];
+      d.metadata.finalizers = ['acme.internal/cleanup'];
     });
 
     // WHEN simulated

@@ -81,7 +81,7 @@ describe('three-way diff: live with the last-applied annotation', () => {
 
   test('the apply writes Git\'s object as the new last-applied annotation, which is not reported as a revert', () => {
     // GIVEN live applied from an older image
-    const live = withLastApplied(withImage(deployment(3), 'registry.example.com/web:0.9.0'), withImage(deployment(3), 'registry.example.com/web:0.9.0'));
+    const live = withLastApplied(withImage(deployment(3), 'registry.acme.internal/web:0.9.0'), withImage(deployment(3), 'registry.acme.internal/web:0.9.0'));
 
     // WHEN Git has the new image
     const result = simulate(jq(), application(), deployment(3), live);
@@ -113,7 +113,7 @@ describe('RespectIgnoreDifferences=true', () => {
   test('a change to a field that is not ignored is still reverted next to the kept one', () => {
     // GIVEN live also runs a hand-set image
     const app = application({ ignoreDifferences: IGNORE_REPLICAS }, RESPECTING);
-    const live = withLastApplied(withImage(deployment(8), 'registry.example.com/web:hotfix'), deployment(3));
+    const live = withLastApplied(withImage(deployment(8), 'registry.acme.internal/web:hotfix'), deployment(3));
 
     // WHEN Argo CD compares and syncs
     const result = simulate(jq(), app, deployment(3), live);
@@ -170,7 +170,7 @@ describe('without RespectIgnoreDifferences (#6520, #7820)', () => {
 });
 
 describe('self-heal', () => {
-  const driftedLive = () => withLastApplied(withImage(deployment(3), 'registry.example.com/web:hotfix'), deployment(3));
+  const driftedLive = () => withLastApplied(withImage(deployment(3), 'registry.acme.internal/web:hotfix'), deployment(3));
 
   test('when OutOfSync and self-healing, selfHealReverts are the apply\'s reverts', () => {
     const result = simulate(jq(), application(), deployment(3), driftedLive());
@@ -256,7 +256,7 @@ describe('managedFieldsManagers', () => {
   test('a container image changed by a trusted manager (kubectl-set, k:{"name":"web"}/f:image) is not drift', () => {
     // GIVEN kubectl-set changed the web container's image and owns it; kubectl-set is trusted
     const app = application({ ignoreDifferences: [{ group: 'apps', kind: 'Deployment', name: 'web', managedFieldsManagers: ['kubectl-set'] }] }, RESPECTING);
-    const live = edited(withLastApplied(withImage(deployment(3), 'registry.example.com/web:hotfix'), deployment(3)), (d) => {
+    const live = edited(withLastApplied(withImage(deployment(3), 'registry.acme.internal/web:hotfix'), deployment(3)), (d) => {
       d.metadata.managedFields = [{
         manager: 'kubectl-set',
         operation: 'Update',
@@ -270,6 +270,6 @@ describe('managedFieldsManagers', () => {
 
     // THEN it is Synced and the hand-set image is kept
     expect(result.outOfSync).toBe(false);
-    expect((result.liveAfterApply as any).spec.template.spec.containers[0].image).toBe('registry.example.com/web:hotfix');
+    expect((result.liveAfterApply as any).spec.template.spec.containers[0].image).toBe('registry.acme.internal/web:hotfix');
   });
 });

@@ -70,7 +70,7 @@ describe('entriesFor: group and kind match by glob (util/glob, diff_normalizer.g
   test('"apps*" matches the apps group and groups that start with it, not the core or batch groups', () => {
     const appsLike = entry({ group: 'apps*', kind: '*' });
     expect(matches(appsLike, WEB)).toBe(true);
-    expect(matches(appsLike, { ...WEB, group: 'apps.example.com' })).toBe(true);
+    expect(matches(appsLike, { ...WEB, group: 'apps.acme.internal' })).toBe(true);
     expect(matches(appsLike, SETTINGS)).toBe(false);
     expect(matches(appsLike, { ...WEB, group: 'batch', kind: 'Job' })).toBe(false);
   });
@@ -168,7 +168,7 @@ describe('cluster-scoped resources have no namespace to match', () => {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingWebhookConfiguration',
     metadata: { name: 'checkout-validator' },
-    webhooks: [{ name: 'validate.checkout.example.com', clientConfig: { caBundle, service: { name: 'checkout', namespace: 'payments' } } }],
+    webhooks: [{ name: 'validate.checkout.acme.internal', clientConfig: { caBundle, service: { name: 'checkout', namespace: 'payments' } } }],
   });
 
   test('an entry with a namespace does not match a ValidatingWebhookConfiguration, so a changed caBundle stays drift', () => {

@@ -55,6 +55,6 @@ describe('checkDriftInputs', () => {
   });
 
   test('refuses an Application in another API group', () => {
-    expect(check({ ...APPLICATION, apiVersion: 'example.com/v1' }, DEPLOYMENT)).toThrow(/is an Application \(example\.com\/v1\), not an Argo CD Application/);
+    expect(check({ ...APPLICATION, apiVersion: 'acme.internal/v1' }, DEPLOYMENT)).toThrow(/is an Application \(acme\.internal\/v1\), not an Argo CD Application/);
   });
 });

@@ -86,7 +86,7 @@ describe('descriptions', () => {
     ['istio injects container istio-proxy', () => LiveScenario.sidecarInjected('istio-proxy', 'istio')],
     ['cainjector writes caBundle', () => LiveScenario.caBundleWritten()],
     ['kubectl scale --replicas=5', () => LiveScenario.kubectlScale(5)],
-    ['kubectl set image web=registry.example.com/web:hotfix', () => LiveScenario.kubectlSetImage('web', 'registry.example.com/web:hotfix')],
+    ['kubectl set image web=registry.acme.internal/web:hotfix', () => LiveScenario.kubectlSetImage('web', 'registry.acme.internal/web:hotfix')],
     ['kubectl edit /spec/replicas', () => LiveScenario.kubectlEdit('/spec/replicas', '4')],
   ])('%j', (description, scenario) => {
     expect(scenario().description).toBe(description);
@@ -174,14 +174,14 @@ describe('sidecarInjected', () => {
 
 describe('kubectlSetImage', () => {
   const twoContainers = () => edited(deployment(), (d) => {
-    d.spec.template.spec.containers.push({ name: 'worker', image: 'registry.example.com/worker:1.0.0' });
+    d.spec.template.spec.containers.push({ name: 'worker', image: 'registry.acme.internal/worker:1.0.0' });
   });
 
   test('changes the named container, not the first one, and kubectl-set owns that image through its key', () => {
-    const live = liveOf(LiveScenario.kubectlSetImage('worker', 'registry.example.com/worker:hotfix'), twoContainers());
+    const live = liveOf(LiveScenario.kubectlSetImage('worker', 'registry.acme.internal/worker:hotfix'), twoContainers());
     expect(live.spec.template.spec.containers).toEqual([
       (deployment() as any).spec.template.spec.containers[0],
-      { name: 'worker', image: 'registry.example.com/worker:hotfix' },
+      { name: 'worker', image: 'registry.acme.internal/worker:hotfix' },
     ]);
     expect(live.metadata.managedFields.slice(1)).toEqual([entry('kubectl-set', 'apps/v1', {
       'f:spec': { 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"worker"}': { 'f:image': {} } } } } },
@@ -192,7 +192,7 @@ describe('kubectlSetImage', () => {
     ['a container name the Deployment does not have', twoContainers()],
     ['an object without containers', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'web', namespace: 'payments' }, data: { mode: 'prod' } }],
   ])('changes nothing for %s', (_what, desired) => {
-    expect(liveOf(LiveScenario.kubectlSetImage('missing', 'registry.example.com/x:1'), desired as JsonMap))
+    expect(liveOf(LiveScenario.kubectlSetImage('missing', 'registry.acme.internal/x:1'), desired as JsonMap))
       .toEqual(liveOf(LiveScenario.unchanged(), desired as JsonMap));
   });
 });
@@ -205,7 +205,7 @@ describe('caBundleWritten', () => {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',
       metadata: { name: 'checkout' },
-      webhooks: [webhook('a.example.com'), webhook('b.example.com')],
+      webhooks: [webhook('a.acme.internal'), webhook('b.acme.internal')],
     };
 
     // WHEN cainjector runs
@@ -219,8 +219,8 @@ describe('caBundleWritten', () => {
     expect(live.metadata.managedFields.map((m: any) => m.manager)).toEqual(['argocd-controller', 'cainjector']);
     expect(live.metadata.managedFields[1]).toEqual(entry('cainjector', 'admissionregistration.k8s.io/v1', {
       'f:webhooks': {
-        'k:{"name":"a.example.com"}': { 'f:clientConfig': { 'f:caBundle': {} } },
-        'k:{"name":"b.example.com"}': { 'f:clientConfig': { 'f:caBundle': {} } },
+        'k:{"name":"a.acme.internal"}': { 'f:clientConfig': { 'f:caBundle': {} } },
+        'k:{"name":"b.acme.internal"}': { 'f:clientConfig': { 'f:caBundle': {} } },
       },
     }));
   });
@@ -229,9 +229,9 @@ describe('caBundleWritten', () => {
     const desired: JsonMap = {
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
-      metadata: { name: 'widgets.example.com' },
+      metadata: { name: 'widgets.acme.internal' },
       spec: {
-        group: 'example.com',
+        group: 'acme.internal',
         names: { kind: 'Widget', plural: 'widgets' },
         scope: 'Namespaced',
         versions: [{ name: 'v1', served: true, storage: true }],
@@ -288,14 +288,14 @@ describe('kubectlEdit', () => {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',
       metadata: { name: 'checkout' },
-      webhooks: [{ name: 'a.example.com', admissionReviewVersions: ['v1beta1', 'v1'], sideEffects: 'None' }],
+      webhooks: [{ name: 'a.acme.internal', admissionReviewVersions: ['v1beta1', 'v1'], sideEffects: 'None' }],
     };
 
     // WHEN the first admissionReviewVersions item is edited
     const live = liveOf(LiveScenario.kubectlEdit('/webhooks/0/admissionReviewVersions/0', '"v1"'), desired);
 
     // THEN only that item changed
-    expect(live.webhooks).toEqual([{ name: 'a.example.com', admissionReviewVersions: ['v1', 'v1'], sideEffects: 'None' }]);
+    expect(live.webhooks).toEqual([{ name: 'a.acme.internal', admissionReviewVersions: ['v1', 'v1'], sideEffects: 'None' }]);
   });
 
   test('creates a map for a missing parent, even when the last key is a number', () => {

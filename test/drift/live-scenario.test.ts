@@ -26,8 +26,8 @@ describe('liveFrom', () => {
   });
 
   test('kubectlSetImage changes one container\'s image and owns it through a k: path', () => {
-    const live = JSON.parse(LiveScenario.kubectlSetImage('web', 'registry.example.com/web:hotfix').liveFrom(DESIRED));
-    expect(live.spec.template.spec.containers).toEqual([{ ...(deployment() as any).spec.template.spec.containers[0], image: 'registry.example.com/web:hotfix' }]);
+    const live = JSON.parse(LiveScenario.kubectlSetImage('web', 'registry.acme.internal/web:hotfix').liveFrom(DESIRED));
+    expect(live.spec.template.spec.containers).toEqual([{ ...(deployment() as any).spec.template.spec.containers[0], image: 'registry.acme.internal/web:hotfix' }]);
     expect(live.metadata.managedFields.find((m: any) => m.manager === 'kubectl-set').fieldsV1).toEqual({
       'f:spec': { 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"web"}': { 'f:image': {} } } } } },
     });
@@ -44,7 +44,7 @@ describe('liveFrom', () => {
     const containers = live.spec.template.spec.containers;
     expect(Array.isArray(containers)).toBe(true);
     expect(containers[0].name).toBe('web');
-    expect(containers[0].image).toBe('registry.example.com/web:1.0.0');
+    expect(containers[0].image).toBe('registry.acme.internal/web:1.0.0');
     expect(containers[0].resources).toEqual({ limits: { memory: '4Gi' } });
   });
 

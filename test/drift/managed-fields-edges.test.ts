@@ -51,7 +51,7 @@ describe('modifiedPaths, item by item', () => {
 
   test('a map on one side and null or a string on the other is modified as a whole', () => {
     // GIVEN Git's empty `annotations:` (null) and a label map that live holds as a string
-    const live = { metadata: { annotations: { 'example.com/a': '1' }, labels: 'app=web' } };
+    const live = { metadata: { annotations: { 'acme.internal/a': '1' }, labels: 'app=web' } };
     const git = { metadata: { annotations: null, labels: { app: 'web' } } };
     expect(modifiedPaths(live, git, DEPLOYMENT_CTX())).toEqual([f('metadata', 'annotations'), f('metadata', 'labels')]);
   });

@@ -36,7 +36,7 @@ describe('fieldsV1Members (the fieldsV1 set format of metav1.ManagedFieldsEntry)
       'f:metadata': { '.': {}, 'f:labels': { 'f:x': {} } },
       'f:spec': {
         'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"web"}': { '.': {}, 'f:image': {} } } } },
-        'f:finalizers': { 'v:"example.com/cleanup"': {} },
+        'f:finalizers': { 'v:"acme.internal/cleanup"': {} },
         'f:items': { 'i:0': {} },
       },
     };
@@ -50,7 +50,7 @@ describe('fieldsV1Members (the fieldsV1 set format of metav1.ManagedFieldsEntry)
       [{ field: 'metadata' }, { field: 'labels' }, { field: 'x' }],
       [{ field: 'spec' }, { field: 'template' }, { field: 'spec' }, { field: 'containers' }, { key: { name: 'web' } }],
       [{ field: 'spec' }, { field: 'template' }, { field: 'spec' }, { field: 'containers' }, { key: { name: 'web' } }, { field: 'image' }],
-      [{ field: 'spec' }, { field: 'finalizers' }, { value: 'example.com/cleanup' }],
+      [{ field: 'spec' }, { field: 'finalizers' }, { value: 'acme.internal/cleanup' }],
       [{ field: 'spec' }, { field: 'items' }, { index: 0 }],
     ]);
   });
@@ -211,10 +211,10 @@ describe('normalizeManagedFields', () => {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',
       metadata: { name: 'validator' },
-      webhooks: [{ name: 'validate.example.com', clientConfig: { caBundle, service: { name: 'svc', namespace: 'x' } } }],
+      webhooks: [{ name: 'validate.acme.internal', clientConfig: { caBundle, service: { name: 'svc', namespace: 'x' } } }],
     });
     const live = edited(webhookConfig('LS0tLS1CRUdJTg=='), (w) => {
-      w.metadata.managedFields = [owned('cainjector', { 'f:webhooks': { 'k:{"name":"validate.example.com"}': { 'f:clientConfig': { 'f:caBundle': {} } } } })];
+      w.metadata.managedFields = [owned('cainjector', { 'f:webhooks': { 'k:{"name":"validate.acme.internal"}': { 'f:clientConfig': { 'f:caBundle': {} } } } })];
     });
     const cfg = webhookConfig('Cg==');
 
@@ -237,8 +237,8 @@ describe('normalizeManagedFields', () => {
     normalizeManagedFields(live, cfg, ['kubectl-set'], mergeContextFor(cfg));
 
     // THEN the image stays on both sides
-    expect((live as any).spec.template.spec.containers[0].image).toBe('registry.example.com/web:1.0.0');
-    expect((cfg as any).spec.template.spec.containers[0].image).toBe('registry.example.com/web:1.0.0');
+    expect((live as any).spec.template.spec.containers[0].image).toBe('registry.acme.internal/web:1.0.0');
+    expect((cfg as any).spec.template.spec.containers[0].image).toBe('registry.acme.internal/web:1.0.0');
   });
 });
 

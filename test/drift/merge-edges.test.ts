@@ -31,9 +31,9 @@ function container(result: any, name: string): any {
   return podSpec(result).containers.find((c: JsonMap) => c.name === name);
 }
 
-const WEB: JsonMap = { name: 'web', image: 'registry.example.com/web:1.0.0' };
+const WEB: JsonMap = { name: 'web', image: 'registry.acme.internal/web:1.0.0' };
 const SIDECAR: JsonMap = { name: 'istio-proxy', image: 'docker.io/istio/proxyv2:1.22.0' };
-const LOGGER: JsonMap = { name: 'logger', image: 'registry.example.com/logger:1.0.0' };
+const LOGGER: JsonMap = { name: 'logger', image: 'registry.acme.internal/logger:1.0.0' };
 
 describe('mergeContextFor, on manifests without a usable apiVersion or kind', () => {
   test('no apiVersion reads as the core group (strategic merge); the kind is kept', () => {
@@ -164,25 +164,25 @@ describe('finalizers: only metadata.finalizers is a set', () => {
   const withFinalizers = (...finalizers: string[]) => edited(deployment(), (d) => { d.metadata.finalizers = finalizers; });
 
   test('finalizers Git adds to an object that has none are Git\'s list', () => {
-    const { result } = merge(deployment(), withFinalizers('example.com/cleanup'), deployment());
-    expect(result.metadata.finalizers).toEqual(['example.com/cleanup']);
+    const { result } = merge(deployment(), withFinalizers('acme.internal/cleanup'), deployment());
+    expect(result.metadata.finalizers).toEqual(['acme.internal/cleanup']);
   });
 
   test('with nothing changed in Git, live\'s finalizers stay exactly as they are, in live\'s order', () => {
     // GIVEN Git and last-applied declare a and c; a controller added d in live
     const { result } = merge(
-      withFinalizers('example.com/a', 'example.com/c'),
-      withFinalizers('example.com/a', 'example.com/c'),
-      withFinalizers('example.com/a', 'example.com/c', 'example.com/d'),
+      withFinalizers('acme.internal/a', 'acme.internal/c'),
+      withFinalizers('acme.internal/a', 'acme.internal/c'),
+      withFinalizers('acme.internal/a', 'acme.internal/c', 'acme.internal/d'),
     );
 
     // THEN the prediction equals live: nothing is removed and re-added
-    expect(result.metadata.finalizers).toEqual(['example.com/a', 'example.com/c', 'example.com/d']);
+    expect(result.metadata.finalizers).toEqual(['acme.internal/a', 'acme.internal/c', 'acme.internal/d']);
   });
 
   test('a Namespace\'s spec.finalizers (no patch strategy) is replaced whole', () => {
     const namespace = (...finalizers: string[]): JsonMap => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'payments' }, spec: { finalizers } });
-    const { result } = merge(namespace('kubernetes'), namespace('kubernetes'), namespace('kubernetes', 'example.com/x'));
+    const { result } = merge(namespace('kubernetes'), namespace('kubernetes'), namespace('kubernetes', 'acme.internal/x'));
     expect(result.spec.finalizers).toEqual(['kubernetes']);
   });
 });
@@ -226,9 +226,9 @@ describe('restoreIgnored, list by list', () => {
   });
 
   test('a container ignored whole in live replaces Git\'s container of the same name, in place', () => {
-    // GIVEN a jq rule `.spec.template.spec.containers[] | select(.image | startswith("mirror.example.com/"))`:
+    // GIVEN a jq rule `.spec.template.spec.containers[] | select(.image | startswith("mirror.acme.internal/"))`:
     // a webhook rewrote web's image to a mirror in live, so normalized live has no web; Git's web keeps its registry
-    const mirrored = { ...WEB, image: 'mirror.example.com/web:1.0.0' };
+    const mirrored = { ...WEB, image: 'mirror.acme.internal/web:1.0.0' };
     const live = withContainers([mirrored, SIDECAR]);
     const normalizedLive = withContainers([SIDECAR]);
     const target = withContainers([WEB, LOGGER]);
@@ -247,14 +247,14 @@ describe('restoreIgnored, list by list', () => {
     // removed logger, whose live copy has no ignored field
     const live = withContainers([{ ...WEB, resources: RW }, { name: 'worker', image: 'worker:1', resources: RK }, LOGGER]);
     const normalizedLive = withContainers([WEB, { name: 'worker', image: 'worker:1' }, LOGGER]);
-    const target = withContainers([{ ...WEB, image: 'registry.example.com/web:2.0.0' }, { name: 'worker', image: 'worker:1' }]);
+    const target = withContainers([{ ...WEB, image: 'registry.acme.internal/web:2.0.0' }, { name: 'worker', image: 'worker:1' }]);
 
     const restored = restoreIgnored(target, normalizedLive, live, mergeContextFor(target)) as any;
 
     // THEN web and worker get their resources back; logger stays removed
     const containers = podSpec(restored).containers;
     expect(containers).toEqual([
-      { ...WEB, image: 'registry.example.com/web:2.0.0', resources: RW },
+      { ...WEB, image: 'registry.acme.internal/web:2.0.0', resources: RW },
       { name: 'worker', image: 'worker:1', resources: RK },
     ]);
     expect(Object.keys(containers)).toEqual(['0', '1']);

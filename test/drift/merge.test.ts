@@ -20,9 +20,9 @@ function withContainers(containers: JsonMap[], replicas?: number): JsonMap {
   return edited(deployment(replicas), (d) => { d.spec.template.spec.containers = containers; });
 }
 
-const WEB: JsonMap = { name: 'web', image: 'registry.example.com/web:1.0.0' };
+const WEB: JsonMap = { name: 'web', image: 'registry.acme.internal/web:1.0.0' };
 const SIDECAR: JsonMap = { name: 'istio-proxy', image: 'docker.io/istio/proxyv2:1.22.0' };
-const LOGGER: JsonMap = { name: 'logger', image: 'registry.example.com/logger:1.0.0' };
+const LOGGER: JsonMap = { name: 'logger', image: 'registry.acme.internal/logger:1.0.0' };
 
 /** The containers of a merged Deployment, by name. */
 function containerNames(result: any): string[] {
@@ -103,9 +103,9 @@ describe('lists with a merge key (strategic merge)', () => {
   });
 
   test('containers by name: a field Git declares inside a container is set back, item by item', () => {
-    const live = withContainers([{ ...WEB, image: 'registry.example.com/web:hotfix' }, SIDECAR]);
+    const live = withContainers([{ ...WEB, image: 'registry.acme.internal/web:hotfix' }, SIDECAR]);
     const { result } = merge(withContainers([WEB]), withContainers([WEB]), live);
-    expect(container(result, 'web').image).toBe('registry.example.com/web:1.0.0');
+    expect(container(result, 'web').image).toBe('registry.acme.internal/web:1.0.0');
     expect(container(result, 'istio-proxy')).toEqual(SIDECAR);
   });
 
@@ -257,16 +257,16 @@ describe('metadata.finalizers is merged as a set (ObjectMeta patchStrategy "merg
 
   test('a finalizer only live has is kept, one removed from Git is removed, one added in Git is added', () => {
     // GIVEN a/b applied, Git now has a/c, live has a/b/d
-    const { result } = merge(withFinalizers('example.com/a', 'example.com/b'), withFinalizers('example.com/a', 'example.com/c'), withFinalizers('example.com/a', 'example.com/b', 'example.com/d'));
+    const { result } = merge(withFinalizers('acme.internal/a', 'acme.internal/b'), withFinalizers('acme.internal/a', 'acme.internal/c'), withFinalizers('acme.internal/a', 'acme.internal/b', 'acme.internal/d'));
 
     // THEN b goes, d stays, c comes (a set: the order is not modelled)
-    expect([...result.metadata.finalizers].sort()).toEqual(['example.com/a', 'example.com/c', 'example.com/d']);
+    expect([...result.metadata.finalizers].sort()).toEqual(['acme.internal/a', 'acme.internal/c', 'acme.internal/d']);
   });
 
   test('on a custom resource the finalizers list is replaced whole', () => {
     const cr = (...finalizers: string[]): JsonMap => ({ apiVersion: 'keda.sh/v1alpha1', kind: 'ScaledObject', metadata: { name: 'web', finalizers } });
-    const { result } = merge(cr('example.com/a'), cr('example.com/a'), cr('example.com/a', 'finalizer.keda.sh'));
-    expect(result.metadata.finalizers).toEqual(['example.com/a']);
+    const { result } = merge(cr('acme.internal/a'), cr('acme.internal/a'), cr('acme.internal/a', 'finalizer.keda.sh'));
+    expect(result.metadata.finalizers).toEqual(['acme.internal/a']);
   });
 });
 
@@ -275,7 +275,7 @@ describe('restoreIgnored (RespectIgnoreDifferences: controller/sync.go normalize
     // GIVEN live with replicas and an injected sidecar, its normalized copy without both, and a normalized Git object
     const live = withContainers([WEB, SIDECAR], 8);
     const normalizedLive = withContainers([WEB]);
-    const target = withContainers([{ ...WEB, image: 'registry.example.com/web:2.0.0' }]);
+    const target = withContainers([{ ...WEB, image: 'registry.acme.internal/web:2.0.0' }]);
 
     // WHEN the ignored live values are restored into the target
     const restored = restoreIgnored(target, normalizedLive, live, mergeContextFor(target)) as any;
@@ -283,6 +283,6 @@ describe('restoreIgnored (RespectIgnoreDifferences: controller/sync.go normalize
     // THEN the target has live's replicas and sidecar, and keeps Git's image for web
     expect(restored.spec.replicas).toBe(8);
     expect(containerNames(restored)).toEqual(['web', 'istio-proxy']);
-    expect(container(restored, 'web').image).toBe('registry.example.com/web:2.0.0');
+    expect(container(restored, 'web').image).toBe('registry.acme.internal/web:2.0.0');
   });
 });

@@ -57,15 +57,15 @@ describe('jsonPointers (diff_normalizer.go: one JSON patch "remove" per pointer)
     expect(result).toEqual(edited(deployment(3), (d) => { delete d.spec.replicas; }));
   });
 
-  test('"~1" in a pointer is a "/" inside a key: /metadata/annotations/example.com~1owner removes that annotation only', () => {
+  test('"~1" in a pointer is a "/" inside a key: /metadata/annotations/acme.internal~1owner removes that annotation only', () => {
     // GIVEN two annotations, one with a "/" in its key
-    const obj = annotated({ 'example.com/owner': 'team-a', 'example.com': 'kept' });
+    const obj = annotated({ 'acme.internal/owner': 'team-a', 'acme.internal': 'kept' });
 
     // WHEN the escaped pointer is removed
-    const result = normalizeIgnored(obj, pointers('/metadata/annotations/example.com~1owner'), jq(), []) as any;
+    const result = normalizeIgnored(obj, pointers('/metadata/annotations/acme.internal~1owner'), jq(), []) as any;
 
     // THEN only the slashed key is gone
-    expect(result.metadata.annotations).toEqual({ 'example.com': 'kept' });
+    expect(result.metadata.annotations).toEqual({ 'acme.internal': 'kept' });
   });
 
   test('"~0" in a pointer is a "~" inside a key', () => {
@@ -151,8 +151,8 @@ describe('jqPathExpressions, run by a real jq engine as del(<expr>)', () => {
       kind: 'MutatingWebhookConfiguration',
       metadata: { name: 'injector' },
       webhooks: [
-        { name: 'a.example.com', clientConfig: { caBundle: 'Cg==', service: { name: 'a', namespace: 'x' } } },
-        { name: 'b.example.com', clientConfig: { caBundle: 'Cg==', url: 'https://b.example.com' } },
+        { name: 'a.acme.internal', clientConfig: { caBundle: 'Cg==', service: { name: 'a', namespace: 'x' } } },
+        { name: 'b.acme.internal', clientConfig: { caBundle: 'Cg==', url: 'https://b.acme.internal' } },
       ],
     };
 
@@ -161,8 +161,8 @@ describe('jqPathExpressions, run by a real jq engine as del(<expr>)', () => {
 
     // THEN no webhook has a caBundle, and the rest of each clientConfig stays
     expect(result.webhooks).toEqual([
-      { name: 'a.example.com', clientConfig: { service: { name: 'a', namespace: 'x' } } },
-      { name: 'b.example.com', clientConfig: { url: 'https://b.example.com' } },
+      { name: 'a.acme.internal', clientConfig: { service: { name: 'a', namespace: 'x' } } },
+      { name: 'b.acme.internal', clientConfig: { url: 'https://b.acme.internal' } },
     ]);
   });
 

@@ -35,7 +35,7 @@ function renderHpaManaged(autoscaler: Autoscaler): RenderedFile[] {
   new HpaManagedDeployment(app, 'web', {
     metadata: { name: 'checkout-web' },
     autoscaler,
-    containers: [{ name: 'web', image: 'registry.example.com/payments/checkout:1.42.0', portNumber: 8080 }],
+    containers: [{ name: 'web', image: 'registry.acme.internal/payments/checkout:1.42.0', portNumber: 8080 }],
   });
   return gitops.renderFiles();
 }
@@ -69,13 +69,13 @@ describe('the checkout example: HpaManagedDeployment with an HPA, a Service and 
 
   test('a human sets the web image with kubectl: OutOfSync, and self-heal puts Git\'s image back', () => {
     // GIVEN a hot-fixed image on the web container
-    const report = run(files, 'Deployment', 'checkout-web', LiveScenario.kubectlSetImage('web', 'registry.example.com/payments/checkout:hotfix'));
+    const report = run(files, 'Deployment', 'checkout-web', LiveScenario.kubectlSetImage('web', 'registry.acme.internal/payments/checkout:hotfix'));
 
     // THEN the image is drift and reverted to Git's
     expect(report.outOfSync).toBe(true);
     expect(report.differences).toEqual([IMAGE]);
     expect(report.selfHealReverts).toEqual([IMAGE]);
-    expect(after(report).spec.template.spec.containers[0].image).toBe('registry.example.com/payments/checkout:1.42.0');
+    expect(after(report).spec.template.spec.containers[0].image).toBe('registry.acme.internal/payments/checkout:1.42.0');
   });
 
   test('a human edits a Git-owned field outside any list (terminationGracePeriodSeconds): OutOfSync, and reverted', () => {
@@ -215,7 +215,7 @@ describe('the classic incident, without this library', () => {
     metadata: { name: 'checkout', namespace: 'argocd' },
     spec: {
       project: 'payments',
-      source: { repoURL: 'https://git.example.com/platform/gitops.git', path: 'checkout', targetRevision: 'main' },
+      source: { repoURL: 'https://git.acme.internal/platform/gitops.git', path: 'checkout', targetRevision: 'main' },
       destination: { server: 'https://kubernetes.default.svc', namespace: 'payments' },
       syncPolicy: { automated: { prune: true, selfHeal: true } },
     },
@@ -223,7 +223,7 @@ describe('the classic incident, without this library', () => {
   new kplus.Deployment(chart, 'web', {
     metadata: { name: 'checkout-web', namespace: 'payments' },
     replicas: 3,
-    containers: [{ name: 'web', image: 'registry.example.com/payments/checkout:1.42.0', portNumber: 8080 }],
+    containers: [{ name: 'web', image: 'registry.acme.internal/payments/checkout:1.42.0', portNumber: 8080 }],
   });
   const files: RenderedFile[] = Testing.synth(chart).map((m, i) => ({ path: String(i), content: Yaml.stringify(m) }));
 
@@ -297,7 +297,7 @@ describe('a webhook configuration whose caBundle cert-manager\'s cainjector writ
       kind: 'ValidatingWebhookConfiguration',
       metadata: { name: 'checkout-validator' },
       webhooks: [{
-        name: 'validate.checkout.example.com',
+        name: 'validate.checkout.acme.internal',
         admissionReviewVersions: ['v1'],
         sideEffects: 'None',
         clientConfig: { service: { name: 'checkout', namespace: 'payments', path: '/validate' }, ...(caBundle ? { caBundle } : {}) },

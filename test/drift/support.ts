@@ -85,7 +85,7 @@ export function application(spec: JsonMap = {}, syncPolicy?: JsonMap): JsonMap {
     metadata: { name: 'checkout', namespace: 'argocd' },
     spec: {
       project: 'payments',
-      source: { repoURL: 'https://git.example.com/platform/gitops.git', path: 'deploy', targetRevision: 'main' },
+      source: { repoURL: 'https://git.acme.internal/platform/gitops.git', path: 'deploy', targetRevision: 'main' },
       destination: { server: 'https://kubernetes.default.svc', namespace: 'payments' },
       syncPolicy: syncPolicy ?? { automated: { prune: true, selfHeal: true } },
       ...spec,
@@ -113,7 +113,7 @@ export function deployment(replicas?: number): JsonMap {
         spec: {
           containers: [{
             name: 'web',
-            image: 'registry.example.com/web:1.0.0',
+            image: 'registry.acme.internal/web:1.0.0',
             ports: [{ containerPort: 8080 }],
             env: [{ name: 'MODE', value: 'prod' }],
           }],

@@ -7,7 +7,7 @@ import { simulatorPerFile } from '../drift/support';
 import { addConfigMap, appProps, yamlOf } from '../support/app';
 import { crdErrors } from '../support/crd';
 
-const REPO = 'https://git.example.com/platform/gitops.git';
+const REPO = 'https://git.acme.internal/platform/gitops.git';
 const AUTOMATED = '/spec/syncPolicy/automated';
 /** The fields of the rendered automated policy, as the simulator lists differences (leaf by leaf). */
 const LEAF_AUTOMATED = ['allowEmpty', 'enabled', 'prune', 'selfHeal'].map((f) => `${AUTOMATED}/${f}`);

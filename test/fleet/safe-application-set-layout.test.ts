@@ -7,7 +7,7 @@ const props = {
   generators: [ApplicationSetGenerator.list([{ name: 'eu', namespace: 'checkout-eu' }])],
   applicationName: '{{.name}}-checkout',
   project: ArgoProject.fromName('payments'),
-  repoUrl: 'https://git.example.com/platform/gitops.git',
+  repoUrl: 'https://git.acme.internal/platform/gitops.git',
   path: 'deploy/checkout',
   destinationNamespace: '{{.namespace}}',
 };

@@ -20,7 +20,7 @@ function setProps(overrides: Partial<SafeApplicationSetProps> = {}): SafeApplica
     generators: [ApplicationSetGenerator.list(REGIONS)],
     applicationName: '{{.name}}-checkout',
     project: ArgoProject.fromName('payments'),
-    repoUrl: 'https://git.example.com/platform/gitops.git',
+    repoUrl: 'https://git.acme.internal/platform/gitops.git',
     path: 'deploy/checkout',
     destinationNamespace: '{{.namespace}}',
     ...overrides,
@@ -92,7 +92,7 @@ describe('SafeApplicationSet defaults', () => {
   test('deploys from main to the in-cluster server, in the templated namespace', () => {
     expect(manifest.spec.template.spec.project).toBe('payments');
     expect(manifest.spec.template.spec.source).toEqual({
-      repoURL: 'https://git.example.com/platform/gitops.git', targetRevision: 'main', path: 'deploy/checkout',
+      repoURL: 'https://git.acme.internal/platform/gitops.git', targetRevision: 'main', path: 'deploy/checkout',
     });
     expect(manifest.spec.template.spec.destination).toEqual({ server: 'https://kubernetes.default.svc', namespace: '{{.namespace}}' });
   });
@@ -173,7 +173,7 @@ describe('SafeApplicationSet generators', () => {
   test('the clusters generator selects by label, and then cluster labels can be read', () => {
     // GIVEN clusters selected by two labels, a namespace read from a cluster label and a cluster by name
     const { set } = newSet({
-      generators: [ApplicationSetGenerator.clusters({ matchLabels: { 'tier': 'edge', 'example.com/env': 'prod' } })],
+      generators: [ApplicationSetGenerator.clusters({ matchLabels: { 'tier': 'edge', 'acme.internal/env': 'prod' } })],
       applicationName: '{{.nameNormalized}}-checkout',
       destinationNamespace: 'checkout-{{index .metadata.labels "tier"}}',
       destinationCluster: ApplicationSetCluster.fromName('{{.name}}'),
@@ -181,7 +181,7 @@ describe('SafeApplicationSet generators', () => {
     // WHEN rendered
     const manifest = manifestOf(set);
     // THEN the selector is rendered with sorted keys and the destination reads the parameters
-    expect(manifest.spec.generators).toEqual([{ clusters: { selector: { matchLabels: { 'example.com/env': 'prod', 'tier': 'edge' } } } }]);
+    expect(manifest.spec.generators).toEqual([{ clusters: { selector: { matchLabels: { 'acme.internal/env': 'prod', 'tier': 'edge' } } } }]);
     expect(manifest.spec.template.spec.destination).toEqual({ name: '{{.name}}', namespace: 'checkout-{{index .metadata.labels "tier"}}' });
     expect(crdErrors('applicationset', '3.5', manifest)).toEqual([]);
   });
@@ -190,7 +190,7 @@ describe('SafeApplicationSet generators', () => {
     // GIVEN a list and selected clusters that both give name and server
     const { set } = newSet({
       generators: [
-        ApplicationSetGenerator.list([{ name: 'lab', server: 'https://lab.example.com:6443' }]),
+        ApplicationSetGenerator.list([{ name: 'lab', server: 'https://lab.acme.internal:6443' }]),
         ApplicationSetGenerator.clusters({ matchLabels: { env: 'prod' } }),
       ],
       applicationName: '{{.name}}-checkout',
@@ -205,8 +205,8 @@ describe('SafeApplicationSet generators', () => {
   });
 
   test('a fixed cluster by URL or name renders as Argo CD expects', () => {
-    expect(manifestOf(newSet({ destinationCluster: ApplicationSetCluster.fromServer('https://prod.example.com:6443') }).set).spec.template.spec.destination)
-      .toEqual({ server: 'https://prod.example.com:6443', namespace: '{{.namespace}}' });
+    expect(manifestOf(newSet({ destinationCluster: ApplicationSetCluster.fromServer('https://prod.acme.internal:6443') }).set).spec.template.spec.destination)
+      .toEqual({ server: 'https://prod.acme.internal:6443', namespace: '{{.namespace}}' });
     expect(manifestOf(newSet({ destinationCluster: ApplicationSetCluster.fromName('prod-eu') }).set).spec.template.spec.destination)
       .toEqual({ name: 'prod-eu', namespace: '{{.namespace}}' });
   });
@@ -280,7 +280,7 @@ describe('SafeApplicationSet options', () => {
   test('a template path and a fixed tag render as given', () => {
     const { set } = newSet({ path: 'deploy/{{.name}}', targetRevision: 'v1.4.2' });
     expect(manifestOf(set).spec.template.spec.source).toEqual({
-      repoURL: 'https://git.example.com/platform/gitops.git', targetRevision: 'v1.4.2', path: 'deploy/{{.name}}',
+      repoURL: 'https://git.acme.internal/platform/gitops.git', targetRevision: 'v1.4.2', path: 'deploy/{{.name}}',
     });
   });
 
@@ -337,8 +337,8 @@ describe('SafeApplicationSet refuses bad props', () => {
     ['a template action is empty', { path: 'deploy/{{ }}' }, /^\[SAFE-040\] .*path .*the action at character 8 is empty/],
     ['the project is default', { project: { projectName: 'default' } as IArgoProject }, /^\[SAFE-002\] fleet\/checkout: project is "default"/],
     ['the project is a template', { project: { projectName: '{{.project}}' } as IArgoProject }, /^\[SAFE-002\] .*must be one fixed AppProject/],
-    ['the repository URL is not one Argo CD can read', { repoUrl: 'git.example.com/gitops' }, /^\[SAFE-003\] fleet\/checkout: repoUrl /],
-    ['the repository URL is a template', { repoUrl: 'https://git.example.com/{{.name}}.git' }, /^\[SAFE-003\] .*without template actions/],
+    ['the repository URL is not one Argo CD can read', { repoUrl: 'git.acme.internal/gitops' }, /^\[SAFE-003\] fleet\/checkout: repoUrl /],
+    ['the repository URL is a template', { repoUrl: 'https://git.acme.internal/{{.name}}.git' }, /^\[SAFE-003\] .*without template actions/],
     ['targetRevision is HEAD', { targetRevision: 'HEAD' }, /^\[SAFE-016\] fleet\/checkout: targetRevision is "HEAD"; it is refused: .*default branch/],
     ['targetRevision is empty', { targetRevision: '' }, /^\[SAFE-016\] .*targetRevision is ""/],
     ['targetRevision is a template', { targetRevision: '{{.revision}}' }, /^\[SAFE-016\] .*contains a template action/],
@@ -380,7 +380,7 @@ describe('SafeApplicationSet refuses bad props', () => {
     ['a parameter value is not a string', () => ApplicationSetGenerator.list([{ replicas: 3 as any }]), /^\[SAFE-041\] .*elements\[0\]\.replicas is 3; it must be a string/],
     ['a label key is invalid', () => ApplicationSetGenerator.clusters({ matchLabels: { 'bad key': 'x' } }), /^\[SAFE-041\] ApplicationSetGenerator\.clusters: matchLabels is "bad key"/],
     ['a label value is invalid', () => ApplicationSetGenerator.clusters({ matchLabels: { env: 'prod eu' } }), /^\[SAFE-041\] .*matchLabels\.env is "prod eu"/],
-    ['a server is not a URL', () => ApplicationSetCluster.fromServer('prod.example.com'), /^\[SAFE-003\] ApplicationSetCluster\.fromServer: url is "prod\.example\.com"/],
+    ['a server is not a URL', () => ApplicationSetCluster.fromServer('prod.acme.internal'), /^\[SAFE-003\] ApplicationSetCluster\.fromServer: url is "prod\.acme\.internal"/],
     ['a server template is malformed', () => ApplicationSetCluster.fromServer('{{.server'), /^\[SAFE-040\] ApplicationSetCluster\.fromServer: url /],
     ['a cluster name is a wildcard', () => ApplicationSetCluster.fromName('*'), /^\[SAFE-001\] ApplicationSetCluster\.fromName: name is "\*"/],
   ])('fails when %s', (_label, make, message) => {

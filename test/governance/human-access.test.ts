@@ -118,7 +118,7 @@ describe('HumanAccess with defaults', () => {
 describe('HumanAccess props', () => {
   test('name and groups are used as given, groups in their order', () => {
     // GIVEN an explicit name and groups as identity providers spell them
-    const groups = ['oidc:payments-oncall', 'Payments-SRE', 'payments@example.com', 'acme:payments/dev', '0f8fad5b-d9cb-469f-a165-70867728950e'];
+    const groups = ['oidc:payments-oncall', 'Payments-SRE', 'payments@acme.internal', 'acme:payments/dev', '0f8fad5b-d9cb-469f-a165-70867728950e'];
     // WHEN HumanAccess is added
     const { access, role, binding, gitops } = humans({ name: 'payments.oncall', groups });
     // THEN both objects carry the name, and every group is a subject

@@ -3,7 +3,7 @@ import { DestinationCluster, GitOpsApp, SafeApplication, SafeProject, SafeProjec
 import { addConfigMap, appProps, yamlOf } from '../support/app';
 import { crdErrors } from '../support/crd';
 
-const REPO = 'https://git.example.com/platform/gitops.git';
+const REPO = 'https://git.acme.internal/platform/gitops.git';
 const IN_CLUSTER = 'https://kubernetes.default.svc';
 
 /** Props of a valid SafeProject "payments", for tests to override. */
@@ -92,7 +92,7 @@ describe('SafeProject destinations, cluster resources and description', () => {
       description: 'The payments team',
       destinations: [
         { namespace: 'payments', cluster: DestinationCluster.fromName('prod-eu') },
-        { namespace: 'payments-jobs', cluster: DestinationCluster.fromServer('https://prod-us.example.com:6443') },
+        { namespace: 'payments-jobs', cluster: DestinationCluster.fromServer('https://prod-us.acme.internal:6443') },
       ],
       clusterResources: [{ group: '', kind: 'Namespace' }],
     });
@@ -100,7 +100,7 @@ describe('SafeProject destinations, cluster resources and description', () => {
     expect(manifest.spec.description).toBe('The payments team');
     expect(manifest.spec.destinations).toEqual([
       { namespace: 'payments', name: 'prod-eu' },
-      { namespace: 'payments-jobs', server: 'https://prod-us.example.com:6443' },
+      { namespace: 'payments-jobs', server: 'https://prod-us.acme.internal:6443' },
     ]);
     expect(manifest.spec.clusterResourceWhitelist).toEqual([{ group: '', kind: 'Namespace' }]);
     expect(crdErrors('appproject', '3.5', manifest)).toEqual([]);
@@ -119,7 +119,7 @@ describe('SafeProject destinations, cluster resources and description', () => {
     // Argo CD compares repository URLs normalized (lower case, no ".git", no trailing "/"): so does the project
     expect(project.allowsSource(`${REPO}/`)).toBe(true);
     expect(project.allowsSource(REPO.toUpperCase().replace('HTTPS', 'https'))).toBe(true);
-    expect(project.allowsSource('https://git.example.com/platform/other.git')).toBe(false);
+    expect(project.allowsSource('https://git.acme.internal/platform/other.git')).toBe(false);
   });
 });
 
@@ -286,9 +286,9 @@ describe('SafeProject in the GitOps tree', () => {
     // GIVEN
     const gitops = new GitOpsApp({ outdir: 'dist' });
     const project = new SafeProject(gitops, 'project', projectProps());
-    addConfigMap(new SafeApplication(gitops, 'checkout', appProps({ project, repoUrl: 'https://git.example.com/platform/fork.git' })), 'settings');
+    addConfigMap(new SafeApplication(gitops, 'checkout', appProps({ project, repoUrl: 'https://git.acme.internal/platform/fork.git' })), 'settings');
     // WHEN / THEN
-    expect(() => gitops.renderFiles()).toThrow(/\[SAFE-031\] project payments does not allow the repository "https:\/\/git\.example\.com\/platform\/fork\.git"/);
+    expect(() => gitops.renderFiles()).toThrow(/\[SAFE-031\] project payments does not allow the repository "https:\/\/git\.acme\.internal\/platform\/fork\.git"/);
   });
 
   test('fails when an escape-hatch patch puts "*" into sourceRepos', () => {
@@ -325,7 +325,7 @@ describe('SafeProject refuses bad props', () => {
     ['the name is not a DNS-1123 label', { name: 'Payments_Team' }, /\[SAFE-001\] project: name is "Payments_Team"/],
     ['sourceRepos is empty', { sourceRepos: [] }, /\[SAFE-030\] project: sourceRepos is \[\]; it must list at least one repository/],
     ['sourceRepos holds "*"', { sourceRepos: [REPO, '*'] }, /\[SAFE-030\] project: sourceRepos is "\*"/],
-    ['sourceRepos holds a glob', { sourceRepos: ['https://git.example.com/*'] }, /\[SAFE-030\] project: sourceRepos is "https:\/\/git\.example\.com\/\*"/],
+    ['sourceRepos holds a glob', { sourceRepos: ['https://git.acme.internal/*'] }, /\[SAFE-030\] project: sourceRepos is "https:\/\/git\.acme\.internal\/\*"/],
     ['sourceRepos holds an empty string', { sourceRepos: ['  '] }, /\[SAFE-030\] project: sourceRepos is "  "/],
     ['destinations is empty', { destinations: [] }, /\[SAFE-030\] project: destinations is \[\]; it must list at least one destination/],
     ['a destination namespace is "*"', { destinations: [{ namespace: '*' }] }, /\[SAFE-030\] project: destinations\[\]\.namespace is "\*"/],
@@ -346,7 +346,7 @@ describe('SafeProject refuses bad props', () => {
   });
 
   test.each([
-    ['server', DestinationCluster.fromServer('https://*.example.com'), 'https://\\*\\.example\\.com'],
+    ['server', DestinationCluster.fromServer('https://*.acme.internal'), 'https://\\*\\.acme\\.internal'],
     ['name', DestinationCluster.fromName('prod-?'), 'prod-\\?'],
   ])('fails when a destination cluster\'s %s is a glob (Argo CD matches destination clusters by glob)', (_, cluster, shown) => {
     // GIVEN a cluster pattern, which Argo CD's AppProject reads as a glob

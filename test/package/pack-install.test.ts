@@ -1,6 +1,7 @@
 import { spawnSync } from 'child_process';
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'fs';
 import { join, resolve } from 'path';
+import { parseAllDocuments } from 'yaml';
 import { tempDir, yamlOf } from '../support/app';
 
 // Packs this repository as `npm pack` does (the prepack step builds lib/), checks what the tarball holds,
@@ -24,7 +25,7 @@ const TSCONFIG = {
 };
 const MAIN_TS = `import { Autoscaler, GitOpsApp, HpaManagedDeployment, SafeApplication, SafeProject } from '${PKG.name}';
 
-const repoUrl = 'https://git.example.com/platform/gitops.git';
+const repoUrl = 'https://git.acme.internal/platform/gitops.git';
 const app = new GitOpsApp();
 
 const payments = new SafeProject(app, 'payments', {
@@ -43,7 +44,7 @@ const checkout = new SafeApplication(app, 'checkout', {
 new HpaManagedDeployment(checkout, 'web', {
   metadata: { name: 'checkout-web' },
   autoscaler: Autoscaler.hpa({ minReplicas: 2, maxReplicas: 6, cpuUtilizationPercent: 70 }),
-  containers: [{ name: 'web', image: 'registry.example.com/payments/checkout:1.0.0', portNumber: 8080 }],
+  containers: [{ name: 'web', image: 'registry.acme.internal/payments/checkout:1.0.0', portNumber: 8080 }],
 });
 
 app.synth();
@@ -209,5 +210,23 @@ describe('a cdk8s app with the tarball installed', () => {
     expect(r.stdout).toContain('0 error(s), 0 warning(s), 0 note(s)');
     expect(r.stdout).toContain('1 Application(s), 4 manifest(s) in 4 file(s)');
     expect(r.stdout).not.toContain('not audited');
+  }, MINUTES);
+
+  // Last: `cdk8s synth --stdout` removes dist/, the folder cdk8s.yaml names, before it runs the app.
+  test('cdk8s synth -o <absolute folder> names source paths from the Git root', () => {
+    const r = run('npx', ['--no', '--', 'cdk8s', 'synth', '--no-check-upgrade', '-o', join(consumer, 'deploy', 'rendered')], consumer, consumerEnv());
+    expect(r.status).toBe(0);
+    const application = yamlOf(readFileSync(join(consumer, 'deploy/rendered/applications/payments/Application.checkout.k8s.yaml'), 'utf8'));
+    expect(application.spec.source.path).toBe('deploy/rendered/workloads/checkout');
+  }, MINUTES);
+
+  test('cdk8s synth --stdout prints one valid YAML stream, its source paths those of the folder cdk8s.yaml names', () => {
+    const r = run('npx', ['--no', '--', 'cdk8s', 'synth', '--no-check-upgrade', '--stdout'], consumer, consumerEnv());
+    expect(r.status).toBe(0);
+    const documents = parseAllDocuments(r.stdout);
+    expect(documents.flatMap((d) => d.errors)).toEqual([]);
+    const manifests = documents.map((d) => d.toJS());
+    expect(manifests.map((m) => m.kind).sort()).toEqual(['AppProject', 'Application', 'Deployment', 'HorizontalPodAutoscaler']);
+    expect(manifests.find((m) => m.kind === 'Application').spec.source.path).toBe('dist/workloads/checkout');
   }, MINUTES);
 });

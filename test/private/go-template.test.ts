@@ -28,7 +28,7 @@ describe('parametersOf', () => {
     ['$.name', ['name']],
     ['.name | upper', ['name']],
     ['.metadata.labels.env', ['metadata']],
-    ['index .metadata.labels "example.com/env"', ['metadata']],
+    ['index .metadata.labels "acme.internal/env"', ['metadata']],
     ['printf "%s-%s" .name .region', ['name', 'region']],
     ['printf ".notAParameter" .name', ['name']],
     ['$x.name', []],

@@ -12,7 +12,7 @@ describe('compileJq', () => {
     // GIVEN path expressions of the shapes used in ignoreDifferences
     const expressions = [
       '.spec.replicas',
-      '.metadata.annotations["example.com/x"]',
+      '.metadata.annotations["acme.internal/x"]',
       '.spec.template.spec.containers[] | select(.name == "istio-proxy") | .image',
       '.spec.template.spec.volumes[] | select(.name | startswith("istio-"))',
       '.webhooks[]?.clientConfig.caBundle',

@@ -34,8 +34,8 @@ describe('pointerFromKeys / keysFromPointer', () => {
     // GIVEN keys with "/" and "~"
     // WHEN a pointer is built
     // THEN they are escaped
-    expect(pointerFromKeys(['metadata', 'annotations', 'example.com/a~b'])).toBe('/metadata/annotations/example.com~1a~0b');
-    expect(keysFromPointer('/metadata/annotations/example.com~1a~0b')).toEqual(['metadata', 'annotations', 'example.com/a~b']);
+    expect(pointerFromKeys(['metadata', 'annotations', 'acme.internal/a~b'])).toBe('/metadata/annotations/acme.internal~1a~0b');
+    expect(keysFromPointer('/metadata/annotations/acme.internal~1a~0b')).toEqual(['metadata', 'annotations', 'acme.internal/a~b']);
   });
 
   test('maps the empty pointer to no keys and back', () => {

@@ -30,7 +30,7 @@ describe('isClusterScoped', () => {
     ['', 'Service'],
     ['rbac.authorization.k8s.io', 'Role'],
     ['', 'ClusterRole'],
-    ['example.com', 'Widget'],
+    ['acme.internal', 'Widget'],
   ])('treats %s/%s as namespaced', (group, kind) => {
     // GIVEN / WHEN / THEN namespaced, wrongly grouped and unknown kinds count as namespaced
     expect(isClusterScoped(group, kind)).toBe(false);

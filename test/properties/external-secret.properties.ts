@@ -122,7 +122,7 @@ const make = (override: Partial<ExternalSecretProps>) => () => new ExternalSecre
 const badKey = fc.oneof(fc.constantFrom('', 'a b', 'a/b', 'ä', 'a:b', 'x'.repeat(254)), fc.string({ maxLength: 12 }).filter((k) => !/^[-._a-zA-Z0-9]{1,253}$/.test(k)));
 const badRemote = fc.oneof(fc.constantFrom('', ' ', ' a', 'a ', '\n'), fc.string({ maxLength: 8 }).filter((r) => r.trim() === '' || r.trim() !== r));
 const sa0 = (name: string) => kplus.ServiceAccount.fromServiceAccountName(newApp('x').app, 'sa', name);
-const vault = { server: 'https://vault.example.com', path: 'secret', kubernetesAuthRole: 'checkout' };
+const vault = { server: 'https://vault.acme.internal', path: 'secret', kubernetesAuthRole: 'checkout' };
 const gcpIdentity = () => ({ clusterLocation: 'europe-west1', clusterName: 'prod', serviceAccount: sa0('checkout') });
 
 refusalProperties('ExternalSecret and SecretStore refusals', {
@@ -151,7 +151,7 @@ refusalProperties('ExternalSecret and SecretStore refusals', {
   'SecretStoreProvider.awsSecretsManager region': fc.constantFrom('', 'eu', 'EU-CENTRAL-1', 'eu-central', 'europe', 'eu-central-1a').map((region) => () => SecretStoreProvider.awsSecretsManager({ region, serviceAccount: sa0('a') })),
   'SecretStoreProvider.awsSecretsManager role': fc.constantFrom('', 'admin', 'arn:aws:iam::12345:role/x', 'arn:aws:iam::123456789012:user/x').map((role) => () => SecretStoreProvider.awsSecretsManager({ region: 'eu-central-1', role, serviceAccount: sa0('a') })),
   'SecretStoreProvider.awsSecretsManager serviceAccount': notSubdomain.map((n) => () => SecretStoreProvider.awsSecretsManager({ region: 'eu-central-1', serviceAccount: { name: n } as kplus.IServiceAccount })),
-  'SecretStoreProvider.vault server': fc.constantFrom('', 'http://vault.example.com', 'vault.example.com', 'https://', 'https:// x').map((server) => () => SecretStoreProvider.vault({ ...vault, server })),
+  'SecretStoreProvider.vault server': fc.constantFrom('', 'http://vault.acme.internal', 'vault.acme.internal', 'https://', 'https:// x').map((server) => () => SecretStoreProvider.vault({ ...vault, server })),
   'SecretStoreProvider.vault path': fc.constantFrom('', '/secret', 'secret/', 'a//b', 'a b').map((path) => () => SecretStoreProvider.vault({ ...vault, path })),
   'SecretStoreProvider.vault version': fc.constantFrom('v3', 'V2', '2').map((version) => () => SecretStoreProvider.vault({ ...vault, version: version as VaultKvVersion })),
   'SecretStoreProvider.vault kubernetesAuthRole': fc.constantFrom('', 'a b', 'a/b').map((kubernetesAuthRole) => () => SecretStoreProvider.vault({ ...vault, kubernetesAuthRole })),

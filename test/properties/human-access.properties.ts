@@ -6,7 +6,7 @@ import { ArgoProject, ExternalSource, GitOpsApp, HumanAccess, SafeApplication } 
 /** SSO group names as identity providers send them, never a Kubernetes `system:` group. */
 const group = fc.oneof(
   fc.stringMatching(/^[A-Za-z0-9]([A-Za-z0-9._:@/-]{0,30}[A-Za-z0-9])?$/),
-  fc.tuple(fc.constantFrom('oidc:', 'acme:', ''), dnsLabel, fc.constantFrom('', '@example.com')).map(([a, b, c]) => `${a}${b}${c}`),
+  fc.tuple(fc.constantFrom('oidc:', 'acme:', ''), dnsLabel, fc.constantFrom('', '@acme.internal')).map(([a, b, c]) => `${a}${b}${c}`),
 ).filter((g) => !g.toLowerCase().startsWith('system:'));
 
 const access = fc.record({
@@ -75,7 +75,7 @@ refusalProperties('HumanAccess refusals', {
     const app = new SafeApplication(new GitOpsApp({ outdir: 'dist' }), 'app', {
       name,
       project: ArgoProject.fromName('payments'),
-      repoUrl: 'https://git.example.com/gitops.git',
+      repoUrl: 'https://git.acme.internal/gitops.git',
       destinationNamespace: 'payments',
       externalSource: ExternalSource.gitPath('deploy/prod'),
     });

@@ -31,7 +31,7 @@ const owner: fc.Arbitrary<KnownFieldOwner> = fc.oneof(
 function manifestOf(groupKind: string, name: string): any {
   const [group, kind] = groupKind === '*' ? ['', 'ConfigMap'] : groupKind.split('/');
   const apiVersion = group === '' ? 'v1' : `${group}/${group === 'argoproj.io' ? 'v1alpha1' : 'v1'}`;
-  const pod = { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'registry.example.com/c:1' }], ...(kind === 'Job' ? { restartPolicy: 'Never' } : {}) } };
+  const pod = { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'registry.acme.internal/c:1' }], ...(kind === 'Job' ? { restartPolicy: 'Never' } : {}) } };
   const spec = ['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Rollout'].includes(kind) ? { selector: { matchLabels: { app: name } }, template: pod }
     : kind === 'Job' ? { template: pod } : undefined;
   return { apiVersion, kind, metadata: { name }, ...(spec ? { spec } : {}) };
@@ -85,7 +85,7 @@ refusalProperties('KnownFieldOwner refusals', {
     .map((jsonPointers) => () => KnownFieldOwner.custom({ name: 'the operator', jsonPointers })),
   'SafeApplication.addFieldOwner target (a kind the owner does not write)': fc.tuple(
     owner.filter((o) => !o.kinds.includes('*')),
-    fc.constantFrom(['v1', 'ConfigMap', '/ConfigMap'], ['v1', 'Service', '/Service'], ['batch/v1', 'CronJob', 'batch/CronJob'], ['example.com/v1', 'Widget', 'example.com/Widget']),
+    fc.constantFrom(['v1', 'ConfigMap', '/ConfigMap'], ['v1', 'Service', '/Service'], ['batch/v1', 'CronJob', 'batch/CronJob'], ['acme.internal/v1', 'Widget', 'acme.internal/Widget']),
   ).filter(([o, [, , groupKind]]) => !o.kinds.includes(groupKind)).map(([o, [apiVersion, kind]]) => () => {
     const { app } = newApp('app');
     app.addFieldOwner(IgnoreTarget.fromApiObject(new ApiObject(app, 'r', { apiVersion, kind, metadata: { name: 'r' } })), o);

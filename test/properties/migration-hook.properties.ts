@@ -92,7 +92,7 @@ describe('MigrationHook properties', () => {
     // name (or long ids that start alike) cuts the ids off, and the synth then refuses the pair with [SAFE-011].
     fc.assert(fc.property(dnsLabel, fc.uniqueArray(dnsLabel, { minLength: 2, maxLength: 2 }), (appName, ids) => {
       // GIVEN an app of any name with two chained migrations that were given no name
-      const { gitops, hooks } = buildHooks({ appName, hooks: ids.map((id) => ({ id, image: 'registry.example.com/m:1' })) });
+      const { gitops, hooks } = buildHooks({ appName, hooks: ids.map((id) => ({ id, image: 'registry.acme.internal/m:1' })) });
       // WHEN it is rendered THEN the constructors' defaults do not collide, and the synth passes
       expect(hooks[0].namePrefix).not.toBe(hooks[1].namePrefix);
       expect(() => gitops.renderFiles()).not.toThrow();
@@ -100,7 +100,7 @@ describe('MigrationHook properties', () => {
   });
 });
 
-const container = { image: 'registry.example.com/m:1' };
+const container = { image: 'registry.acme.internal/m:1' };
 refusalProperties('MigrationHook refusals', {
   'MigrationHook name': fc.oneof(notSubdomain, fc.stringMatching(/^[a-z0-9][-a-z0-9]{35,61}[a-z0-9]$/), fc.constantFrom('a.b', 'a-', ''))
     .filter((n) => !isLabel(n) || n.length > 36)

@@ -128,7 +128,7 @@ refusalProperties('SafeApplicationSet refusals', {
     fc.constantFrom('{{.name}}_x', 'X-{{.name}}', '{{.missing}}', '{{.name', '{{}}', 'checkout', '{{.namespace}}_'),
   ).map((applicationName) => make({ applicationName })),
   'project': fc.constantFrom({ projectName: 'default' }, { projectName: '{{.name}}' }, { projectName: '' }).map((p) => make({ project: p as IArgoProject })),
-  'repoUrl': fc.constantFrom('', 'https://git.example.com/{{.name}}.git', 'not a url').map((url) => make({ repoUrl: url })),
+  'repoUrl': fc.constantFrom('', 'https://git.acme.internal/{{.name}}.git', 'not a url').map((url) => make({ repoUrl: url })),
   'targetRevision': fc.constantFrom('', 'HEAD', 'head', '{{.name}}', 'a b').map((revision) => make({ targetRevision: revision })),
   'path': fc.constantFrom('', '/abs', '../up', 'a/../b', 'a b', '{{.missing}}').map((path) => make({ path })),
   'destinationNamespace': fc.oneof(notLabel.filter((n) => !n.includes('{{')), fc.constantFrom('{{.missing}}', 'X{{.name}}')).map((destinationNamespace) => make({ destinationNamespace })),

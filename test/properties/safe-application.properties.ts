@@ -201,7 +201,7 @@ describe('SafeApplication properties (valid props)', () => {
       const gitops = new GitOpsApp({ outdir: 'dist' });
       let app: SafeApplication;
       try {
-        app = new SafeApplication(gitops, 'app', { name: 'checkout', project, repoUrl: 'https://git.example.com/gitops.git', destinationNamespace: 'payments' });
+        app = new SafeApplication(gitops, 'app', { name: 'checkout', project, repoUrl: 'https://git.acme.internal/gitops.git', destinationNamespace: 'payments' });
       } catch (e) {
         // WHEN the constructor refuses it THEN it names the prop
         expectNamesProp((e as Error).message, 'project');
@@ -230,7 +230,7 @@ describe('SafeApplication YAML output', () => {
     fc.assert(fc.property(tricky, tricky, fc.oneof(tricky, fc.constantFrom('0O17', '+0o1', '0o1_7')), (name, namespace, revision) => {
       // GIVEN an app whose name, namespace and revision look like something else than a string
       const gitops = new GitOpsApp({ outdir: 'dist' });
-      const app = new SafeApplication(gitops, 'app', { name, project: ArgoProject.fromName('payments'), repoUrl: 'https://git.example.com/gitops.git', destinationNamespace: namespace, targetRevision: revision });
+      const app = new SafeApplication(gitops, 'app', { name, project: ArgoProject.fromName('payments'), repoUrl: 'https://git.acme.internal/gitops.git', destinationNamespace: namespace, targetRevision: revision });
       new ApiObject(app, 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' } });
       // WHEN the Application is written
       const text = gitops.renderFiles().find((f) => f.path.endsWith(`Application.${name}.k8s.yaml`))!.content;
@@ -257,7 +257,7 @@ const badRevision = fc.oneof(
   fc.tuple(fc.stringMatching(/^\S{1,8}$/), fc.constantFrom(' ', '\t', '\n', '\u00a0'), fc.stringMatching(/^\S{1,8}$/)).map(([a, ws, b]) => `${a}${ws}${b}`),
 );
 const badUrl = fc.oneof(
-  fc.constantFrom('', 'git.example.com/repo.git', 'ftp://x/y', 'https://', 'https://a b', 'file:///etc', 'https:/x', '@host:path', 'user@:path'),
+  fc.constantFrom('', 'git.acme.internal/repo.git', 'ftp://x/y', 'https://', 'https://a b', 'file:///etc', 'https:/x', '@host:path', 'user@:path'),
   fc.string({ maxLength: 30 }).filter((s) => !/^(https?|ssh|git|oci):\/\/\S+$/.test(s) && !/^[\w.-]+@[\w.-]+:\S+$/.test(s)),
 );
 const badCount = (min: number, max: number) => fc.oneof(

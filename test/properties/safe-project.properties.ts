@@ -115,9 +115,9 @@ describe('SafeProject properties', () => {
     // To Argo CD, `?` and `[...]` (and `{a,b}` in repositories and destinations) are globs as much as `*` (see GLOB).
     const globby = fc.constantFrom('?', '[ab]', '{a,b}', '[!a]', '**', '');
     const props = fc.record({
-      repo: fc.tuple(globby, fc.constantFrom('', '!')).map(([g, neg]) => `${neg}https://git.example.com/team${g}/gitops.git`),
+      repo: fc.tuple(globby, fc.constantFrom('', '!')).map(([g, neg]) => `${neg}https://git.acme.internal/team${g}/gitops.git`),
       group: fc.tuple(globby, fc.constantFrom('apps', '')).map(([g, base]) => `${base}${g}`),
-      server: globby.map((g) => `https://prod${g}.example.com`),
+      server: globby.map((g) => `https://prod${g}.acme.internal`),
     });
     fc.assert(fc.property(props, (p) => {
       // GIVEN a project with possibly globbing patterns
@@ -146,7 +146,7 @@ describe('SafeProject properties', () => {
 // ---------------------------------------------------------------------------------------------------------
 // Refusals
 
-const base: SafeProjectProps = { name: 'payments', sourceRepos: ['https://git.example.com/gitops.git'], destinations: [{ namespace: 'payments' }] };
+const base: SafeProjectProps = { name: 'payments', sourceRepos: ['https://git.acme.internal/gitops.git'], destinations: [{ namespace: 'payments' }] };
 const make = (override: Partial<SafeProjectProps>) => () => new SafeProject(new GitOpsApp({ outdir: 'dist' }), 'project', { ...base, ...override });
 const badGroup = fc.oneof(fc.constantFrom('', 'a b', 'a,b', '*', 'team*', ' ', '\t', 'x\ny'), fc.string({ maxLength: 10 }).filter((g) => g.trim() === '' || /[\s,*]/.test(g)));
 
@@ -154,11 +154,11 @@ refusalProperties('SafeProject refusals', {
   'name': fc.oneof(notLabel, fc.constant('default')).map((name) => make({ name })),
   'sourceRepos (none, or a "*")': fc.oneof(
     fc.constant([] as string[]),
-    fc.constantFrom('*', '', ' ', 'https://git.example.com/*', '*.git').map((r) => [r]),
+    fc.constantFrom('*', '', ' ', 'https://git.acme.internal/*', '*.git').map((r) => [r]),
   ).map((sourceRepos) => make({ sourceRepos })),
   'destinations (none)': fc.constant(make({ destinations: [] })),
   'destinations[].namespace': notLabel.map((namespace) => make({ destinations: [{ namespace }] })),
-  'destinations[].cluster': fc.constantFrom('https://*.example.com', 'https://prod?.example.com', 'https://[ab].example.com')
+  'destinations[].cluster': fc.constantFrom('https://*.acme.internal', 'https://prod?.acme.internal', 'https://[ab].acme.internal')
     .map((url) => make({ destinations: [{ namespace: 'payments', cluster: DestinationCluster.fromServer(url) }] })),
   'clusterResources': fc.oneof(
     fc.record({ group: fc.constantFrom('*', 'rbac.*'), kind: fc.constant('ClusterRole') }),

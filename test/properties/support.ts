@@ -37,7 +37,7 @@ export function runs(seed: number): fc.Parameters<unknown> {
 export const HOOK = 'argocd.argoproj.io/hook';
 export const SYNC_WAVE = 'argocd.argoproj.io/sync-wave';
 export const RESPECT = 'RespectIgnoreDifferences=true';
-export const REPO = 'https://git.example.com/platform/gitops.git';
+export const REPO = 'https://git.acme.internal/platform/gitops.git';
 
 // ---------------------------------------------------------------------------------------------------------
 // Names, independent of the library's own predicates.
@@ -174,7 +174,7 @@ const CORE_KINDS = ['ConfigMap', 'Service', 'ServiceAccount', 'Namespace', 'Pers
 const GROUP_KINDS: [string, string][] = [
   ['apps', 'Deployment'], ['apps', 'StatefulSet'], ['batch', 'Job'], ['autoscaling', 'HorizontalPodAutoscaler'],
   ['admissionregistration.k8s.io', 'MutatingWebhookConfiguration'], ['apiextensions.k8s.io', 'CustomResourceDefinition'],
-  ['rbac.authorization.k8s.io', 'ClusterRole'], ['argoproj.io', 'Application'], ['example.com', 'Widget'],
+  ['rbac.authorization.k8s.io', 'ClusterRole'], ['argoproj.io', 'Application'], ['acme.internal', 'Widget'],
 ];
 
 /** Coordinates of one concrete resource: known kinds (namespaced and cluster-scoped) and arbitrary ones. */
@@ -296,7 +296,7 @@ function schemaErrors(doc: Doc, rel: ReturnType<typeof releases>): string[] {
     case 'ExternalSecret': case 'SecretStore':
       return tag(esoErrors(doc), 'the ESO schema');
     default:
-      if (!NO_SCHEMA_HELPER.has(doc.kind) && !(doc.apiVersion === 'example.com/v1')) {
+      if (!NO_SCHEMA_HELPER.has(doc.kind) && !(doc.apiVersion === 'acme.internal/v1')) {
         throw new Error(`schemaErrors: the property rendered ${where}, which no check covers`);
       }
       return [];
@@ -504,7 +504,7 @@ export function newApp(name: string, version?: ArgoCdVersion): { gitops: GitOpsA
 
 /** Container images: registry, repository, tag or digest. */
 export const image: fc.Arbitrary<string> = fc.tuple(
-  fc.constantFrom('', 'registry.example.com/', 'ghcr.io/acme/', 'localhost:5000/'),
+  fc.constantFrom('', 'registry.acme.internal/', 'ghcr.io/acme/', 'localhost:5000/'),
   fc.stringMatching(/^[a-z0-9]+([._-][a-z0-9]+)*$/).filter((s) => s.length <= 30),
   fc.oneof(fc.stringMatching(/^:[A-Za-z0-9_][A-Za-z0-9_.-]{0,20}$/), fc.constant(`@sha256:${'a'.repeat(64)}`)),
 ).map(([registry, repo, ref]) => `${registry}${repo}${ref}`);

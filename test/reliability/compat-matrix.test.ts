@@ -6,8 +6,8 @@ import {
 } from '../../src';
 import { CRD_RELEASES, CRD_ROOT, crdErrors } from '../support/crd';
 
-const REPO = 'https://git.example.com/platform/gitops.git';
-const IMAGE = 'registry.example.com/payments/checkout:1.42.0';
+const REPO = 'https://git.acme.internal/platform/gitops.git';
+const IMAGE = 'registry.acme.internal/payments/checkout:1.42.0';
 
 /**
  * The checkout example (examples/checkout/app.ts) with every Application rendered for one Argo CD release: its

@@ -17,7 +17,7 @@ function breakingEveryRule(): Manifest {
   return safeApplication({
     spec: {
       project: 'default',
-      source: { targetRevision: 'HEAD' },
+      source: { targetRevision: 'HEAD', repoURL: 'https://git.example.com/payments/checkout.git' },
       ignoreDifferences: [{ group: '*', kind: 'Deployment', name: 'checkout' }],
       syncPolicy: { automated: { enabled: true, prune: false, allowEmpty: true }, retry: undefined, syncOptions: ['ApplyOutOfSyncOnly=true'] },
     },
@@ -52,6 +52,17 @@ function workloadsBreakingEveryRule(): Manifest[] {
 }
 
 describe('runRules', () => {
+  test('by default runs the rules a synth runs: all but the audit-only ones', () => {
+    // GIVEN an app that breaks every rule, SA009 (audit only) among them
+    const input: RuleInput = { application: breakingEveryRule(), resources: [], argoCdVersion: ArgoCdVersion.LATEST };
+    // WHEN run by default and with every rule
+    const ids = (findings: { rule: { id: string } }[]) => [...new Set(findings.map((f) => f.rule.id))];
+    // THEN only the full set has SA009
+    expect(ids(runRules(input, ALL_RULES))).toContain('SA009');
+    expect(ids(runRules(input))).not.toContain('SA009');
+    expect(ids(runRules(input)).length).toBe(ids(runRules(input, ALL_RULES)).length - 1);
+  });
+
   test('passes the safe Application through every rule', () => {
     // GIVEN
     const input: RuleInput = { application: safeApplication(), resources: [deployment('checkout')], argoCdVersion: ArgoCdVersion.LATEST };
@@ -76,6 +87,7 @@ describe('runRules', () => {
       'SA006 /spec/syncPolicy/retry',
       'SA007 /spec/source/targetRevision',
       'SA008 /spec/syncPolicy/automated/allowEmpty',
+      'SA009 /spec/source/repoURL',
     ]);
   });
 
@@ -159,9 +171,9 @@ describe('purity and robustness', () => {
     });
     const before = JSON.stringify([input, manual]);
     // WHEN
-    const first = runRules(input);
-    const second = runRules(input);
-    const third = runRules(manual);
+    const first = runRules(input, ALL_RULES);
+    const second = runRules(input, ALL_RULES);
+    const third = runRules(manual, ALL_RULES);
     // THEN nothing changed, each rule fired exactly once, and the results repeat
     expect(Object.isFrozen(input.application?.spec)).toBe(true);
     expect(JSON.stringify([input, manual])).toBe(before);

@@ -1,7 +1,7 @@
 import { expectFindings, findingsFor, safeApplication } from './support';
 import { Manifest } from '../../src/rules/types';
 
-const CHART_SOURCE = { repoURL: 'https://charts.example.org', chart: 'checkout' };
+const CHART_SOURCE = { repoURL: 'https://charts.acme.internal', chart: 'checkout' };
 
 function helmApp(targetRevision: string | undefined): Manifest {
   return safeApplication({ spec: { source: { ...CHART_SOURCE, path: undefined, targetRevision } } });
@@ -65,7 +65,7 @@ describe('SA007 floating-target-revision', () => {
         source: undefined,
         sources: [
           { ...CHART_SOURCE, targetRevision: '4.11.3' },
-          { repoURL: 'https://git.example.org/payments/values.git', targetRevision: 'HEAD', ref: 'values' },
+          { repoURL: 'https://git.acme.internal/payments/values.git', targetRevision: 'HEAD', ref: 'values' },
         ],
       },
     });

@@ -92,7 +92,7 @@ describe('SA101 replicas-on-autoscaled-workload', () => {
   test('passes when a HorizontalPodAutoscaler of another API group names the Deployment', () => {
     // GIVEN a kind of the same name outside autoscaling/* is no autoscaler
     const app = safeApplication();
-    const resources = [deploymentWithReplicas('web'), hpa('web', 'web', { apiVersion: 'example.org/v1' })];
+    const resources = [deploymentWithReplicas('web'), hpa('web', 'web', { apiVersion: 'acme.internal/v1' })];
     // WHEN
     const findings = findingsOf(replicasOnAutoscaledWorkload, resources, app);
     // THEN

@@ -15,7 +15,7 @@ function job(name: string, annotations: { [key: string]: string } = {}): Manifes
     metadata: { annotations },
     spec: {
       activeDeadlineSeconds: 600,
-      template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'example.org/migrate:1.0.0' }] } },
+      template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'acme.internal/migrate:1.0.0' }] } },
     },
   });
 }
@@ -86,7 +86,7 @@ describe('SA103 job-in-sync-wave', () => {
 
   test('passes when a Job-like kind of another API group is in a sync wave', () => {
     // GIVEN only batch Jobs and core Pods run to completion in the wave
-    const resources = [modified(job('migrate', { [WAVE]: '1' }), { apiVersion: 'example.org/v1' })];
+    const resources = [modified(job('migrate', { [WAVE]: '1' }), { apiVersion: 'acme.internal/v1' })];
     // WHEN
     const findings = findingsOf(jobInSyncWave, resources, safeApplication());
     // THEN
@@ -108,7 +108,7 @@ describe('SA103 job-in-sync-wave', () => {
     // GIVEN
     const pod = manifest('v1', 'Pod', 'migrate', {
       metadata: { annotations: { [WAVE]: '2' } },
-      spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'example.org/migrate:1.0.0' }] },
+      spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'acme.internal/migrate:1.0.0' }] },
     });
     // WHEN
     const findings = findingsOf(jobInSyncWave, [pod], safeApplication());

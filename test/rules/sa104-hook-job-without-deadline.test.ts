@@ -14,7 +14,7 @@ function job(name: string, annotations: { [key: string]: string }, overrides: Ov
     metadata: { annotations },
     spec: {
       backoffLimit: 0,
-      template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'example.org/migrate:1.0.0' }] } },
+      template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'acme.internal/migrate:1.0.0' }] } },
     },
   }), overrides);
 }
@@ -93,7 +93,7 @@ describe('SA104 hook-job-without-deadline', () => {
     // GIVEN
     const pod = manifest('v1', 'Pod', 'smoke', {
       metadata: { annotations: { [HOOK]: 'PostSync' } },
-      spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'example.org/smoke:1.0.0' }] },
+      spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'acme.internal/smoke:1.0.0' }] },
     });
     // WHEN
     const findings = findingsOf(hookJobWithoutDeadline, [pod], safeApplication());

@@ -20,7 +20,7 @@ function outOfSyncOnlyApplication(): Manifest {
 function hookJob(name: string, annotations: { [key: string]: string } = {}): Manifest {
   return manifest('batch/v1', 'Job', name, {
     metadata: { annotations: { [HOOK]: 'PreSync', ...annotations } },
-    spec: { activeDeadlineSeconds: 600, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'example.org/migrate:1.0.0' }] } } },
+    spec: { activeDeadlineSeconds: 600, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'acme.internal/migrate:1.0.0' }] } } },
   });
 }
 

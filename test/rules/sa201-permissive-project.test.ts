@@ -4,7 +4,7 @@ import { SafeProject } from '../../src';
 import { permissiveProject } from '../../src/rules/sa201-permissive-project';
 import { Manifest } from '../../src/rules/types';
 
-const REPO = 'https://git.example.org/payments/checkout.git';
+const REPO = 'https://git.acme.internal/payments/checkout.git';
 
 /** An AppProject "payments" that SA201 accepts, with `overrides` merged in (lists replace). */
 function appProject(overrides: Overrides = {}): Manifest {
@@ -50,7 +50,7 @@ describe('SA201 permissive-project', () => {
 
   test('passes when an AppProject of another API group has "*"', () => {
     // GIVEN
-    const other = manifest('example.org/v1', 'AppProject', 'payments', { spec: { sourceRepos: ['*'] } });
+    const other = manifest('acme.internal/v1', 'AppProject', 'payments', { spec: { sourceRepos: ['*'] } });
     // WHEN
     const findings = findingsOf(permissiveProject, [other]);
     // THEN

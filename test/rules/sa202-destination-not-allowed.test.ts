@@ -17,7 +17,7 @@ function appProject(overrides: Overrides = {}): Manifest {
     kind: 'AppProject',
     metadata: { name: 'payments', namespace: 'argocd' },
     spec: {
-      sourceRepos: ['https://git.example.org/payments/*', 'https://charts.example.org'],
+      sourceRepos: ['https://git.acme.internal/payments/*', 'https://charts.acme.internal'],
       destinations: [
         { server: IN_CLUSTER, namespace: 'team-*' },
         { name: 'prod-*', namespace: 'checkout' },
@@ -74,8 +74,8 @@ describe('SA202 destination-not-allowed', () => {
       spec: {
         source: undefined,
         sources: [
-          { repoURL: 'https://charts.example.org', chart: 'checkout', targetRevision: '1.2.3' },
-          { repoURL: 'https://git.example.org/payments/values.git', targetRevision: 'main', ref: 'values' },
+          { repoURL: 'https://charts.acme.internal', chart: 'checkout', targetRevision: '1.2.3' },
+          { repoURL: 'https://git.acme.internal/payments/values.git', targetRevision: 'main', ref: 'values' },
         ],
       },
     });
@@ -111,7 +111,7 @@ describe('SA202 destination-not-allowed', () => {
 
   test('fails when the glob namespace matches but the server does not', () => {
     // GIVEN
-    const app = appTo('team-checkout', { spec: { destination: { server: 'https://prod-eu.example.org:6443' } } });
+    const app = appTo('team-checkout', { spec: { destination: { server: 'https://prod-eu.acme.internal:6443' } } });
     // WHEN
     const findings = findingsOf(destinationNotAllowed, [appProject()], app);
     // THEN
@@ -130,12 +130,12 @@ describe('SA202 destination-not-allowed', () => {
 
   test('fails when the single source reads a repository the project does not allow', () => {
     // GIVEN
-    const app = appTo('team-checkout', { spec: { source: { repoURL: 'https://git.example.org/search/checkout.git' } } });
+    const app = appTo('team-checkout', { spec: { source: { repoURL: 'https://git.acme.internal/search/checkout.git' } } });
     // WHEN
     const findings = findingsOf(destinationNotAllowed, [appProject()], app);
     // THEN
     expectFindings(findings, app, ['SA202 /spec/source/repoURL']);
-    expect(findings[0].value).toBe('https://git.example.org/search/checkout.git');
+    expect(findings[0].value).toBe('https://git.acme.internal/search/checkout.git');
   });
 
   test('fails on the one source of a multi-source Application that the project does not allow', () => {
@@ -144,8 +144,8 @@ describe('SA202 destination-not-allowed', () => {
       spec: {
         source: undefined,
         sources: [
-          { repoURL: 'https://charts.example.org', chart: 'checkout', targetRevision: '1.2.3' },
-          { repoURL: 'https://git.example.org/forks/values.git', targetRevision: 'main', ref: 'values' },
+          { repoURL: 'https://charts.acme.internal', chart: 'checkout', targetRevision: '1.2.3' },
+          { repoURL: 'https://git.acme.internal/forks/values.git', targetRevision: 'main', ref: 'values' },
         ],
       },
     });
@@ -153,12 +153,12 @@ describe('SA202 destination-not-allowed', () => {
     const findings = findingsOf(destinationNotAllowed, [appProject()], app);
     // THEN
     expectFindings(findings, app, ['SA202 /spec/sources/1/repoURL']);
-    expect(findings[0].message).toBe('project payments does not allow repository "https://git.example.org/forks/values.git"');
+    expect(findings[0].message).toBe('project payments does not allow repository "https://git.acme.internal/forks/values.git"');
   });
 
   test('fails on the destination and on the source, destination first', () => {
     // GIVEN
-    const app = appTo('kube-system', { spec: { source: { repoURL: 'https://git.example.org/forks/checkout.git' } } });
+    const app = appTo('kube-system', { spec: { source: { repoURL: 'https://git.acme.internal/forks/checkout.git' } } });
     // WHEN
     const findings = findingsOf(destinationNotAllowed, [appProject()], app);
     // THEN
@@ -195,8 +195,8 @@ describe('SA202 destination-not-allowed', () => {
 
   test('passes when the repository differs from the project\'s only by a ".git" suffix and letter case, which Argo CD normalizes', () => {
     // GIVEN (IsSourcePermitted compares git.NormalizeGitURL of both: lower case, ".git" trimmed)
-    const project = appProject({ spec: { sourceRepos: ['https://git.example.org/Payments/checkout.git'] } });
-    const app = appTo('team-checkout', { spec: { source: { repoURL: 'https://git.example.org/payments/checkout' } } });
+    const project = appProject({ spec: { sourceRepos: ['https://git.acme.internal/Payments/checkout.git'] } });
+    const app = appTo('team-checkout', { spec: { source: { repoURL: 'https://git.acme.internal/payments/checkout' } } });
     // WHEN
     const findings = findingsOf(destinationNotAllowed, [project], app);
     // THEN
@@ -233,7 +233,7 @@ describe('SA202 edges', () => {
 
   test('a denied namespace on a cluster outside a denied cluster pattern is still denied', () => {
     // GIVEN everything allowed, except kube-system on any cluster but "other"
-    const project = appProject({ spec: { destinations: [{ server: '*', namespace: '*' }, { server: '!https://other.example.org', namespace: '!kube-system' }] } });
+    const project = appProject({ spec: { destinations: [{ server: '*', namespace: '*' }, { server: '!https://other.acme.internal', namespace: '!kube-system' }] } });
     // THEN kube-system in-cluster is refused, and checkout in-cluster is allowed
     expect(messages(findingsOf(destinationNotAllowed, [project], appTo('kube-system'))))
       .toEqual([`/spec/destination: project payments does not allow namespace "kube-system" on ${IN_CLUSTER}`]);
@@ -256,7 +256,7 @@ describe('SA202 reads projects and sources as Argo CD does', () => {
   });
 
   test('a sourceRepos entry that is not a string is skipped', () => {
-    const project = appProject({ spec: { sourceRepos: [5, 'https://git.example.org/payments/*'] } });
+    const project = appProject({ spec: { sourceRepos: [5, 'https://git.acme.internal/payments/*'] } });
     expect(findingsOf(destinationNotAllowed, [project], appTo('team-checkout'))).toEqual([]);
   });
 
@@ -268,9 +268,9 @@ describe('SA202 reads projects and sources as Argo CD does', () => {
     expect(findingsOf(destinationNotAllowed, [project], appTo('checkout'))).toEqual([]);
     expect(findingsOf(destinationNotAllowed, [project], appTo('kube-system')).map((f) => f.message))
       .toEqual([`project payments does not allow namespace "kube-system" on ${IN_CLUSTER}`]);
-    const elsewhere = appTo('checkout', { spec: { destination: { server: 'https://other.example.org' } } });
+    const elsewhere = appTo('checkout', { spec: { destination: { server: 'https://other.acme.internal' } } });
     expect(findingsOf(destinationNotAllowed, [project], elsewhere).map((f) => f.message))
-      .toEqual(['project payments does not allow namespace "checkout" on https://other.example.org']);
+      .toEqual(['project payments does not allow namespace "checkout" on https://other.acme.internal']);
   });
 
   test('a cluster named by a "!" pattern refuses the app by name, whatever its namespace', () => {
@@ -285,7 +285,7 @@ describe('SA202 reads projects and sources as Argo CD does', () => {
   });
 
   describe('each entry as isDestinationMatched reads it, next to an entry that allows everything', () => {
-    const OTHER = 'https://other.example.org';
+    const OTHER = 'https://other.acme.internal';
     const refused = (destinations: unknown[], app: Manifest) =>
       findingsOf(destinationNotAllowed, [appProject({ spec: { destinations } })], app).length > 0;
     const onServer = (server: string, namespace: string) => appTo(namespace, { spec: { destination: { server } } });
@@ -325,10 +325,10 @@ describe('SA202 reads projects and sources as Argo CD does', () => {
   });
 
   test.each([
-    [' HTTPS://Git.Example.org/Payments/Checkout.git// ', 'https://git.example.org/payments/checkout'],
-    ['https://git.example.org/payments/checkout/', 'https://git.example.org/payments/checkout'],
-    ['https://pages.github.example.org/payments/checkout', 'https://pages.github.example.org/payments/checkout'],
-    ['https://git.example.org/payments/checkout.git.git', 'https://git.example.org/payments/checkout.git'],
+    [' HTTPS://Git.Acme.Internal/Payments/Checkout.git// ', 'https://git.acme.internal/payments/checkout'],
+    ['https://git.acme.internal/payments/checkout/', 'https://git.acme.internal/payments/checkout'],
+    ['https://pages.github.acme.internal/payments/checkout', 'https://pages.github.acme.internal/payments/checkout'],
+    ['https://git.acme.internal/payments/checkout.git.git', 'https://git.acme.internal/payments/checkout.git'],
   ])('normalizeRepoUrl(%j) is %j', (url, expected) => {
     expect(normalizeRepoUrl(url)).toBe(expected);
   });

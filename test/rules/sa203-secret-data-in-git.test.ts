@@ -54,7 +54,7 @@ describe('SA203 secret-data-in-git', () => {
     // GIVEN data that is not in a core v1 Secret
     const resources = [
       manifest('v1', 'ConfigMap', 'settings', { data: { LOG_LEVEL: 'info' } }),
-      manifest('example.org/v1', 'Secret', 'not-core', { data: { token: TOKEN } }),
+      manifest('acme.internal/v1', 'Secret', 'not-core', { data: { token: TOKEN } }),
       manifest('bitnami.com/v1alpha1', 'SealedSecret', 'sealed', { spec: { encryptedData: { password: 'AgBy3i4OJSWK+PiTySYZZA==' } } }),
     ];
     // WHEN / THEN
@@ -82,14 +82,14 @@ describe('SA203 secret-data-in-git', () => {
 
   test('fails when a Secret has stringData, naming every key sorted, and no value', () => {
     // GIVEN
-    const api = secret('checkout-api', { stringData: { 'token': TOKEN, 'api.url': 'https://api.example.org', 'PASSWORD': PASSWORD } });
+    const api = secret('checkout-api', { stringData: { 'token': TOKEN, 'api.url': 'https://api.acme.internal', 'PASSWORD': PASSWORD } });
     // WHEN
     const findings = findingsOf(secretDataInGit, [api], safeApplication());
     // THEN
     expectFindings(findings, api, ['SA203 /stringData']);
     expect(findings[0].message).toContain('declares keys "PASSWORD", "api.url", "token" in stringData; their values are committed to Git');
     expect(findings[0].value).toEqual(['PASSWORD', 'api.url', 'token']);
-    expectNoValues(findings, [TOKEN, PASSWORD, 'https://api.example.org']);
+    expectNoValues(findings, [TOKEN, PASSWORD, 'https://api.acme.internal']);
   });
 
   test('fails twice when a Secret has both data and stringData', () => {

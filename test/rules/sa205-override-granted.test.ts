@@ -11,7 +11,7 @@ function appProject(overrides: Overrides = {}): Manifest {
     kind: 'AppProject',
     metadata: { name: 'payments', namespace: 'argocd' },
     spec: {
-      sourceRepos: ['https://git.example.org/payments/checkout.git'],
+      sourceRepos: ['https://git.acme.internal/payments/checkout.git'],
       destinations: [{ server: 'https://kubernetes.default.svc', namespace: 'checkout' }],
       roles: [developer()],
     },
@@ -33,7 +33,7 @@ function developer(name = 'developer', policies?: string[]): { [key: string]: un
 /** The AppProject a SafeProject renders. */
 function rendered(props: Partial<SafeProjectProps> = {}): Manifest {
   return new SafeProject(Testing.app(), 'project', {
-    name: 'payments', sourceRepos: ['https://git.example.org/payments/checkout.git'], destinations: [{ namespace: 'checkout' }], ...props,
+    name: 'payments', sourceRepos: ['https://git.acme.internal/payments/checkout.git'], destinations: [{ namespace: 'checkout' }], ...props,
   }).resource.toJson() as Manifest;
 }
 

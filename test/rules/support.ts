@@ -1,5 +1,6 @@
 import { ArgoCdVersion } from '../../src/application/argocd-version';
 import { runRules } from '../../src/rules/engine';
+import { ALL_RULES } from '../../src/rules/registry';
 import { Finding, Manifest, Rule } from '../../src/rules/types';
 
 /** A partial manifest: objects merge into the base, other values replace, `undefined` removes the key. */
@@ -33,7 +34,7 @@ export function safeApplication(overrides: Overrides = {}): Manifest {
     metadata: { name: 'checkout', namespace: 'argocd' },
     spec: {
       project: 'payments',
-      source: { repoURL: 'https://git.example.org/payments/checkout.git', path: 'deploy', targetRevision: 'main' },
+      source: { repoURL: 'https://git.acme.internal/payments/checkout.git', path: 'deploy', targetRevision: 'main' },
       destination: { server: 'https://kubernetes.default.svc', namespace: 'checkout' },
       syncPolicy: {
         automated: { prune: true, selfHeal: true },
@@ -51,7 +52,7 @@ export function deployment(name: string, annotations: { [key: string]: string } 
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name, namespace: 'checkout', annotations },
-    spec: { template: { spec: { containers: [{ name, image: `example.org/${name}:1.0.0` }] } } },
+    spec: { template: { spec: { containers: [{ name, image: `acme.internal/${name}:1.0.0` }] } } },
   };
 }
 
@@ -61,7 +62,7 @@ export function findingsFor(
   argoCdVersion: ArgoCdVersion = ArgoCdVersion.LATEST,
   resources: readonly Manifest[] = [],
 ): Finding[] {
-  return runRules({ application, resources, argoCdVersion });
+  return runRules({ application, resources, argoCdVersion }, ALL_RULES);
 }
 
 /** Each finding as `RULE-ID /json/pointer`, in the engine's order. */

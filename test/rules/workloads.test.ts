@@ -38,7 +38,7 @@ describe('scaleTargets', () => {
 
   test('anything else, or a target without a name, scales nothing', () => {
     const resources = [
-      { apiVersion: 'example.com/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'fake' }, spec: { scaleTargetRef: { name: 'a' } } },
+      { apiVersion: 'acme.internal/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'fake' }, spec: { scaleTargetRef: { name: 'a' } } },
       { apiVersion: 'autoscaling/v2', kind: 'ScaledObject', metadata: { name: 'fake2' }, spec: { scaleTargetRef: { name: 'a' } } },
       { kind: 'HorizontalPodAutoscaler', metadata: { name: 'no-api-version' }, spec: { scaleTargetRef: { name: 'a' } } },
       { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'no-ref' }, spec: {} },
@@ -111,8 +111,8 @@ describe('hooks, Skip and waves', () => {
   test('Jobs of batch and core Pods only', () => {
     expect(isJobOrPod({ apiVersion: 'batch/v1', kind: 'Job' })).toBe(true);
     expect(isJobOrPod({ apiVersion: 'v1', kind: 'Pod' })).toBe(true);
-    expect(isJobOrPod({ apiVersion: 'example.com/v1', kind: 'Job' })).toBe(false);
-    expect(isJobOrPod({ apiVersion: 'example.com/v1', kind: 'Pod' })).toBe(false);
+    expect(isJobOrPod({ apiVersion: 'acme.internal/v1', kind: 'Job' })).toBe(false);
+    expect(isJobOrPod({ apiVersion: 'acme.internal/v1', kind: 'Pod' })).toBe(false);
     expect(isJobOrPod({ kind: 'Job' })).toBe(false);
     expect(isJobOrPod({ kind: 'Pod' })).toBe(true);
     expect(isJobOrPod({ apiVersion: 'batch/v1', kind: 'CronJob' })).toBe(false);

@@ -154,7 +154,7 @@ describe('ExternalSecret options', () => {
     const platform = new SafeApplication(gitops, 'platform', appProps({ name: 'checkout-platform' }));
     const store = new SecretStore(platform, 'store', {
       name: 'checkout-vault',
-      provider: SecretStoreProvider.vault({ server: 'https://vault.example.com:8200', path: 'secret', kubernetesAuthRole: 'checkout' }),
+      provider: SecretStoreProvider.vault({ server: 'https://vault.acme.internal:8200', path: 'secret', kubernetesAuthRole: 'checkout' }),
     });
     // WHEN / THEN
     expect(manifestOf(externalSecret(app, 'db', { store })).spec.secretStoreRef).toEqual({ name: 'checkout-vault', kind: 'SecretStore' });
@@ -241,7 +241,7 @@ describe('ExternalSecret refusals', () => {
     const platform = new SafeApplication(gitops, 'platform', appProps({ name: 'platform', destinationNamespace: 'platform' }));
     const store = new SecretStore(platform, 'store', {
       name: 'vault',
-      provider: SecretStoreProvider.vault({ server: 'https://vault.example.com:8200', path: 'secret', kubernetesAuthRole: 'platform' }),
+      provider: SecretStoreProvider.vault({ server: 'https://vault.acme.internal:8200', path: 'secret', kubernetesAuthRole: 'platform' }),
     });
     // WHEN / THEN an ExternalSecret in namespace "payments" cannot use it
     expect(() => externalSecret(app, 'es', { store })).toThrow(

@@ -22,7 +22,7 @@ function aws(scope: Construct, options: Partial<AwsSecretsManagerOptions> = {}):
 }
 
 function vault(options: Partial<VaultOptions> = {}): SecretStoreProvider {
-  return SecretStoreProvider.vault({ server: 'https://vault.example.com:8200', path: 'secret', kubernetesAuthRole: 'checkout', ...options });
+  return SecretStoreProvider.vault({ server: 'https://vault.acme.internal:8200', path: 'secret', kubernetesAuthRole: 'checkout', ...options });
 }
 
 function gcp(scope: Construct, options: Partial<GcpSecretManagerOptions> = {}): SecretStoreProvider {
@@ -136,7 +136,7 @@ describe('SecretStoreProvider.vault', () => {
     // THEN
     expect(manifest.spec.provider).toEqual({
       vault: {
-        server: 'https://vault.example.com:8200',
+        server: 'https://vault.acme.internal:8200',
         path: 'secret',
         version: 'v2',
         auth: { kubernetes: { mountPath: 'kubernetes', role: 'checkout' } },
@@ -155,7 +155,7 @@ describe('SecretStoreProvider.vault', () => {
     });
     const manifest = manifestOf(new SecretStore(app, 'store', { name: 'checkout-vault', provider }));
     expect(manifest.spec.provider.vault).toEqual({
-      server: 'https://vault.example.com:8200',
+      server: 'https://vault.acme.internal:8200',
       path: 'kv/payments',
       version: 'v1',
       auth: { kubernetes: { mountPath: 'kubernetes-prod', role: 'checkout', serviceAccountRef: { name: 'checkout-vault' } } },
@@ -164,8 +164,8 @@ describe('SecretStoreProvider.vault', () => {
   });
 
   test.each([
-    ['server is plain http', { server: 'http://vault.example.com:8200' }, /^\[SAFE-003\] SecretStoreProvider\.vault: server is "http:\/\/vault\.example\.com:8200"; it must be an https:\/\/ URL/],
-    ['server is a host name only', { server: 'vault.example.com' }, /^\[SAFE-003\] SecretStoreProvider\.vault: server is "vault\.example\.com"/],
+    ['server is plain http', { server: 'http://vault.acme.internal:8200' }, /^\[SAFE-003\] SecretStoreProvider\.vault: server is "http:\/\/vault\.acme\.internal:8200"; it must be an https:\/\/ URL/],
+    ['server is a host name only', { server: 'vault.acme.internal' }, /^\[SAFE-003\] SecretStoreProvider\.vault: server is "vault\.acme\.internal"/],
     ['path has a leading slash', { path: '/secret' }, /^\[SAFE-028\] SecretStoreProvider\.vault: path is "\/secret"/],
     ['path is empty', { path: '' }, /^\[SAFE-028\] SecretStoreProvider\.vault: path is ""/],
     ['version is not a VaultKvVersion', { version: 'v3' as VaultKvVersion }, /^\[SAFE-028\] SecretStoreProvider\.vault: version is "v3"/],

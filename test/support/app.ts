@@ -10,7 +10,7 @@ export function appProps(overrides: Partial<SafeApplicationProps> = {}): SafeApp
   return {
     name: 'checkout',
     project: ArgoProject.fromName('payments'),
-    repoUrl: 'https://git.example.com/platform/gitops.git',
+    repoUrl: 'https://git.acme.internal/platform/gitops.git',
     destinationNamespace: 'payments',
     ...overrides,
   };

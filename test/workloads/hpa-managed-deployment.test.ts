@@ -25,7 +25,7 @@ function webDeployment(scope: Construct, id: string, autoscaler: Autoscaler, nam
   return new HpaManagedDeployment(scope, id, {
     metadata: name ? { name } : undefined,
     autoscaler,
-    containers: [{ name: 'web', image: 'registry.example.com/web:1.4.2', portNumber: 8080 }],
+    containers: [{ name: 'web', image: 'registry.acme.internal/web:1.4.2', portNumber: 8080 }],
   });
 }
 
@@ -196,7 +196,7 @@ describe('kubeErrors (test support) is not vacuous', () => {
 // Arbitraries for valid props.
 const dnsLabel = fc.stringMatching(/^[a-z]([-a-z0-9]{0,20}[a-z0-9])?$/);
 const image = fc.tuple(
-  fc.constantFrom('', 'registry.example.com/', 'ghcr.io/acme/', 'localhost:5000/'),
+  fc.constantFrom('', 'registry.acme.internal/', 'ghcr.io/acme/', 'localhost:5000/'),
   fc.stringMatching(/^[a-z0-9]+([._-][a-z0-9]+)*$/).filter((s) => s.length <= 30),
   fc.oneof(fc.stringMatching(/^:[A-Za-z0-9_][A-Za-z0-9_.-]{0,20}$/), fc.constant(`@sha256:${'a'.repeat(64)}`)),
 ).map(([registry, repo, ref]) => `${registry}${repo}${ref}`);

@@ -41,7 +41,7 @@ const KINDS: KindCase[] = [
     key: 'apiextensions.k8s.io/CustomResourceDefinition',
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    name: 'widgets.example.com',
+    name: 'widgets.acme.internal',
     clusterScoped: true,
   },
   { key: 'apiregistration.k8s.io/APIService', apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', name: 'v1beta1.metrics.k8s.io', clusterScoped: true },
@@ -205,7 +205,7 @@ describe('KnownFieldOwner on kinds it does not write', () => {
 describe('KnownFieldOwner.custom', () => {
   const custom = () => KnownFieldOwner.custom({
     name: 'the vault-config-operator',
-    jsonPointers: ['/data/token', '/metadata/annotations/vault.example.com~1rotated-at'],
+    jsonPointers: ['/data/token', '/metadata/annotations/vault.acme.internal~1rotated-at'],
     jqPaths: [JqPath.listItem(['spec', 'rules'], 'name', 'generated')],
   });
 
@@ -218,7 +218,7 @@ describe('KnownFieldOwner.custom', () => {
     const application = applicationOf(app);
     // THEN the entry names exactly that object with the owner's fields
     expect(application.spec.ignoreDifferences).toEqual([expectedEntry(k, {
-      jsonPointers: ['/data/token', '/metadata/annotations/vault.example.com~1rotated-at'],
+      jsonPointers: ['/data/token', '/metadata/annotations/vault.acme.internal~1rotated-at'],
       jqPathExpressions: ['.spec.rules[]? | select(.name == "generated")'],
     })]);
     expectNoGlob(application.spec.ignoreDifferences);
@@ -291,7 +291,7 @@ describe('KnownFieldOwner jq expressions', () => {
       }
     }
     collect(KnownFieldOwner.injectedContainer('we"ird\\name', 'an injector'), KINDS[0]);
-    collect(KnownFieldOwner.custom({ name: 'operator', jqPaths: [JqPath.field(['metadata', 'annotations', 'example.com/x'])] }), KINDS[0]);
+    collect(KnownFieldOwner.custom({ name: 'operator', jqPaths: [JqPath.field(['metadata', 'annotations', 'acme.internal/x'])] }), KINDS[0]);
     // WHEN compiled with jq THEN every one compiles (null means no error)
     const list = [...expressions];
     expect(list.length).toBeGreaterThanOrEqual(6);

@@ -4,7 +4,7 @@ import { MigrationHook, MigrationHookProps } from '../../src';
 import { newApp } from '../support/app';
 
 function migration(scope: Construct, id: string, props: Partial<MigrationHookProps> = {}): MigrationHook {
-  return new MigrationHook(scope, id, { container: { name: 'migrate', image: 'registry.example.com/checkout-migrate:2.3.0' }, ...props });
+  return new MigrationHook(scope, id, { container: { name: 'migrate', image: 'registry.acme.internal/checkout-migrate:2.3.0' }, ...props });
 }
 
 /** The message of what `fn` throws. */

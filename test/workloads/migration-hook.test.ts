@@ -15,7 +15,7 @@ const WAVE = 'argocd.argoproj.io/sync-wave';
 const ARGO_HOOK_NAME_POSTFIX = '1a2b3c4-presync-1767225600';
 
 function migration(scope: Construct, id: string, props: Partial<MigrationHookProps> = {}): MigrationHook {
-  return new MigrationHook(scope, id, { container: { name: 'migrate', image: 'registry.example.com/checkout-migrate:2.3.0' }, ...props });
+  return new MigrationHook(scope, id, { container: { name: 'migrate', image: 'registry.acme.internal/checkout-migrate:2.3.0' }, ...props });
 }
 
 function jobOf(hook: MigrationHook): any {

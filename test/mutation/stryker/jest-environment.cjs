@@ -16,6 +16,12 @@ const COVERAGE_FILE_NAME = '.stryker-mutant-test-files.jsonl';
 class MutantCoverageByFileEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
+    // The sandbox lies inside the repository, under .stryker-tmp/: without a .git of its own, the library would
+    // take the repository's root for the sandbox's and write every source.path under .stryker-tmp/sandbox-*/.
+    const marker = path.join(config.projectConfig.rootDir, '.git');
+    if (!fs.existsSync(marker)) {
+      fs.writeFileSync(marker, 'gitdir: ../../.git\n');
+    }
     this.coverageFile = path.join(config.projectConfig.rootDir, COVERAGE_FILE_NAME);
     this.testPath = context.testPath;
     this.coveredMutants = new Set();

@@ -16,7 +16,7 @@ export function buildLargeApp(outdir: string, variant: Variant, apps: number): G
     const app = new SafeApplication(gitops, `svc-${i}`, {
       name: `svc-${i}`,
       project: ArgoProject.fromName('payments'),
-      repoUrl: 'https://git.example.com/platform/gitops.git',
+      repoUrl: 'https://git.acme.internal/platform/gitops.git',
       destinationNamespace: `payments-${i % 10}`,
       targetRevision: variant === 'new' ? 'release-2' : 'release-1',
     });
