@@ -1,8 +1,7 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'fs';
+import { mkdirSync, writeFileSync } from 'fs';
 import { dirname, join } from 'path';
 import { stringify } from 'yaml';
-import { main } from '../../src/cli/main';
-import { nodeIo } from '../../src/cli/node-io';
+import { runCli as runInProcess } from '../cli/support';
 
 /** The GitOps repository in which every known failure mode appears once. */
 export const FAILURE_MODES = join(__dirname, '..', 'fixtures', 'failure-modes');
@@ -17,23 +16,11 @@ export interface CliRun {
   readonly millis: number;
 }
 
-/** Runs `safe-argocd` in-process with a fake io, the way the bin entry does. */
+/** Runs `safe-argocd` in-process with a fake io, the way the bin entry does, and times it. */
 export async function runCli(args: readonly string[]): Promise<CliRun> {
-  let stdout = '';
-  let stderr = '';
-  const written = new Map<string, string>();
   const started = Date.now();
-  const code = await main(args, {
-    stdout: (t) => { stdout += t; },
-    stderr: (t) => { stderr += t; },
-    readFile: (p) => readFileSync(p, 'utf8'),
-    readBytes: nodeIo().readBytes,
-    writeFile: (p, t) => { written.set(p, t); },
-    exists: () => false,
-    mkdir: () => undefined,
-    color: false,
-  });
-  return { code, stdout, stderr, written, millis: Date.now() - started };
+  const run = await runInProcess(args);
+  return { ...run, millis: Date.now() - started };
 }
 
 /** Runs `safe-argocd audit <root> --repo-root <root> --format json ...` and parses the report. */

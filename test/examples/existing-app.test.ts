@@ -1,7 +1,7 @@
 import { execFileSync } from 'child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'fs';
+import { mkdirSync, writeFileSync } from 'fs';
 import { join } from 'path';
-import { main } from '../../src/cli/main';
+import { runCli } from '../cli/support';
 import { readTree, tempDir, yamlOf } from '../support/app';
 
 const REPO = join(__dirname, '..', '..');
@@ -30,20 +30,10 @@ describe('examples/existing-app: the README\'s main.ts of an existing cdk8s app'
     expect(yamlOf(tree['applications/shop/Application.orders.k8s.yaml']).spec.source.path).toBe('deploy/dist/workloads/orders');
 
     // WHEN the repository is audited THEN nothing is found and the Application found its workloads
-    let out = '';
     const config = join(tempDir(), 'placeholders.yaml');
     writeFileSync(config, 'suppressions:\n  - ruleId: SA009\n    reason: the example\'s addresses are placeholders on purpose\n');
-    const code = await main(['audit', repo, '--format', 'json', '--config', config], {
-      color: false,
-      stdout: (t: string) => { out += t; },
-      stderr: () => undefined,
-      readFile: (p: string) => readFileSync(p, 'utf8'),
-      readBytes: () => { throw new Error('not expected'); },
-      writeFile: () => undefined,
-      exists: () => false,
-      mkdir: () => undefined,
-    });
-    const report = JSON.parse(out);
+    const { code, stdout } = await runCli(['audit', repo, '--format', 'json', '--config', config]);
+    const report = JSON.parse(stdout);
     expect(report.findings).toEqual([]);
     expect(report.suppressed.map((f: { ruleId: string }) => f.ruleId)).toEqual(['SA009', 'SA009']);
     expect(report.notes).toEqual([]);
