@@ -75,7 +75,7 @@ describe('the checkout example: HpaManagedDeployment with an HPA, a Service and 
     expect(report.outOfSync).toBe(true);
     expect(report.differences).toEqual([IMAGE]);
     expect(report.selfHealReverts).toEqual([IMAGE]);
-    expect(after(report).spec.template.spec.containers[0].image).toBe('registry.acme.internal/payments/checkout:1.42.0');
+    expect(after(report).spec.template.spec.containers[0].image).toBe('registry.example.com/payments/checkout:1.42.0');
   });
 
   test('a human edits a Git-owned field outside any list (terminationGracePeriodSeconds): OutOfSync, and reverted', () => {
