@@ -20,8 +20,8 @@ import { badValue, ErrorCode } from '../private/errors';
 import { nameFiles } from '../private/file-names';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
-import { IGNORE_REASONS_ANNOTATION, renderIgnoreDifferences, renderIgnoreReasons } from '../private/ignore-differences';
-import { compileJq } from '../private/jq';
+import { hardenedAnnotations, hardenedFinalizers, hardenedSpec, jqProblems } from '../private/hardened-application';
+import { IGNORE_REASONS_ANNOTATION } from '../private/ignore-differences';
 import { renderSyncOptions, renderSyncPolicy, ResolvedRetry, resolveRetry } from '../private/sync-policy';
 import { manifestOf, nearestApplication, SAFE_APPLICATION, SynthIndex, synthIndexOf } from '../private/synth-index';
 import { BREAK_GLASS_EXPIRES_ANNOTATION, BREAK_GLASS_REASON_ANNOTATION, BREAK_GLASS_TICKET_ANNOTATION, isCalendarDate, SKIP_RECONCILE_ANNOTATION } from '../rules/break-glass';
@@ -270,7 +270,7 @@ export class SafeApplication extends Chart {
       metadata: {
         name: this.applicationName,
         namespace: this.applicationNamespace,
-        finalizers: finalizersFor(this.deletionPolicy),
+        finalizers: hardenedFinalizers(this.deletionPolicy),
       },
       spec: Lazy.any({ produce: () => toJson_ApplicationSpec(this.renderSpec()) }),
     });
@@ -286,7 +286,7 @@ export class SafeApplication extends Chart {
     }
     // Rendered late, so that rules added after construction still show.
     this.resource.metadata.addAnnotation(IGNORE_REASONS_ANNOTATION, Lazy.any({
-      produce: () => (this.allRules().length > 0 ? renderIgnoreReasons(this.allRules()) : undefined),
+      produce: () => hardenedAnnotations(this.allRules())?.[IGNORE_REASONS_ANNOTATION],
     }) as unknown as string);
 
     for (const rule of props.ignoreRules ?? []) {
@@ -481,23 +481,21 @@ export class SafeApplication extends Chart {
   }
 
   private renderSpec(): ApplicationSpec {
-    const ignoreDifferences = renderIgnoreDifferences(this.allRules());
-    return {
+    return hardenedSpec({
       project: this.projectName,
-      source: {
-        repoUrl: this.repoUrl,
-        targetRevision: this.targetRevision,
-        path: this.sourcePath,
-        chart: this.externalSource?.chart,
-      },
-      destination: {
-        server: this.destinationCluster.server,
-        name: this.destinationCluster.name,
-        namespace: this.destinationNamespace,
-      },
-      syncPolicy: this.renderSyncPolicy(true),
-      ignoreDifferences: ignoreDifferences.length > 0 ? ignoreDifferences : undefined,
-    };
+      repoUrl: this.repoUrl,
+      targetRevision: this.targetRevision,
+      path: this.sourcePath,
+      chart: this.externalSource?.chart,
+      server: this.destinationCluster.server,
+      clusterName: this.destinationCluster.name,
+      namespace: this.destinationNamespace,
+      ignoreRules: this.allRules(),
+      deletionPolicy: this.deletionPolicy,
+      argoCdVersion: this.argoCdVersion,
+      retry: this.retry,
+      usesSyncWaves: this.waves.size > 0,
+    });
   }
 
   /** The sync policy; `automated` is left out while a declarative break-glass suspends the app. */
@@ -534,25 +532,21 @@ export class SafeApplication extends Chart {
       errors.push(`[${ErrorCode.NOTHING_TO_DEPLOY}] the app defines no workloads, so its source folder would be empty and `
         + 'Argo CD would refuse to sync it (allowEmpty is false). Fix: define workloads inside the app, or give it an externalSource.');
     }
-    if (SafeProject.isSafeProject(this.project)) {
-      if (!this.project.allowsDestination(this.destinationNamespace, this.destinationCluster)) {
+    // A project named with ArgoProject.fromName is checked too when this app defines it as a SafeProject.
+    const named = (synthIndexOf(this) ?? new SynthIndex(this.node.root)).projectNamed(this.projectName);
+    const project = SafeProject.isSafeProject(this.project) ? this.project : SafeProject.isSafeProject(named) ? named : undefined;
+    if (project) {
+      if (!project.allowsDestination(this.destinationNamespace, this.destinationCluster)) {
         errors.push(`[${ErrorCode.DESTINATION_NOT_ALLOWED}] project ${this.projectName} does not allow the destination namespace `
           + `${JSON.stringify(this.destinationNamespace)} on ${this.destinationCluster.server ?? this.destinationCluster.name}; Argo CD would refuse to sync. `
           + 'Fix: add the destination to the SafeProject, or deploy to one of its destinations.');
       }
-      if (!this.project.allowsSource(this.repoUrl)) {
+      if (!project.allowsSource(this.repoUrl)) {
         errors.push(`[${ErrorCode.DESTINATION_NOT_ALLOWED}] project ${this.projectName} does not allow the repository ${JSON.stringify(this.repoUrl)}; `
           + 'Argo CD would refuse to sync. Fix: add it to the SafeProject\'s sourceRepos.');
       }
     }
-    const rawJq = this.allRules().filter((r) => r.needsJqCompile);
-    compileJq(rawJq.map((r) => r.value)).forEach((error, i) => {
-      if (error) {
-        errors.push(`[${ErrorCode.INVALID_JQ}] the jq expression ${JSON.stringify(rawJq[i].value)} for ${rawJq[i].target.kind} `
-          + `${rawJq[i].target.name} does not compile as del(...): ${error.split('\n')[0]}. `
-          + 'Fix: correct the expression, or build it with IgnoreRule.jq and a typed JqPath.');
-      }
-    });
+    errors.push(...jqProblems(this.allRules()));
 
     // Rendered once per synth: the files written are these same manifests.
     const objects = new Map<Manifest, ApiObject>();
@@ -580,16 +574,6 @@ function isApplication(m: Manifest): boolean {
   return m.kind === 'Application' && typeof m.apiVersion === 'string' && m.apiVersion.startsWith('argoproj.io/');
 }
 
-function finalizersFor(policy: DeletionPolicy): string[] | undefined {
-  switch (policy) {
-    case DeletionPolicy.CASCADE_FOREGROUND:
-      return ['resources-finalizer.argocd.argoproj.io'];
-    case DeletionPolicy.CASCADE_BACKGROUND:
-      return ['resources-finalizer.argocd.argoproj.io/background'];
-    default:
-      return undefined;
-  }
-}
 
 function checkRevision(scope: IConstruct, revision: string | undefined, isHelmChart: boolean): string {
   if (revision === undefined && !isHelmChart) {

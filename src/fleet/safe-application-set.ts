@@ -6,16 +6,15 @@ import { DeletionPolicy } from '../application/deletion-policy';
 import { IgnoreRule } from '../application/ignore-rule';
 import { RetryOptions } from '../application/retry-options';
 import { SafeApplication } from '../application/safe-application';
-import { ApplicationSpec, toJson_ApplicationSpec } from '../imports/application-argoproj.io';
+import { toJson_ApplicationSpec } from '../imports/application-argoproj.io';
 import { checkLabel, checkProject, checkRepoUrl } from '../private/app-checks';
 import { badValue, ErrorCode, ErrorCodeValue } from '../private/errors';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { hasAction, parametersOf, parseTemplate, ParsedTemplate, renderSimple } from '../private/go-template';
-import { IGNORE_REASONS_ANNOTATION, renderIgnoreDifferences, renderIgnoreReasons } from '../private/ignore-differences';
-import { compileJq } from '../private/jq';
+import { hardenedAnnotations, hardenedFinalizers, hardenedSpec, jqProblems } from '../private/hardened-application';
 import { isDns1123Label, isDns1123Subdomain } from '../private/names';
-import { renderSyncOptions, renderSyncPolicy, ResolvedRetry, resolveRetry } from '../private/sync-policy';
+import { renderSyncOptions, ResolvedRetry, resolveRetry } from '../private/sync-policy';
 import { runRules, unsuppressed } from '../rules/engine';
 import { floatingRevisionProblem } from '../rules/sa007-floating-target-revision';
 import { Manifest } from '../rules/types';
@@ -597,57 +596,40 @@ export class SafeApplicationSet extends Construct {
   }
 
   private renderSpec(): Record<string, unknown> {
-    const finalizer = finalizerFor(this.deletionPolicy);
+    const finalizers = hardenedFinalizers(this.deletionPolicy);
+    const annotations = hardenedAnnotations(this.rules);
     return {
       goTemplate: true,
       goTemplateOptions: ['missingkey=error'],
       generators: this.generatorList.map((g) => g._render()),
-      syncPolicy: { preserveResourcesOnDeletion: finalizer === undefined },
+      syncPolicy: { preserveResourcesOnDeletion: finalizers === undefined },
       ignoreApplicationDifferences: [{ jsonPointers: [BREAK_GLASS_POINTER] }],
       template: {
         metadata: {
           name: this.applicationName,
-          ...(this.rules.length > 0 ? { annotations: { [IGNORE_REASONS_ANNOTATION]: renderIgnoreReasons(this.rules) } } : {}),
-          ...(finalizer ? { finalizers: [finalizer] } : {}),
+          ...(annotations ? { annotations } : {}),
+          ...(finalizers ? { finalizers } : {}),
         },
-        spec: toJson_ApplicationSpec(this.renderTemplateSpec()),
+        spec: toJson_ApplicationSpec(hardenedSpec({
+          project: this.projectName,
+          repoUrl: this.repoUrl,
+          targetRevision: this.targetRevision,
+          path: this.sourcePath,
+          server: this.destinationCluster.server,
+          clusterName: this.destinationCluster.name,
+          namespace: this.destinationNamespace,
+          ignoreRules: this.rules,
+          deletionPolicy: this.deletionPolicy,
+          argoCdVersion: this.argoCdVersion,
+          retry: this.retry,
+        })),
       },
-    };
-  }
-
-  private renderTemplateSpec(): ApplicationSpec {
-    const ignoreDifferences = renderIgnoreDifferences(this.rules);
-    return {
-      project: this.projectName,
-      source: {
-        repoUrl: this.repoUrl,
-        targetRevision: this.targetRevision,
-        path: this.sourcePath,
-      },
-      destination: {
-        server: this.destinationCluster.server,
-        name: this.destinationCluster.name,
-        namespace: this.destinationNamespace,
-      },
-      syncPolicy: renderSyncPolicy({
-        argoCdVersion: this.argoCdVersion,
-        hasIgnoreRules: this.rules.length > 0,
-        retry: this.retry,
-      }),
-      ignoreDifferences: ignoreDifferences.length > 0 ? ignoreDifferences : undefined,
     };
   }
 
   private validateSet(): string[] {
     const errors: string[] = [];
-    const rawJq = this.rules.filter((r) => r.needsJqCompile);
-    compileJq(rawJq.map((r) => r.value)).forEach((error, i) => {
-      if (error) {
-        errors.push(`[${ErrorCode.INVALID_JQ}] the jq expression ${JSON.stringify(rawJq[i].value)} for ${rawJq[i].target.kind} `
-          + `${rawJq[i].target.name} does not compile as del(...): ${error.split('\n')[0]}. `
-          + 'Fix: correct the expression, or build it with IgnoreRule.jq and a typed JqPath.');
-      }
-    });
+    errors.push(...jqProblems(this.rules));
     // The rendered object, so that escape hatches are checked too.
     const application = templateAsApplication(this.resource.toJson() as Manifest);
     if (!application) {
@@ -883,16 +865,6 @@ function checkFixedRevision(scope: Construct, revision: string | undefined): str
   return revision.trim();
 }
 
-function finalizerFor(policy: DeletionPolicy): string | undefined {
-  switch (policy) {
-    case DeletionPolicy.CASCADE_FOREGROUND:
-      return 'resources-finalizer.argocd.argoproj.io';
-    case DeletionPolicy.CASCADE_BACKGROUND:
-      return 'resources-finalizer.argocd.argoproj.io/background';
-    default:
-      return undefined;
-  }
-}
 
 /** The ApplicationSet's template as the Application manifest it generates, for the rules. */
 function templateAsApplication(set: Manifest): Manifest | undefined {

@@ -7,11 +7,11 @@ import { badValue, ErrorCode } from '../private/errors';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { isDns1123Label } from '../private/names';
+import { SAFE_PROJECT } from '../private/synth-index';
 import { runRules, unsuppressed } from '../rules/engine';
 import { normalizeRepoUrl } from '../rules/sa202-destination-not-allowed';
 import { suppressionKey } from '../rules/suppressions';
 
-const SAFE_PROJECT = Symbol.for('cdk8s-safe-argocd.SafeProject');
 /** What Argo CD reads as a pattern in a project: globs, brace sets and a leading "!" (deny). */
 const GLOB = /[*?[\]{}]|^!/;
 

@@ -6,6 +6,7 @@ import { IConstruct } from 'constructs';
 // of the library recognize each other's constructs.
 export const SAFE_APPLICATION = Symbol.for('cdk8s-safe-argocd.SafeApplication');
 export const APP_OF_APPS = Symbol.for('cdk8s-safe-argocd.AppOfApps');
+export const SAFE_PROJECT = Symbol.for('cdk8s-safe-argocd.SafeProject');
 
 /**
  * The whole-tree lookups of one synth, gathered by one walk of the tree, and each object's rendered
@@ -21,6 +22,7 @@ export class SynthIndex {
   public readonly all: IConstruct[];
   private readonly appsByProject = new Map<string, IConstruct[]>();
   private readonly rootsByChildProject = new Map<string, IConstruct[]>();
+  private readonly projectsByName = new Map<string, IConstruct[]>();
   private readonly objectsByApplication = new Map<IConstruct, ApiObject[]>();
   private readonly manifests = new Map<ApiObject, Record<string, any>>();
 
@@ -29,6 +31,9 @@ export class SynthIndex {
     for (const c of this.all) {
       if (SAFE_APPLICATION in c) {
         add(this.appsByProject, (c as unknown as { projectName: string }).projectName, c);
+      }
+      if (SAFE_PROJECT in c) {
+        add(this.projectsByName, (c as unknown as { projectName: string }).projectName, c);
       }
       if (APP_OF_APPS in c) {
         add(this.rootsByChildProject, (c as unknown as { childProjectName: string }).childProjectName, c);
@@ -43,6 +48,11 @@ export class SynthIndex {
   /** The SafeApplications (roots included) of one project, in tree order. */
   public applicationsOf(project: string): IConstruct[] {
     return this.appsByProject.get(project) ?? [];
+  }
+
+  /** The first SafeProject of the tree with this name, if the app defines one. */
+  public projectNamed(name: string): IConstruct | undefined {
+    return this.projectsByName.get(name)?.[0];
   }
 
   /** The app-of-apps roots that deploy one project's Applications, in tree order. */

@@ -79,11 +79,22 @@ describe('SafeApplication checked against its SafeProject', () => {
       + `  - checkout: ${REPO_REFUSED}`);
   });
 
-  test('an app of a project known only by name is not checked against any destinations', () => {
-    // GIVEN the default test app, whose project is ArgoProject.fromName('payments')
+  test('an app of a project known only by name, which this app does not define, is not checked against any destinations', () => {
+    // GIVEN the default test app, whose project is ArgoProject.fromName('payments'), and no SafeProject of that name
     const { app } = newApp({ destinationCluster: DestinationCluster.fromName('anywhere') });
     // WHEN validated THEN nothing is reported
     expect(app.node.validate()).toEqual([]);
+  });
+
+  test('fails when a project named with ArgoProject.fromName is a SafeProject of this app that does not allow the app', () => {
+    // GIVEN the SafeProject "payments", which allows another repository and namespace, and an app naming it by name
+    const gitops = new GitOpsApp({ outdir: 'dist' });
+    paymentsProject(gitops, [OTHER_REPO], [{ namespace: 'ledger' }]);
+    const app = new SafeApplication(gitops, 'checkout', appProps({ project: ArgoProject.fromName('payments') }));
+    addConfigMap(app, 'settings');
+    // WHEN validated, and rendered THEN it is checked against that project as if it had been passed by type
+    expect(app.node.validate()).toEqual([destinationRefused('payments', 'https://kubernetes.default.svc'), REPO_REFUSED]);
+    expect(() => gitops.renderFiles()).toThrow(`  - checkout: ${destinationRefused('payments', 'https://kubernetes.default.svc')}\n`);
   });
 });
 

@@ -1,0 +1,93 @@
+import { ErrorCode } from './errors';
+import { IGNORE_REASONS_ANNOTATION, renderIgnoreDifferences, renderIgnoreReasons } from './ignore-differences';
+import { compileJq } from './jq';
+import { renderSyncPolicy, ResolvedRetry } from './sync-policy';
+import { ArgoCdVersion } from '../application/argocd-version';
+import { DeletionPolicy } from '../application/deletion-policy';
+import { IgnoreRule } from '../application/ignore-rule';
+import { ApplicationSpec } from '../imports/application-argoproj.io';
+
+/**
+ * The one renderer of the hardened Application: SafeApplication (and AppOfApps, a SafeApplication) and
+ * SafeApplicationSet's template are rendered here, so that a guarantee added here holds for every
+ * Application this library makes.
+ */
+export interface HardenedApplication {
+  readonly project: string;
+  readonly repoUrl: string;
+  readonly targetRevision: string;
+  /** The folder in the repository; absent for a Helm chart. */
+  readonly path?: string;
+  /** The Helm chart, for a chart repository. */
+  readonly chart?: string;
+  /** The cluster, by its API server URL or by its name in Argo CD (exactly one). */
+  readonly server?: string;
+  readonly clusterName?: string;
+  readonly namespace: string;
+  readonly ignoreRules: readonly IgnoreRule[];
+  readonly deletionPolicy: DeletionPolicy;
+  readonly argoCdVersion: ArgoCdVersion;
+  readonly retry: ResolvedRetry;
+  /** Whether resources are ordered in sync waves. Default false. */
+  readonly usesSyncWaves?: boolean;
+}
+
+/** `spec`: project, one source, destination, the hardened sync policy and one ignoreDifferences entry per resource. */
+export function hardenedSpec(app: HardenedApplication): ApplicationSpec {
+  const ignoreDifferences = renderIgnoreDifferences(app.ignoreRules);
+  return {
+    project: app.project,
+    source: {
+      repoUrl: app.repoUrl,
+      targetRevision: app.targetRevision,
+      path: app.path,
+      chart: app.chart,
+    },
+    destination: {
+      server: app.server,
+      name: app.clusterName,
+      namespace: app.namespace,
+    },
+    syncPolicy: renderSyncPolicy({
+      argoCdVersion: app.argoCdVersion,
+      hasIgnoreRules: app.ignoreRules.length > 0,
+      usesSyncWaves: app.usesSyncWaves,
+      retry: app.retry,
+    }),
+    ignoreDifferences: ignoreDifferences.length > 0 ? ignoreDifferences : undefined,
+  };
+}
+
+/**
+ * `metadata.finalizers` of a deletion policy: none unless the policy cascades, so that deleting the
+ * Application by hand never deletes what it deployed.
+ */
+export function hardenedFinalizers(policy: DeletionPolicy): string[] | undefined {
+  switch (policy) {
+    case DeletionPolicy.CASCADE_FOREGROUND:
+      return ['resources-finalizer.argocd.argoproj.io'];
+    case DeletionPolicy.CASCADE_BACKGROUND:
+      return ['resources-finalizer.argocd.argoproj.io/background'];
+    default:
+      return undefined;
+  }
+}
+
+/** The annotation that records why each ignore rule exists, when there is one. */
+export function hardenedAnnotations(rules: readonly IgnoreRule[]): { [key: string]: string } | undefined {
+  return rules.length > 0 ? { [IGNORE_REASONS_ANNOTATION]: renderIgnoreReasons(rules) } : undefined;
+}
+
+/** The problems of the raw jq expressions among `rules`, one `[SAFE-009]` line each, from one batched compile. */
+export function jqProblems(rules: readonly IgnoreRule[]): string[] {
+  const raw = rules.filter((r) => r.needsJqCompile);
+  const problems: string[] = [];
+  compileJq(raw.map((r) => r.value)).forEach((error, i) => {
+    if (error) {
+      problems.push(`[${ErrorCode.INVALID_JQ}] the jq expression ${JSON.stringify(raw[i].value)} for ${raw[i].target.kind} `
+        + `${raw[i].target.name} does not compile as del(...): ${error.split('\n')[0]}. `
+        + 'Fix: correct the expression, or build it with IgnoreRule.jq and a typed JqPath.');
+    }
+  });
+  return problems;
+}
