@@ -23,4 +23,6 @@ export * from './fleet/app-of-apps';
 export * from './governance/human-access';
 export * from './secrets/secret-store';
 export * from './secrets/external-secret';
+export * from './fleet/application-set-cluster';
+export * from './fleet/application-set-generator';
 export * from './fleet/safe-application-set';

@@ -1,3 +1,4 @@
+import { IN_CLUSTER_SERVER, isClusterName, isServerUrl } from '../private/cluster';
 import { badValue, ErrorCode } from '../private/errors';
 
 /**
@@ -7,7 +8,7 @@ import { badValue, ErrorCode } from '../private/errors';
  */
 export class DestinationCluster {
   /** The cluster Argo CD runs in (`https://kubernetes.default.svc`). */
-  public static readonly IN_CLUSTER = new DestinationCluster('https://kubernetes.default.svc', undefined);
+  public static readonly IN_CLUSTER = new DestinationCluster(IN_CLUSTER_SERVER, undefined);
 
   /**
    * A cluster by its API server URL, as registered in Argo CD.
@@ -15,7 +16,7 @@ export class DestinationCluster {
    * @param url e.g. `https://prod-eu.example.com:6443`
    */
   public static fromServer(url: string): DestinationCluster {
-    if (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/.test(url)) {
+    if (!isServerUrl(url)) {
       throw badValue({
         code: ErrorCode.INVALID_URL,
         where: 'DestinationCluster.fromServer',
@@ -34,7 +35,7 @@ export class DestinationCluster {
    * @param name e.g. `prod-eu`
    */
   public static fromName(name: string): DestinationCluster {
-    if (typeof name !== 'string' || name.trim().length === 0 || name.includes('*')) {
+    if (!isClusterName(name)) {
       throw badValue({
         code: ErrorCode.INVALID_NAME,
         where: 'DestinationCluster.fromName',

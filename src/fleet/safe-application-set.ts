@@ -1,5 +1,7 @@
 import { ApiObject, Chart, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
+import { ApplicationSetCluster } from './application-set-cluster';
+import { ApplicationSetGenerator } from './application-set-generator';
 import { IArgoProject } from '../application/argo-project';
 import { ArgoCdVersion } from '../application/argocd-version';
 import { DeletionPolicy } from '../application/deletion-policy';
@@ -11,9 +13,9 @@ import { checkLabel, checkProject, checkRepoUrl } from '../private/app-checks';
 import { badValue, ErrorCode, ErrorCodeValue } from '../private/errors';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
-import { hasAction, parametersOf, parseTemplate, ParsedTemplate, renderSimple } from '../private/go-template';
+import { checkTemplateSyntax, hasAction, parametersOf, parseTemplate, ParsedTemplate, renderSimple } from '../private/go-template';
 import { hardenedAnnotations, hardenedFinalizers, hardenedSpec, jqProblems } from '../private/hardened-application';
-import { isDns1123Label, isDns1123Subdomain } from '../private/names';
+import { isDns1123Label } from '../private/names';
 import { renderSyncOptions, ResolvedRetry, resolveRetry } from '../private/sync-policy';
 import { runRules, unsuppressed } from '../rules/engine';
 import { floatingRevisionProblem } from '../rules/sa007-floating-target-revision';
@@ -26,277 +28,6 @@ import { Manifest } from '../rules/types';
  */
 const BREAK_GLASS_POINTER = '/spec/syncPolicy/automated';
 
-/** The parameters the cluster generator gives every cluster (applicationset/generators/cluster.go, v3.5.1). */
-const CLUSTER_PARAMETERS = ['name', 'nameNormalized', 'server', 'project'];
-
-/** A parameter name Go templates can read as `.name`. */
-const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** A label key: an optional DNS subdomain prefix and `/`, then a name of at most 63 characters. */
-const LABEL_NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
-
-/**
- * Options of the cluster generator.
- */
-export interface ClusterGeneratorOptions {
-  /**
-   * Only the clusters whose Argo CD cluster Secret carries all these labels. A selector also leaves out
-   * the local cluster when it has no Secret.
-   *
-   * @default - every cluster registered in Argo CD, now and in the future, including the local cluster
-   * (`in-cluster`, `https://kubernetes.default.svc`), for which the generator gives no `metadata` parameter
-   * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/Generators-Cluster/#label-selector
-   */
-  readonly matchLabels?: { [key: string]: string };
-}
-
-/**
- * Where the parameters of a {@link SafeApplicationSet}'s template come from. Each generator produces one
- * set of parameters per Application; the template reads them as `{{.name}}`.
- *
- * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/Generators/
- */
-export class ApplicationSetGenerator {
-  /**
-   * One Application per element. Each element maps parameter names (letters, digits and `_`, so that
-   * `{{.name}}` can read them) to string values; every parameter the template reads must be in every element.
-   *
-   * @param elements e.g. `[{ name: 'eu', namespace: 'checkout-eu' }, { name: 'us', namespace: 'checkout-us' }]`
-   * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/Generators-List/
-   */
-  public static list(elements: { [key: string]: string }[]): ApplicationSetGenerator {
-    const where = 'ApplicationSetGenerator.list';
-    if (!Array.isArray(elements) || elements.length === 0) {
-      throw badValue({
-        code: ErrorCode.INVALID_GENERATOR,
-        where,
-        prop: 'elements',
-        value: elements,
-        allowed: 'must be a non-empty list: a list generator without elements generates no Application',
-        fix: 'give one element per Application, e.g. [{ name: \'eu\' }, { name: \'us\' }]',
-      });
-    }
-    const copies = elements.map((element, i) => {
-      if (typeof element !== 'object' || element === null || Array.isArray(element) || Object.keys(element).length === 0) {
-        throw badValue({
-          code: ErrorCode.INVALID_GENERATOR,
-          where,
-          prop: `elements[${i}]`,
-          value: element,
-          allowed: 'must be a non-empty map of parameter names to string values',
-          fix: 'give the parameters this Application is made from, e.g. { name: \'eu\', namespace: \'checkout-eu\' }',
-        });
-      }
-      for (const [key, value] of Object.entries(element)) {
-        if (!PARAMETER_NAME.test(key)) {
-          throw badValue({
-            code: ErrorCode.INVALID_GENERATOR,
-            where,
-            prop: `elements[${i}]`,
-            value: key,
-            allowed: 'has a parameter name that a Go template cannot read as {{.name}}: use letters, digits and "_", not starting with a digit',
-            fix: `rename the parameter, e.g. ${JSON.stringify(key.replace(/\W+/g, '_').replace(/^(\d)/, '_$1') || 'name')}`,
-          });
-        }
-        if (typeof value !== 'string') {
-          throw badValue({
-            code: ErrorCode.INVALID_GENERATOR,
-            where,
-            prop: `elements[${i}].${key}`,
-            value,
-            allowed: 'must be a string',
-            fix: 'write the value as a string, e.g. "3"',
-          });
-        }
-      }
-      // Sorted, so the output does not depend on the order the caller built the element in.
-      return Object.fromEntries(Object.keys(element).sort().map((k) => [k, element[k]]));
-    });
-    return new ApplicationSetGenerator({ list: { elements: copies } }, copies, undefined);
-  }
-
-  /**
-   * One Application per cluster registered in Argo CD, optionally only those whose cluster Secret has
-   * the given labels. The template can read `name`, `nameNormalized` (name made safe for Kubernetes names:
-   * prefer it in Application names), `server`, `project` and, for clusters with a Secret,
-   * `metadata.labels.<key>` and `metadata.annotations.<key>`.
-   *
-   * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/Generators-Cluster/
-   */
-  public static clusters(options: ClusterGeneratorOptions = {}): ApplicationSetGenerator {
-    const labels = options.matchLabels ?? {};
-    if (typeof labels !== 'object' || labels === null || Array.isArray(labels)) {
-      throw badValue({
-        code: ErrorCode.INVALID_GENERATOR,
-        where: 'ApplicationSetGenerator.clusters',
-        prop: 'matchLabels',
-        value: labels,
-        allowed: 'must be a map of label keys to values',
-        fix: 'give the labels of the cluster Secrets to select, e.g. { env: \'prod\' }',
-      });
-    }
-    for (const [key, value] of Object.entries(labels)) {
-      const slash = key.lastIndexOf('/');
-      const prefix = slash < 0 ? undefined : key.slice(0, slash);
-      const name = slash < 0 ? key : key.slice(slash + 1);
-      if (!LABEL_NAME.test(name) || (prefix !== undefined && !isDns1123Subdomain(prefix))) {
-        throw badValue({
-          code: ErrorCode.INVALID_GENERATOR,
-          where: 'ApplicationSetGenerator.clusters',
-          prop: 'matchLabels',
-          value: key,
-          allowed: 'is not a Kubernetes label key: an optional DNS subdomain and "/", then up to 63 letters, digits, "-", "_" or "."',
-          fix: 'use the label key as it is set on the cluster Secret, e.g. "env" or "example.com/tier"',
-        });
-      }
-      if (typeof value !== 'string' || (value !== '' && !LABEL_NAME.test(value))) {
-        throw badValue({
-          code: ErrorCode.INVALID_GENERATOR,
-          where: 'ApplicationSetGenerator.clusters',
-          prop: `matchLabels.${key}`,
-          value,
-          allowed: 'is not a Kubernetes label value: up to 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit',
-          fix: 'use the label value as it is set on the cluster Secret, e.g. "prod"',
-        });
-      }
-    }
-    const keys = Object.keys(labels).sort();
-    const selected = keys.length > 0;
-    const spec = selected ? { selector: { matchLabels: Object.fromEntries(keys.map((k) => [k, labels[k]])) } } : {};
-    return new ApplicationSetGenerator({ clusters: spec }, undefined, selected);
-  }
-
-  private readonly spec: Record<string, unknown>;
-  private readonly elements?: ReadonlyArray<{ readonly [key: string]: string }>;
-  private readonly selected?: boolean;
-
-  private constructor(spec: Record<string, unknown>, elements: { [key: string]: string }[] | undefined, selected: boolean | undefined) {
-    this.spec = spec;
-    this.elements = elements;
-    this.selected = selected;
-  }
-
-  /**
-   * The generator as the ApplicationSet's `spec.generators[]` entry.
-   * @internal
-   */
-  public _render(): Record<string, unknown> {
-    return JSON.parse(JSON.stringify(this.spec));
-  }
-
-  /**
-   * The list elements; empty for other generators.
-   * @internal
-   */
-  public _elements(): ReadonlyArray<{ readonly [key: string]: string }> {
-    return this.elements ?? [];
-  }
-
-  /**
-   * Whether this generator makes one Application per cluster.
-   * @internal
-   */
-  public _perCluster(): boolean {
-    return this.elements === undefined;
-  }
-
-  /**
-   * Why this generator does not give `parameter` to every Application it makes, or undefined when it does.
-   * @internal
-   */
-  public _missing(parameter: string): string | undefined {
-    if (this.elements) {
-      const i = this.elements.findIndex((e) => !Object.prototype.hasOwnProperty.call(e, parameter));
-      return i < 0 ? undefined : `list element ${i} has no such parameter (it has ${Object.keys(this.elements[i]).join(', ')})`;
-    }
-    if (CLUSTER_PARAMETERS.includes(parameter)) {
-      return undefined;
-    }
-    if (parameter === 'metadata') {
-      return this.selected ? undefined
-        : 'the clusters generator gives no "metadata" for the local cluster, which it includes when no matchLabels select clusters';
-    }
-    return `the clusters generator gives only ${CLUSTER_PARAMETERS.join(', ')} and metadata`;
-  }
-}
-
-/**
- * The cluster a generated Application deploys to: fixed, or read from the generator's parameters
- * (`ApplicationSetCluster.fromServer('{{.server}}')` with the clusters generator).
- *
- * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/Template/
- */
-export class ApplicationSetCluster {
-  /** The cluster Argo CD runs in (`https://kubernetes.default.svc`). */
-  public static readonly IN_CLUSTER = new ApplicationSetCluster('https://kubernetes.default.svc', undefined);
-
-  /**
-   * A cluster by its API server URL, or a template that renders to one.
-   *
-   * @param url e.g. `https://prod-eu.example.com:6443`, or `{{.server}}` with the clusters generator
-   */
-  public static fromServer(url: string): ApplicationSetCluster {
-    const where = 'ApplicationSetCluster.fromServer';
-    if (typeof url === 'string' && hasAction(url)) {
-      const parsed = checkTemplateSyntax(where, 'url', url);
-      if (/\s/.test(parsed.skeleton)) {
-        throw badValue({
-          code: ErrorCode.INVALID_URL,
-          where,
-          prop: 'url',
-          value: url,
-          allowed: 'has whitespace outside its template actions, so it cannot render to a server URL',
-          fix: 'use e.g. "{{.server}}"',
-        });
-      }
-      return new ApplicationSetCluster(url, undefined);
-    }
-    if (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/.test(url)) {
-      throw badValue({
-        code: ErrorCode.INVALID_URL,
-        where,
-        prop: 'url',
-        value: url,
-        allowed: 'must be the http(s) URL of a Kubernetes API server registered in Argo CD, or a template such as "{{.server}}"',
-        fix: 'copy the server URL from `argocd cluster list`',
-      });
-    }
-    return new ApplicationSetCluster(url, undefined);
-  }
-
-  /**
-   * A cluster by the name it is registered under in Argo CD, or a template that renders to one.
-   *
-   * @param name e.g. `prod-eu`, or `{{.name}}` with the clusters generator
-   */
-  public static fromName(name: string): ApplicationSetCluster {
-    const where = 'ApplicationSetCluster.fromName';
-    if (typeof name !== 'string' || name.trim().length === 0 || name !== name.trim() || name.includes('*')) {
-      throw badValue({
-        code: ErrorCode.INVALID_NAME,
-        where,
-        prop: 'name',
-        value: name,
-        allowed: 'must be the exact name a cluster is registered under in Argo CD, or a template such as "{{.name}}"',
-        fix: 'copy the name from `argocd cluster list`',
-      });
-    }
-    if (hasAction(name)) {
-      checkTemplateSyntax(where, 'name', name);
-    }
-    return new ApplicationSetCluster(undefined, name);
-  }
-
-  /** The API server URL or its template, when the cluster is given by URL. */
-  public readonly server?: string;
-  /** The registered cluster name or its template, when the cluster is given by name. */
-  public readonly name?: string;
-
-  private constructor(server: string | undefined, name: string | undefined) {
-    this.server = server;
-    this.name = name;
-  }
-}
 
 /**
  * Props of a {@link SafeApplicationSet}.
@@ -787,20 +518,6 @@ export class SafeApplicationSet extends Construct {
   }
 }
 
-function checkTemplateSyntax(where: Construct | string, prop: string, value: string): ParsedTemplate {
-  const parsed = parseTemplate(value);
-  if (typeof parsed === 'string') {
-    throw badValue({
-      code: ErrorCode.INVALID_TEMPLATE,
-      where,
-      prop,
-      value,
-      allowed: `is not a valid Go template: ${parsed}`,
-      fix: 'write each parameter as {{.name}}',
-    });
-  }
-  return parsed;
-}
 
 function checkGenerators(scope: Construct, generators: ApplicationSetGenerator[]): ApplicationSetGenerator[] {
   if (!Array.isArray(generators) || generators.length === 0 || generators.some((g) => !(g instanceof ApplicationSetGenerator))) {

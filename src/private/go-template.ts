@@ -1,3 +1,6 @@
+import { IConstruct } from 'constructs';
+import { badValue, ErrorCode } from './errors';
+
 /**
  * Just enough of Go's text/template syntax to check the template strings of an ApplicationSet before the
  * ApplicationSet controller renders them: where the actions are, which parameters they read, and what a
@@ -102,4 +105,22 @@ export function renderSimple(value: string, params: { readonly [key: string]: st
       pos += rest.length - rest.trimStart().length;
     }
   }
+}
+
+/**
+ * `value` parsed as a Go template, or a [SAFE-040] naming `where` and `prop`.
+ */
+export function checkTemplateSyntax(where: IConstruct | string, prop: string, value: string): ParsedTemplate {
+  const parsed = parseTemplate(value);
+  if (typeof parsed === 'string') {
+    throw badValue({
+      code: ErrorCode.INVALID_TEMPLATE,
+      where,
+      prop,
+      value,
+      allowed: `is not a valid Go template: ${parsed}`,
+      fix: 'write each parameter as {{.name}}',
+    });
+  }
+  return parsed;
 }

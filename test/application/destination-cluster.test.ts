@@ -40,7 +40,8 @@ describe('DestinationCluster', () => {
       expect(cluster.server).toBeUndefined();
     });
 
-    test.each(['', '   ', '*', 'prod-*'])('fails when the name is %p', (name) => {
+    // ' prod' and 'prod ' never match a cluster: Argo CD compares names exactly (ApplicationSetCluster refused them already).
+    test.each(['', '   ', '*', 'prod-*', ' prod', 'prod '])('fails when the name is %p', (name) => {
       // GIVEN an empty or wildcard name
       // WHEN a destination is made
       const make = () => DestinationCluster.fromName(name);

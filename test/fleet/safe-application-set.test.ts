@@ -4,9 +4,9 @@ import { ArgoCdVersion } from '../../src/application/argocd-version';
 import { DeletionPolicy } from '../../src/application/deletion-policy';
 import { IgnoreRule } from '../../src/application/ignore-rule';
 import { IgnoreTarget } from '../../src/application/ignore-target';
-import {
-  ApplicationSetCluster, ApplicationSetGenerator, SafeApplicationSet, SafeApplicationSetProps,
-} from '../../src/fleet/safe-application-set';
+import { ApplicationSetCluster } from '../../src/fleet/application-set-cluster';
+import { ApplicationSetGenerator } from '../../src/fleet/application-set-generator';
+import { SafeApplicationSet, SafeApplicationSetProps } from '../../src/fleet/safe-application-set';
 import { runRules, unsuppressed } from '../../src/rules/engine';
 import { ALL_RULES } from '../../src/rules/registry';
 import { crdErrors } from '../support/crd';
