@@ -56,7 +56,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   npmIgnoreOptions: {
     ignorePatterns: [
       '/examples/', '/scripts/', '/.ci/', '/bench/', '/schemas/',
-      '/MUTATION.md', '/stryker.config.json', '/.stryker-tmp/', '/reports/',
+      '/MUTATION.md', '/ARCHITECTURE.md', '/stryker.config.json', '/.stryker-tmp/', '/reports/',
       '/pkg/', '/dist-fleet/', '*.tgz', '*.safe-argocd-tmp', '*.safe-argocd-old',
     ],
   },
