@@ -4,6 +4,7 @@ import { join } from 'path';
 import { buildCheckoutApp } from '../examples/checkout/app';
 import { simulateIncident } from '../examples/checkout/incident';
 import { mistakesText } from '../examples/mistakes';
+import { errorTable } from '../src/private/error-meanings';
 
 async function main() {
   const readmePath = join(__dirname, '..', 'README.md');
@@ -26,6 +27,8 @@ async function main() {
   await replaceBlocks('run', async (t) => runs[t]());
   // The tree `npm run example` writes: every file, as the synth names it.
   await replaceBlocks('tree', async (t) => [...outputs.keys()].map((f) => `${t}/${f}\n`).join(''));
+  // The error table, between its two markers.
+  readme = readme.replace(/(<!-- errors: generated[^\n]*-->\n)[\s\S]*?(<!-- errors: end -->)/, (_, begin, end) => `${begin}${errorTable()}${end}`);
   writeFileSync(readmePath, readme);
 }
 

@@ -1,5 +1,8 @@
+import { readdirSync, readFileSync } from 'fs';
+import { join } from 'path';
 import { Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
+import { ERROR_MEANINGS, errorTable } from '../../src/private/error-meanings';
 import { badValue, describe as describeValue, ErrorCode, failure } from '../../src/private/errors';
 
 describe('badValue', () => {
@@ -101,3 +104,25 @@ describe('ErrorCode', () => {
     }
   });
 });
+
+describe('every error code', () => {
+  const SRC = join(__dirname, '..', '..', 'src');
+  const sources = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = join(dir, e.name);
+    return e.isDirectory() ? sources(full) : e.name.endsWith('.ts') ? [full] : [];
+  });
+  // Where codes are defined and described, not used.
+  const DEFINITIONS = ['errors.ts', 'error-meanings.ts'].map((f) => join(SRC, 'private', f));
+  const code = sources(SRC).filter((f) => !DEFINITIONS.includes(f)).map((f) => readFileSync(f, 'utf8')).join('\n');
+
+  test.each(Object.keys(ErrorCode))('%s is used somewhere in the library', (key) => {
+    expect(code).toMatch(new RegExp(`\\bErrorCode\\.${key}\\b`));
+  });
+
+  test('has a meaning, and the README\'s table is generated from the meanings', () => {
+    expect(Object.keys(ERROR_MEANINGS).sort()).toEqual(Object.values(ErrorCode).sort());
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    expect(readme).toContain(`<!-- errors: generated from src/private/error-meanings.ts -->\n${errorTable()}<!-- errors: end -->`);
+  });
+});
+

@@ -1,0 +1,56 @@
+import { ErrorCode, ErrorCodeValue } from './errors';
+import { compareStrings } from './order';
+
+/**
+ * What each error code means, one line each: the README's error table is generated from it, and a code
+ * without a meaning does not compile.
+ */
+export const ERROR_MEANINGS: { readonly [code in ErrorCodeValue]: string } = {
+  [ErrorCode.INVALID_NAME]: 'a name is not a DNS-1123 label',
+  [ErrorCode.DEFAULT_PROJECT]: 'the project is `default` or missing',
+  [ErrorCode.INVALID_URL]: 'a repository or server URL Argo CD cannot read',
+  [ErrorCode.INVALID_NAMESPACE]: 'a namespace name is invalid',
+  [ErrorCode.UNKNOWN_VERSION]: 'an Argo CD release this library does not support',
+  [ErrorCode.RETRY_OUT_OF_BOUNDS]: 'retry out of bounds',
+  [ErrorCode.INVALID_POINTER]: 'a malformed JSON pointer',
+  [ErrorCode.INVALID_IGNORE_TARGET]: 'an ignore target that is not one concrete resource',
+  [ErrorCode.INVALID_JQ]: 'a jq expression that does not compile',
+  [ErrorCode.WRONG_SCOPE]: 'a construct outside the scope it needs (SafeApplication, GitOpsApp)',
+  [ErrorCode.DUPLICATE]: 'a duplicate (Application name, suppression)',
+  [ErrorCode.INVALID_SUPPRESSION]: 'a suppression for an unknown rule or without a reason',
+  [ErrorCode.SOURCE_CONFLICT]: 'an app with an external source that also defines workloads',
+  [ErrorCode.NOTHING_TO_DEPLOY]: 'an app with nothing to deploy',
+  [ErrorCode.UNOWNED_OBJECT]: 'an object outside every SafeApplication',
+  [ErrorCode.INVALID_REVISION]: 'a floating or malformed targetRevision',
+  [ErrorCode.INVALID_OUTPUT_LAYOUT]: 'an output layout that cannot work',
+  [ErrorCode.INVALID_REASON]: 'an ignore rule without a reason',
+  [ErrorCode.SCALING_OUT_OF_BOUNDS]: 'autoscaling bounds or targets out of range, or no metric',
+  [ErrorCode.HOOK_OUT_OF_BOUNDS]: 'a migration hook\'s deadline, retries or retention out of range',
+  [ErrorCode.HOOK_ORDER]: 'migration hooks without an explicit order, or ordered across apps',
+  [ErrorCode.NOT_OWNED_BY]: 'a field owner applied to a kind it does not write',
+  [ErrorCode.INVALID_SYNC_WAVE]: 'a Job or Pod in a sync wave, or a wave that is not a small integer',
+  [ErrorCode.INVALID_GROUP]: 'a HumanAccess group name that is malformed or a Kubernetes `system:` group',
+  [ErrorCode.HUMAN_WRITE_ACCESS]: 'a HumanAccess Role widened beyond read, logs and exec',
+  [ErrorCode.INVALID_SECRET_DATA]: 'ExternalSecret data that is missing or repeats a key',
+  [ErrorCode.REFRESH_OUT_OF_BOUNDS]: 'an ExternalSecret refresh interval out of range',
+  [ErrorCode.INVALID_SECRET_STORE]: 'a secret store that cannot serve the ExternalSecret',
+  [ErrorCode.PROJECT_WILDCARD]: 'a `*` (or glob) in a SafeProject\'s repositories, destinations or cluster resources',
+  [ErrorCode.DESTINATION_NOT_ALLOWED]: 'an Application whose SafeProject does not allow its destination or repository',
+  [ErrorCode.BREAK_GLASS]: 'a break-glass without a reason or a valid expiry date',
+  [ErrorCode.INVALID_SCAFFOLD_OPTION]: 'a `safe-argocd new` option that cannot be used: `--hpa` that is not MIN:MAX, an `--external-secret` key that is not an environment variable name, an `--image` that is not an image reference, an empty `--library`',
+  [ErrorCode.SCAFFOLD_TARGET_EXISTS]: '`safe-argocd new` would overwrite a file, make a second app in a repository that has one, or finds no service table to add to; nothing was written',
+  [ErrorCode.INVALID_TEMPLATE]: 'a malformed ApplicationSet template, or a parameter its generators do not give',
+  [ErrorCode.INVALID_GENERATOR]: 'an ApplicationSet generator without elements, or with keys a template cannot read',
+  [ErrorCode.RULE_VIOLATIONS]: 'synth found rule violations (each line names the rule, object, construct path, field, value and fix)',
+  [ErrorCode.WRITE_FAILED]: 'the output could not be written; the previous output is unchanged',
+  [ErrorCode.UNREADABLE_INPUT]: '`safe-argocd simulate` input that is not exactly one readable Kubernetes object',
+  [ErrorCode.USAGE]: 'a `safe-argocd` command line, `--config` or `.safe-argocd.yaml` that cannot be used',
+  [ErrorCode.SWAPPED_INPUT]: '`safe-argocd simulate` inputs in the wrong places: `--app` not an Application, `--live` not the kind of `--desired`',
+  [ErrorCode.UNEXPECTED]: 'an unexpected error in `safe-argocd`; `--debug` or `SAFE_ARGOCD_DEBUG=1` prints its stack trace',
+};
+
+/** The README's table of error codes, in code order. */
+export function errorTable(): string {
+  const rows = Object.entries(ERROR_MEANINGS).sort(([a], [b]) => compareStrings(a, b));
+  return ['| code | meaning |', '|---|---|', ...rows.map(([code, meaning]) => `| ${code} | ${meaning} |`), ''].join('\n');
+}
