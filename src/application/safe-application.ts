@@ -14,7 +14,7 @@ import { renderRunbook } from './runbook';
 import { Suppression, Suppressions } from './suppression';
 import { SafeProject } from '../governance/safe-project';
 import { ApplicationSpec, ApplicationSpecSyncPolicy, toJson_ApplicationSpec, toJson_ApplicationSpecSyncPolicy } from '../imports/application-argoproj.io';
-import { checkLabel, checkProject, checkRepoUrl } from '../private/app-checks';
+import { checkIgnoreRule, checkLabel, checkProject, checkRepoUrl } from '../private/app-checks';
 import { SYNC_WAVE_ANNOTATION } from '../private/argo-annotations';
 import { badValue, ErrorCode } from '../private/errors';
 import { nameFiles } from '../private/file-names';
@@ -290,16 +290,7 @@ export class SafeApplication extends Chart {
     }) as unknown as string);
 
     for (const rule of props.ignoreRules ?? []) {
-      if (!(rule instanceof IgnoreRule)) {
-        throw badValue({
-          code: ErrorCode.INVALID_IGNORE_TARGET,
-          where: this,
-          prop: 'ignoreRules',
-          value: rule,
-          allowed: 'must hold rules built with an IgnoreRule factory',
-          fix: 'use IgnoreRule.jsonPointer(IgnoreTarget.fromApiObject(x), \'/spec/replicas\', \'reason\') or another factory',
-        });
-      }
+      checkIgnoreRule(this, 'ignoreRules', rule, 'IgnoreTarget.fromApiObject(x)');
       this.addIgnoreRule(rule);
     }
     this.node.addValidation({ validate: () => this.validateApp() });
@@ -324,17 +315,7 @@ export class SafeApplication extends Chart {
    * into it, keeping both reasons; workloads inside the app call this for the fields their controllers own.
    */
   public addIgnoreRule(rule: IgnoreRule): void {
-    if (!(rule instanceof IgnoreRule)) {
-      throw badValue({
-        code: ErrorCode.INVALID_IGNORE_TARGET,
-        where: this,
-        prop: 'rule',
-        value: rule,
-        allowed: 'must be built with an IgnoreRule factory',
-        fix: 'use IgnoreRule.jsonPointer(IgnoreTarget.fromApiObject(x), \'/spec/replicas\', \'reason\') or another factory',
-      });
-    }
-    this.rules.push(rule);
+    this.rules.push(checkIgnoreRule(this, 'rule', rule, 'IgnoreTarget.fromApiObject(x)'));
   }
 
   /**

@@ -9,7 +9,7 @@ import { IgnoreRule } from '../application/ignore-rule';
 import { RetryOptions } from '../application/retry-options';
 import { SafeApplication } from '../application/safe-application';
 import { toJson_ApplicationSpec } from '../imports/application-argoproj.io';
-import { checkLabel, checkProject, checkRepoUrl } from '../private/app-checks';
+import { checkIgnoreRule, checkLabel, checkProject, checkRepoUrl } from '../private/app-checks';
 import { badValue, ErrorCode, ErrorCodeValue } from '../private/errors';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
@@ -301,16 +301,7 @@ export class SafeApplicationSet extends Construct {
    * object in whatever namespace the Application deploys to.
    */
   public addIgnoreRule(rule: IgnoreRule): void {
-    if (!(rule instanceof IgnoreRule)) {
-      throw badValue({
-        code: ErrorCode.INVALID_IGNORE_TARGET,
-        where: this,
-        prop: 'rule',
-        value: rule,
-        allowed: 'must be built with an IgnoreRule factory',
-        fix: 'use IgnoreRule.jsonPointer(IgnoreTarget.resource({...}), \'/spec/replicas\', \'reason\') or another factory',
-      });
-    }
+    checkIgnoreRule(this, 'rule', rule, 'IgnoreTarget.resource({...})');
     // The controller renders every string of the template, the reasons annotation included.
     const templated = [rule.value, rule.reason].find(hasAction);
     if (templated !== undefined) {

@@ -2,6 +2,7 @@ import { IConstruct } from 'constructs';
 import { badValue, ErrorCode } from './errors';
 import { isDns1123Subdomain, isDns1123Label, suggestDns1123Label } from './names';
 import { IArgoProject } from '../application/argo-project';
+import { IgnoreRule } from '../application/ignore-rule';
 
 /**
  * Checks of the props every Application-rendering construct shares, with the same codes and messages
@@ -64,4 +65,23 @@ export function checkRepoUrl(scope: IConstruct, url: string): string {
     });
   }
   return url;
+}
+
+/**
+ * A rule built with an IgnoreRule factory, else [SAFE-008].
+ *
+ * @param target how the fix's example builds the rule's target, e.g. `IgnoreTarget.fromApiObject(x)`
+ */
+export function checkIgnoreRule(scope: IConstruct, prop: string, rule: IgnoreRule, target: string): IgnoreRule {
+  if (!(rule instanceof IgnoreRule)) {
+    throw badValue({
+      code: ErrorCode.INVALID_IGNORE_TARGET,
+      where: scope,
+      prop,
+      value: rule,
+      allowed: prop === 'ignoreRules' ? 'must hold rules built with an IgnoreRule factory' : 'must be built with an IgnoreRule factory',
+      fix: `use IgnoreRule.jsonPointer(${target}, '/spec/replicas', 'reason') or another factory`,
+    });
+  }
+  return rule;
 }
