@@ -1,4 +1,5 @@
 import { cdk8s, javascript, JsonFile } from 'projen';
+import { enforceLayers } from './projenrc/layers';
 import { addPackaging } from './projenrc/package';
 import { addProjectTasks } from './projenrc/tasks';
 
@@ -76,5 +77,6 @@ for (const dir of ['examples', 'scripts']) {
 addPackaging(project);
 
 addProjectTasks(project);
+enforceLayers(project);
 
 project.synth();

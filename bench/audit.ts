@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs'
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { loadAll } from 'js-yaml';
-import { ArgoCdVersion } from '../src/application/argocd-version';
+import { ArgoCdVersion } from '../src/core/argocd-version';
 import { auditFiles } from '../src/audit/audit';
 import { collectFiles } from '../src/cli/files';
 

@@ -4,7 +4,7 @@ import { join } from 'path';
 import { buildCheckoutApp } from '../examples/checkout/app';
 import { simulateIncident } from '../examples/checkout/incident';
 import { mistakesText } from '../examples/mistakes';
-import { errorTable } from '../src/private/error-meanings';
+import { errorTable } from '../src/core/error-meanings';
 
 async function main() {
   const readmePath = join(__dirname, '..', 'README.md');

@@ -1,4 +1,4 @@
-export * from './application/argocd-version';
+export * from './core/argocd-version';
 export * from './application/argo-project';
 export * from './application/deletion-policy';
 export * from './application/destination-cluster';

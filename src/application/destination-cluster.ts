@@ -1,5 +1,5 @@
+import { badValue, ErrorCode } from '../core/errors';
 import { IN_CLUSTER_SERVER, isClusterName, isServerUrl } from '../private/cluster';
-import { badValue, ErrorCode } from '../private/errors';
 
 /**
  * The cluster an Application deploys to.

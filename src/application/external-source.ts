@@ -1,4 +1,4 @@
-import { badValue, ErrorCode } from '../private/errors';
+import { badValue, ErrorCode } from '../core/errors';
 
 /**
  * What an Application deploys when its manifests are not rendered by this synth.

@@ -1,7 +1,7 @@
 import { IgnoreTarget } from './ignore-target';
 import { JqPath } from './jq-path';
-import { badValue, ErrorCode } from '../private/errors';
-import { pointerFromKeys, pointerProblem } from '../private/json-pointer';
+import { badValue, ErrorCode } from '../core/errors';
+import { pointerFromKeys, pointerProblem } from '../core/json-pointer';
 
 /**
  * Which of Argo CD's three ways of ignoring a field a rule uses.

@@ -1,8 +1,8 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { badValue, ErrorCode } from '../private/errors';
-import { groupOf, isClusterScoped } from '../private/kinds';
-import { hasGlob, isDns1123Label, isDns1123Subdomain } from '../private/names';
+import { badValue, ErrorCode } from '../core/errors';
+import { groupOf, isClusterScoped } from '../core/kinds';
+import { hasGlob, isDns1123Label, isDns1123Subdomain } from '../core/names';
 
 /**
  * The coordinates of one concrete resource, for a resource that this synth does not render.

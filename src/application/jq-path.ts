@@ -1,4 +1,4 @@
-import { badValue, ErrorCode } from '../private/errors';
+import { badValue, ErrorCode } from '../core/errors';
 
 /**
  * A jq path expression for ignoreDifferences, built from typed parts so that it cannot be malformed.

@@ -1,6 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { badValue, ErrorCode } from '../private/errors';
+import { badValue, ErrorCode } from '../core/errors';
 import { findRule } from '../rules/registry';
 import { suppressionKey } from '../rules/suppressions';
 

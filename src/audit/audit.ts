@@ -1,8 +1,8 @@
 import * as path from 'path';
 import { parseManifests } from './parse';
 import { AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, LocatedManifest, SourceLocation } from './types';
-import { ArgoCdVersion } from '../application/argocd-version';
-import { compareStrings } from '../private/order';
+import { ArgoCdVersion } from '../core/argocd-version';
+import { compareStrings } from '../core/order';
 import { runRules } from '../rules/engine';
 import { at, describeObject, isObject, listAt, stringAt } from '../rules/manifest';
 import { ALL_RULES } from '../rules/registry';

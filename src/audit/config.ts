@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { ConfigSuppression } from './types';
-import { ArgoCdVersion } from '../application/argocd-version';
+import { ArgoCdVersion } from '../core/argocd-version';
 import { isObject } from '../rules/manifest';
 import { findRule } from '../rules/registry';
 import { Severity } from '../rules/severity';

@@ -1,7 +1,7 @@
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { compareStrings } from '../private/order';
+import { compareStrings } from '../core/order';
 import { ExistingApp, LIBRARY } from '../scaffold/new-service';
 
 /** How deep below the repository root, and how many folders, the search for apps of this library looks. */

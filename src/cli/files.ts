@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { AuditFile, FileProblem } from '../audit/types';
-import { compareStrings } from '../private/order';
+import { compareStrings } from '../core/order';
 import { gitRoot, pathInside } from '../private/repository';
 
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);

@@ -1,4 +1,4 @@
-import { describe, ErrorCode, ErrorCodeValue } from '../private/errors';
+import { describe, ErrorCode, ErrorCodeValue } from '../core/errors';
 
 /** How every line the CLI prints about an error starts: `safe-argocd` or `safe-argocd <command>`. */
 export function prefix(command?: string): string {

@@ -1,5 +1,5 @@
 import { isMap, Json, JsonMap, setAt, valueAt } from './json';
-import { groupOf } from '../private/kinds';
+import { groupOf } from '../core/kinds';
 
 /**
  * Defaults the API server gives fields that a three-way merge deleted (they were in last-applied and

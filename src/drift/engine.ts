@@ -5,8 +5,8 @@ import { normalizeManagedFields } from './managed-fields';
 import { merge3, mergeContextFor, restoreIgnored } from './merge';
 import { JqRunner, normalizeIgnored, remarshal } from './normalize';
 import { differingPointers } from './pointers';
-import { readHook } from '../private/hooks';
-import { keysFromPointer } from '../private/json-pointer';
+import { readHook } from '../core/hooks';
+import { keysFromPointer } from '../core/json-pointer';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 const LAST_APPLIED_POINTER = '/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration';

@@ -1,4 +1,4 @@
-import { DriftReport } from './drift-simulator';
+import type { DriftReport } from './drift-simulator';
 
 /** A short human reading of a drift report, one fact per line. */
 export function formatDriftText(subject: string, report: DriftReport): string {

@@ -1,6 +1,6 @@
 import { isMap, Json } from './json';
-import { globMatches } from '../private/glob';
-import { groupOf, isClusterScoped } from '../private/kinds';
+import { globMatches } from '../core/glob';
+import { groupOf, isClusterScoped } from '../core/kinds';
 
 /** One `spec.ignoreDifferences` entry, with missing lists as empty ones. */
 export interface IgnoreEntry {

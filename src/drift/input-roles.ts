@@ -1,6 +1,6 @@
 import { isMap, Json } from './json';
-import { ErrorCode, failure } from '../private/errors';
-import { groupOf } from '../private/kinds';
+import { ErrorCode, failure } from '../core/errors';
+import { groupOf } from '../core/kinds';
 
 /** One input of a drift simulation, as the caller names it. */
 export interface NamedDriftInput {

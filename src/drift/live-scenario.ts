@@ -2,8 +2,8 @@ import { applyDeletionDefaultsForAbsent } from './defaults';
 import { clone, isMap, Json, JsonMap, setAt, valueAt } from './json';
 import { mergeContextFor, mergeKeyFor } from './merge';
 import { readOneManifest } from './read-manifest';
-import { badValue, ErrorCode } from '../private/errors';
-import { keysFromPointer, pointerProblem } from '../private/json-pointer';
+import { badValue, ErrorCode } from '../core/errors';
+import { keysFromPointer, pointerProblem } from '../core/json-pointer';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 const FIXED_TIME = '2026-01-01T00:00:00Z';

@@ -1,5 +1,5 @@
 import { clone, deepEqual, isMap, Json, JsonMap } from './json';
-import { groupOf } from '../private/kinds';
+import { groupOf } from '../core/kinds';
 
 /**
  * API groups whose types Argo CD knows, and patches with strategic merge; any other kind (custom

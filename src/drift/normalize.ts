@@ -1,6 +1,6 @@
 import { IgnoreEntry } from './ignore-entries';
 import { clone, isMap, Json, removeAt } from './json';
-import { keysFromPointer, pointerProblem } from '../private/json-pointer';
+import { keysFromPointer, pointerProblem } from '../core/json-pointer';
 
 /** Runs `del(<expression>)` on a value with a real jq engine. */
 export interface JqRunner {

@@ -1,5 +1,5 @@
 import { deepEqual, isMap, Json, JsonMap } from './json';
-import { escapeToken } from '../private/json-pointer';
+import { escapeToken } from '../core/json-pointer';
 
 /**
  * The JSON pointers of the leaves where `a` and `b` differ; a list of another length differs as a whole,

@@ -1,13 +1,13 @@
 import { Construct } from 'constructs';
 import { IArgoProject } from '../application/argo-project';
-import { ArgoCdVersion } from '../application/argocd-version';
 import { ExternalSource } from '../application/external-source';
 import { GitOpsApp } from '../application/gitops-app';
 import { IgnoreRule } from '../application/ignore-rule';
 import { IgnoreTarget } from '../application/ignore-target';
 import { RetryOptions } from '../application/retry-options';
 import { SafeApplication } from '../application/safe-application';
-import { badValue, ErrorCode } from '../private/errors';
+import { ArgoCdVersion } from '../core/argocd-version';
+import { badValue, ErrorCode } from '../core/errors';
 import { GitOpsLayout } from '../private/gitops-part';
 import { APP_OF_APPS, synthIndexOf } from '../private/synth-index';
 

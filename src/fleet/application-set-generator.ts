@@ -1,5 +1,5 @@
-import { badValue, ErrorCode } from '../private/errors';
-import { isDns1123Subdomain } from '../private/names';
+import { badValue, ErrorCode } from '../core/errors';
+import { isDns1123Subdomain } from '../core/names';
 
 /** The parameters the cluster generator gives every cluster (applicationset/generators/cluster.go, v3.5.1). */
 const CLUSTER_PARAMETERS = ['name', 'nameNormalized', 'server', 'project'];

@@ -1,8 +1,8 @@
 import { ApiObject } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { SafeApplication } from '../application/safe-application';
-import { badValue, ErrorCode } from '../private/errors';
-import { isDns1123Subdomain, suggestDns1123Label } from '../private/names';
+import { badValue, ErrorCode } from '../core/errors';
+import { isDns1123Subdomain, suggestDns1123Label } from '../core/names';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 const RBAC_API_VERSION = `${RBAC_GROUP}/v1`;

@@ -1,12 +1,12 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { IArgoProject } from '../application/argo-project';
-import { ArgoCdVersion } from '../application/argocd-version';
 import { DestinationCluster } from '../application/destination-cluster';
-import { badValue, ErrorCode } from '../private/errors';
+import { ArgoCdVersion } from '../core/argocd-version';
+import { badValue, ErrorCode } from '../core/errors';
+import { isDns1123Label } from '../core/names';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
-import { isDns1123Label } from '../private/names';
 import { SAFE_PROJECT } from '../private/synth-index';
 import { runRules, unsuppressed } from '../rules/engine';
 import { normalizeRepoUrl } from '../rules/sa202-destination-not-allowed';

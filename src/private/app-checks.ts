@@ -1,8 +1,8 @@
 import { IConstruct } from 'constructs';
-import { badValue, ErrorCode } from './errors';
-import { isDns1123Subdomain, isDns1123Label, suggestDns1123Label } from './names';
 import { IArgoProject } from '../application/argo-project';
 import { IgnoreRule } from '../application/ignore-rule';
+import { badValue, ErrorCode } from '../core/errors';
+import { isDns1123Subdomain, isDns1123Label, suggestDns1123Label } from '../core/names';
 
 /**
  * Checks of the props every Application-rendering construct shares, with the same codes and messages

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { failure, ErrorCode } from './errors';
+import { failure, ErrorCode } from '../core/errors';
 
 /** A file to write, relative to the output folder. */
 export interface TreeFile {

@@ -1,5 +1,5 @@
 import { IConstruct } from 'constructs';
-import { badValue, ErrorCode } from './errors';
+import { badValue, ErrorCode } from '../core/errors';
 
 /**
  * Just enough of Go's text/template syntax to check the template strings of an ApplicationSet before the

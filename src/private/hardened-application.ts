@@ -1,10 +1,10 @@
-import { ErrorCode } from './errors';
 import { IGNORE_REASONS_ANNOTATION, renderIgnoreDifferences, renderIgnoreReasons } from './ignore-differences';
 import { compileJq } from './jq';
 import { renderSyncPolicy, ResolvedRetry } from './sync-policy';
-import { ArgoCdVersion } from '../application/argocd-version';
 import { DeletionPolicy } from '../application/deletion-policy';
 import { IgnoreRule } from '../application/ignore-rule';
+import { ArgoCdVersion } from '../core/argocd-version';
+import { ErrorCode } from '../core/errors';
 import { ApplicationSpec } from '../imports/application-argoproj.io';
 
 /**

@@ -1,9 +1,9 @@
 import { Duration } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { badValue, ErrorCode } from './errors';
 import { goDuration } from './go-duration';
-import { ArgoCdVersion } from '../application/argocd-version';
 import { RetryOptions } from '../application/retry-options';
+import { ArgoCdVersion } from '../core/argocd-version';
+import { badValue, ErrorCode } from '../core/errors';
 import { ApplicationSpecSyncPolicy } from '../imports/application-argoproj.io';
 
 /** Retry bounds with every default filled in and checked. */

@@ -1,5 +1,5 @@
 import { Manifest } from './types';
-import { ArgoCdVersion } from '../application/argocd-version';
+import { ArgoCdVersion } from '../core/argocd-version';
 
 /** Whether a value is a plain JSON object. */
 export function isObject(value: unknown): value is Manifest {

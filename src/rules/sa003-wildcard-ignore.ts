@@ -1,7 +1,7 @@
 import { isObject, listAt } from './manifest';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { hasGlob } from '../private/names';
+import { hasGlob } from '../core/names';
 
 /** An ignoreDifferences entry that matches more than one concrete resource. */
 export const wildcardIgnore: Rule = {

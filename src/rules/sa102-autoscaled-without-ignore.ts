@@ -2,8 +2,8 @@ import { isObject, listAt, stringAt, syncOptionsOf } from './manifest';
 import { Severity } from './severity';
 import { Manifest, Rule, Violation } from './types';
 import { effectiveNamespace, isTargetOf, ownerLabel, scaleTargets, ScaleTarget } from './workloads';
-import { globMatches } from '../private/glob';
-import { groupOf } from '../private/kinds';
+import { globMatches } from '../core/glob';
+import { groupOf } from '../core/kinds';
 
 /**
  * Whether an ignoreDifferences entry keeps Argo CD away from the target's replicas: it matches the

@@ -1,7 +1,7 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
 import { isApplied, isJobOrPod, waveOf } from './workloads';
-import { escapeToken } from '../private/json-pointer';
+import { escapeToken } from '../core/json-pointer';
 
 /** A Job or Pod ordered by a sync wave instead of running as a hook. */
 export const jobInSyncWave: Rule = {

@@ -2,7 +2,7 @@ import { at, isObject, listAt, sourcesOf, stringAt } from './manifest';
 import { isAppProject, isArgoApplication } from './projects';
 import { Severity } from './severity';
 import { Manifest, Rule, Violation } from './types';
-import { globMatches } from '../private/glob';
+import { globMatches } from '../core/glob';
 
 /** An Application whose AppProject, present in the same input, does not allow its destination or source. */
 export const destinationNotAllowed: Rule = {

@@ -1,5 +1,5 @@
 import { Severity } from './severity';
-import { ArgoCdVersion } from '../application/argocd-version';
+import { ArgoCdVersion } from '../core/argocd-version';
 
 /** A Kubernetes object as plain JSON: `apiVersion`, `kind`, `metadata`, and the rest. */
 export type Manifest = { readonly [key: string]: unknown };

@@ -1,9 +1,9 @@
 import { at, isObject, stringAt } from './manifest';
 import { Manifest } from './types';
-import { ArgoCdVersion } from '../application/argocd-version';
-import { HELM_HOOK_WEIGHT_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../private/argo-annotations';
-import { HookReading, readHook } from '../private/hooks';
-import { groupOf } from '../private/kinds';
+import { HELM_HOOK_WEIGHT_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../core/argo-annotations';
+import { ArgoCdVersion } from '../core/argocd-version';
+import { HookReading, readHook } from '../core/hooks';
+import { groupOf } from '../core/kinds';
 
 /** The namespace an object lands in: its own, else the Application's destination namespace. */
 export function effectiveNamespace(obj: Manifest, application: Manifest | undefined): string {

@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { AppSpec, mainTestTs, mainTs, readmeMd, SERVICE_TABLE, serviceIndexEntry, serviceIndexTs, ServiceSpec, serviceTs, serviceTypeTs } from './templates';
-import { badValue, ErrorCode, failure } from '../private/errors';
-import { isDns1123Label } from '../private/names';
-import { compareStrings } from '../private/order';
+import { badValue, ErrorCode, failure } from '../core/errors';
+import { isDns1123Label } from '../core/names';
+import { compareStrings } from '../core/order';
 
 /** What `safe-argocd new` was asked for. */
 export interface ServiceProjectOptions {

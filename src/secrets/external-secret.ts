@@ -2,9 +2,9 @@ import { ApiObject, Duration } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ISecretStore, SecretStore, SecretStoreKind } from './secret-store';
 import { SafeApplication } from '../application/safe-application';
-import { badValue, ErrorCode } from '../private/errors';
+import { badValue, ErrorCode } from '../core/errors';
+import { isDns1123Subdomain } from '../core/names';
 import { goDuration } from '../private/go-duration';
-import { isDns1123Subdomain } from '../private/names';
 
 const EXTERNAL_SECRET = Symbol.for('cdk8s-safe-argocd.ExternalSecret');
 

@@ -2,8 +2,8 @@ import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { SafeApplication } from '../application/safe-application';
-import { badValue, ErrorCode } from '../private/errors';
-import { isDns1123Subdomain } from '../private/names';
+import { badValue, ErrorCode } from '../core/errors';
+import { isDns1123Subdomain } from '../core/names';
 
 const SECRET_STORE_SYMBOL = Symbol.for('cdk8s-safe-argocd.SecretStore');
 

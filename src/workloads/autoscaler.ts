@@ -1,5 +1,5 @@
-import { badValue, ErrorCode } from '../private/errors';
-import { isDns1123Subdomain } from '../private/names';
+import { badValue, ErrorCode } from '../core/errors';
+import { isDns1123Subdomain } from '../core/names';
 
 /**
  * The bounds and targets of a HorizontalPodAutoscaler (autoscaling/v2).

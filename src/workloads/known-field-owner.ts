@@ -1,9 +1,9 @@
 import { IgnoreRule } from '../application/ignore-rule';
 import { IgnoreTarget } from '../application/ignore-target';
 import { JqPath } from '../application/jq-path';
-import { badValue, ErrorCode } from '../private/errors';
-import { pointerProblem } from '../private/json-pointer';
-import { isDns1123Subdomain } from '../private/names';
+import { badValue, ErrorCode } from '../core/errors';
+import { pointerProblem } from '../core/json-pointer';
+import { isDns1123Subdomain } from '../core/names';
 
 /** The fields an owner writes on one kind of resource. */
 interface OwnedFields {

@@ -3,9 +3,9 @@ import { ApiObject, Duration, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { SafeApplication } from '../application/safe-application';
-import { HOOK_ANNOTATION, HOOK_DELETE_POLICY_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../private/argo-annotations';
-import { badValue, ErrorCode } from '../private/errors';
-import { isDns1123Label, suggestDns1123Label } from '../private/names';
+import { HOOK_ANNOTATION, HOOK_DELETE_POLICY_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../core/argo-annotations';
+import { badValue, ErrorCode } from '../core/errors';
+import { isDns1123Label, suggestDns1123Label } from '../core/names';
 
 const MIGRATION_HOOK = Symbol.for('cdk8s-safe-argocd.MigrationHook');
 

@@ -1,8 +1,8 @@
 import { parse, stringify } from 'yaml';
 import { applicationYaml, configMapYaml, key, keysOf } from './support';
-import { ArgoCdVersion } from '../../src/application/argocd-version';
 import { auditFiles, AuditOptions } from '../../src/audit/audit';
 import { AuditFile, AuditResult } from '../../src/audit/types';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { Severity } from '../../src/rules/severity';
 
 const OPTIONS: AuditOptions = { argoCdVersion: ArgoCdVersion.LATEST };

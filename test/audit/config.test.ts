@@ -1,5 +1,5 @@
-import { ArgoCdVersion } from '../../src/application/argocd-version';
 import { parseAuditConfig } from '../../src/audit/config';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { Severity } from '../../src/rules/severity';
 
 describe('parseAuditConfig', () => {

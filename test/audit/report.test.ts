@@ -1,9 +1,9 @@
 import { applicationYaml, configMapYaml } from './support';
-import { ArgoCdVersion } from '../../src/application/argocd-version';
 import { auditFiles } from '../../src/audit/audit';
 import { formatMarkdown } from '../../src/audit/report/markdown';
 import { formatText } from '../../src/audit/report/text';
 import { AuditResult } from '../../src/audit/types';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 
 /** Application `web` with SA001 (error) and SA006 (warning), SA006 suppressed by config with `reason`. */
 function result(reason: string): AuditResult {

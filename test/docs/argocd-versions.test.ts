@@ -1,7 +1,7 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { ArgoCdVersion } from '../../src/application/argocd-version';
 import { FEATURES, OLDEST_RELEASE, compareReleases, releaseName } from '../../src/core/argocd-features';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { CRD_RELEASES } from '../support/crd';
 
 const README = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');

@@ -163,7 +163,7 @@ describe('cluster-scoped resources have no namespace to match', () => {
   // controller/state.go (normalizeClusterScopeTracking) clears metadata.namespace of cluster-scoped
   // targets, and diff_normalizer.go compares the entry's namespace with un.GetNamespace(), which is
   // then "": an entry that names a namespace never matches a cluster-scoped resource.
-  // (src/private/kinds.ts and IgnoreTarget.resource state the same.)
+  // (src/core/kinds.ts and IgnoreTarget.resource state the same.)
   const webhookConfig = (caBundle: string): JsonMap => ({
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingWebhookConfiguration',

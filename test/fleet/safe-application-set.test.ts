@@ -1,9 +1,9 @@
 import { ApiObject, Chart, Duration, JsonPatch, Testing } from 'cdk8s';
 import { ArgoProject, IArgoProject } from '../../src/application/argo-project';
-import { ArgoCdVersion } from '../../src/application/argocd-version';
 import { DeletionPolicy } from '../../src/application/deletion-policy';
 import { IgnoreRule } from '../../src/application/ignore-rule';
 import { IgnoreTarget } from '../../src/application/ignore-target';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { ApplicationSetCluster } from '../../src/fleet/application-set-cluster';
 import { ApplicationSetGenerator } from '../../src/fleet/application-set-generator';
 import { SafeApplicationSet, SafeApplicationSetProps } from '../../src/fleet/safe-application-set';

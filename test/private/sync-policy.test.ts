@@ -1,5 +1,5 @@
 import { Duration, Testing } from 'cdk8s';
-import { ArgoCdVersion } from '../../src/application/argocd-version';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { renderSyncOptions, renderSyncPolicy, resolveRetry } from '../../src/private/sync-policy';
 
 describe('renderSyncPolicy', () => {

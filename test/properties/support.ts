@@ -6,7 +6,7 @@ import {
   ArgoCdVersion, ArgoProject, Autoscaler, DeletionPolicy, DestinationCluster, GitOpsApp, HpaManagedDeployment, HpaOptions, IgnoreRule,
   IgnoreTarget, JqPath, RenderedFile, RetryOptions, SafeApplication, SafeApplicationSet,
 } from '../../src';
-import { isClusterScoped } from '../../src/private/kinds';
+import { isClusterScoped } from '../../src/core/kinds';
 import { crdErrors } from '../support/crd';
 import { esoErrors } from '../support/eso-schema';
 import { kubeErrors } from '../support/kube';

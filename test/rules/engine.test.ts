@@ -1,5 +1,5 @@
 import { deepFreeze, deployment, described, expectFindings, findingsFor, safeApplication } from './support';
-import { ArgoCdVersion } from '../../src/application/argocd-version';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { runRules, unsuppressed } from '../../src/rules/engine';
 import { ALL_RULES, findRule } from '../../src/rules/registry';
 import { Manifest, RuleInput } from '../../src/rules/types';

@@ -1,4 +1,4 @@
-import { ArgoCdVersion } from '../../src/application/argocd-version';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { at, describeObject, isAutoSync, isObject, listAt, sourcesOf, stringAt, syncOptionsOf } from '../../src/rules/manifest';
 
 describe('reading manifests', () => {

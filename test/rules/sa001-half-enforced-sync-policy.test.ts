@@ -1,5 +1,5 @@
 import { expectFindings, findingsFor, safeApplication } from './support';
-import { ArgoCdVersion } from '../../src/application/argocd-version';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 
 describe('SA001 half-enforced-sync-policy', () => {
   test('passes when automated sync has prune and selfHeal', () => {

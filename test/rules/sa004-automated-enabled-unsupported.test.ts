@@ -1,5 +1,5 @@
 import { expectFindings, findingsFor, safeApplication } from './support';
-import { ArgoCdVersion } from '../../src/application/argocd-version';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 
 describe('SA004 automated-enabled-unsupported', () => {
   test.each([ArgoCdVersion.V2_14, ArgoCdVersion.V3_0])('fails when automated.enabled is set for Argo CD $version', (version) => {

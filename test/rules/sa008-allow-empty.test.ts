@@ -1,5 +1,5 @@
 import { expectFindings, findingsFor, safeApplication } from './support';
-import { ArgoCdVersion } from '../../src/application/argocd-version';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 
 describe('SA008 allow-empty', () => {
   test('passes when allowEmpty is false', () => {

@@ -2,7 +2,7 @@ import { renderedCheckout } from './checkout';
 import {
   deployment, described, expectFindings, findingsOf, findManifest, manifest, modified, Overrides, safeApplication,
 } from './support';
-import { ArgoCdVersion } from '../../src/application/argocd-version';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { runRules } from '../../src/rules/engine';
 import { autoscaledWithoutIgnore } from '../../src/rules/sa102-autoscaled-without-ignore';
 import { Manifest } from '../../src/rules/types';

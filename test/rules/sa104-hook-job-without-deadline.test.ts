@@ -2,7 +2,7 @@ import { renderedCheckout } from './checkout';
 import {
   deployment, described, expectFindings, findingsOf, findManifest, manifest, modified, Overrides, replaced, safeApplication,
 } from './support';
-import { ArgoCdVersion } from '../../src/application/argocd-version';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { hookJobWithoutDeadline } from '../../src/rules/sa104-hook-job-without-deadline';
 import { Manifest } from '../../src/rules/types';
 

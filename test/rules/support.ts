@@ -1,4 +1,4 @@
-import { ArgoCdVersion } from '../../src/application/argocd-version';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { runRules } from '../../src/rules/engine';
 import { ALL_RULES } from '../../src/rules/registry';
 import { Finding, Manifest, Rule } from '../../src/rules/types';

@@ -1,5 +1,5 @@
 import { Release } from '../../src/core/argocd-features';
-import { readHook } from '../../src/private/hooks';
+import { readHook } from '../../src/core/hooks';
 
 const ARGO = 'argocd.argoproj.io/hook';
 const HELM = 'helm.sh/hook';

@@ -1,4 +1,4 @@
-import { compareStrings } from '../../src/private/order';
+import { compareStrings } from '../../src/core/order';
 
 describe('compareStrings', () => {
   test.each([

@@ -1,7 +1,7 @@
 import {
   compareReleases, hasFeature, KNOWN_RELEASES, NEWEST_RELEASE, OLDEST_RELEASE, parseRelease, releaseName, standingOf,
-} from '../core/argocd-features';
-import { badValue, ErrorCode } from '../private/errors';
+} from './argocd-features';
+import { badValue, ErrorCode } from './errors';
 
 /**
  * The Argo CD release an Application is rendered for.

@@ -1,4 +1,4 @@
-import { hasGlob, isDns1123Label, isDns1123Subdomain, suggestDns1123Label } from '../../src/private/names';
+import { hasGlob, isDns1123Label, isDns1123Subdomain, suggestDns1123Label } from '../../src/core/names';
 
 describe('isDns1123Label', () => {
   test.each(['a', 'payments', 'team-a', '0', '9lives', 'a'.repeat(63)])('accepts %p', (value) => {

@@ -1,5 +1,5 @@
-import { ArgoCdVersion } from '../../src/application/argocd-version';
 import { KNOWN_RELEASES } from '../../src/core/argocd-features';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 
 describe('ArgoCdVersion', () => {
   describe('of', () => {

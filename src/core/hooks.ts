@@ -1,5 +1,5 @@
 import { HELM_HOOK_ANNOTATION, HOOK_ANNOTATION } from './argo-annotations';
-import { ArgoCdFeature, hasFeature, NEWEST_RELEASE, Release } from '../core/argocd-features';
+import { ArgoCdFeature, hasFeature, NEWEST_RELEASE, Release } from './argocd-features';
 
 /** How Argo CD treats one object in a sync, read from its hook annotations. */
 export interface HookReading {

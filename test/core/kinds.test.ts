@@ -1,4 +1,4 @@
-import { groupOf, isClusterScoped } from '../../src/private/kinds';
+import { groupOf, isClusterScoped } from '../../src/core/kinds';
 
 describe('groupOf', () => {
   test.each([

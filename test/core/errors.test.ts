@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 import { Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
-import { ERROR_MEANINGS, errorTable } from '../../src/private/error-meanings';
-import { badValue, describe as describeValue, ErrorCode, failure } from '../../src/private/errors';
+import { ERROR_MEANINGS, errorTable } from '../../src/core/error-meanings';
+import { badValue, describe as describeValue, ErrorCode, failure } from '../../src/core/errors';
 
 describe('badValue', () => {
   test('names the code, the construct path, the prop, the value, what is allowed and the fix', () => {
@@ -112,7 +112,7 @@ describe('every error code', () => {
     return e.isDirectory() ? sources(full) : e.name.endsWith('.ts') ? [full] : [];
   });
   // Where codes are defined and described, not used.
-  const DEFINITIONS = ['errors.ts', 'error-meanings.ts'].map((f) => join(SRC, 'private', f));
+  const DEFINITIONS = ['errors.ts', 'error-meanings.ts'].map((f) => join(SRC, 'core', f));
   const code = sources(SRC).filter((f) => !DEFINITIONS.includes(f)).map((f) => readFileSync(f, 'utf8')).join('\n');
 
   test.each(Object.keys(ErrorCode))('%s is used somewhere in the library', (key) => {
@@ -122,7 +122,7 @@ describe('every error code', () => {
   test('has a meaning, and the README\'s table is generated from the meanings', () => {
     expect(Object.keys(ERROR_MEANINGS).sort()).toEqual(Object.values(ErrorCode).sort());
     const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-    expect(readme).toContain(`<!-- errors: generated from src/private/error-meanings.ts -->\n${errorTable()}<!-- errors: end -->`);
+    expect(readme).toContain(`<!-- errors: generated from src/core/error-meanings.ts -->\n${errorTable()}<!-- errors: end -->`);
   });
 });
 

@@ -1,5 +1,5 @@
 import * as fc from 'fast-check';
-import { escapeToken, keysFromPointer, pointerFromKeys, pointerProblem, unescapeToken } from '../../src/private/json-pointer';
+import { escapeToken, keysFromPointer, pointerFromKeys, pointerProblem, unescapeToken } from '../../src/core/json-pointer';
 
 describe('pointerProblem', () => {
   test.each(['/spec/replicas', '/metadata/annotations/a~1b', '/a~0b', '/', '//', '/~01'])('accepts %p', (pointer) => {

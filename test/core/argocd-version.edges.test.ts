@@ -1,4 +1,4 @@
-import { ArgoCdVersion } from '../../src/application/argocd-version';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 
 function malformed(shown: string): string {
   return `[SAFE-005] ArgoCdVersion.of: version is ${shown}; it must name an Argo CD release as major.minor, optionally with a patch number `
