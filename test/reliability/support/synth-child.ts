@@ -20,7 +20,7 @@ const target = path.resolve(outdir);
 const writeFileSync = fs.writeFileSync;
 let announced = false;
 (fs as any).writeFileSync = (file: PathOrFileDescriptor, ...rest: any[]) => {
-  if (!announced && typeof file === 'string' && file.startsWith(`${target}.safe-argocd-tmp${path.sep}`)) {
+  if (!announced && typeof file === 'string' && file.startsWith(`${target}.safe-argocd-tmp-`)) {
     announced = true;
     fs.writeSync(1, 'writing\n');
   }
@@ -33,7 +33,7 @@ const renameSync = fs.renameSync;
   if (path.resolve(String(from)) === target && mode === 'die-between-renames') {
     process.kill(process.pid, 'SIGKILL');
   }
-  if (path.resolve(String(from)) === `${target}.safe-argocd-tmp`) {
+  if (path.resolve(String(from)).startsWith(`${target}.safe-argocd-tmp-`) && path.resolve(String(to)) === target) {
     fs.writeSync(1, 'swapped\n');
   }
 };
