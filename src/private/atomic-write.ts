@@ -88,6 +88,20 @@ export function writeTreeAtomically(outdir: string, files: readonly TreeFile[], 
   }
 }
 
+/**
+ * Runs `body` holding the lock of `outdir` that {@link writeTreeAtomically} takes, so that it sees a whole tree
+ * (for checks of concurrent writes).
+ */
+export function withOutdirLock<T>(outdir: string, body: () => T, timeoutMs: number = LOCK_TIMEOUT_MS): T {
+  const lock = `${path.resolve(outdir)}.safe-argocd-lock`;
+  const token = acquireLock(lock, outdir, timeoutMs);
+  try {
+    return body();
+  } finally {
+    releaseLock(lock, token);
+  }
+}
+
 /** The two renames; when the second one fails, the first one is undone. */
 function swap(target: string, tmp: string, old: string, unchanged: string): void {
   const hadTree = fs.lstatSync(target, { throwIfNoEntry: false }) !== undefined;
