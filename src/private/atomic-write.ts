@@ -198,8 +198,12 @@ function readHolder(file: string): Holder | undefined {
   }
 }
 
+/**
+ * Whether a lock's holder is gone: its pid runs no process, or is this process's own (which holds no lock while it
+ * waits for one: the lock was left by an earlier process of the same pid, as in containers that start alike).
+ */
 function isStale(holder: Holder): boolean {
-  return holder.pid === undefined ? holder.ageMs > UNREADABLE_LOCK_STALE_MS : holder.pid !== process.pid && !isAlive(holder.pid);
+  return holder.pid === undefined ? holder.ageMs > UNREADABLE_LOCK_STALE_MS : holder.pid === process.pid || !isAlive(holder.pid);
 }
 
 /** Creates `file` exclusively with this process's token; false when it exists. */

@@ -43,10 +43,10 @@ function withFailingDisk(under: string, body: () => void): void {
 
 describe('the outdir lock', () => {
   test('a lock held by a live process is waited for, then a clear [SAFE-101] error names it; nothing is written', () => {
-    // GIVEN a previous tree and a lock held by a process that runs (this one, as another writer would)
+    // GIVEN a previous tree and a lock held by another process that runs (this one's parent, as another writer would)
     const dir = tempDir();
     writeFiles(join(dir, 'dist'), { 'old.yaml': 'old\n' });
-    fs.writeFileSync(join(dir, 'dist.safe-argocd-lock'), `${process.pid} 0123abcd\n`);
+    fs.writeFileSync(join(dir, 'dist.safe-argocd-lock'), `${process.ppid} 0123abcd\n`);
     // WHEN a write cannot take the lock in time
     const started = Date.now();
     expect(() => writeTreeAtomically(join(dir, 'dist'), TREE, { lockTimeoutMs: 300 }))
@@ -55,7 +55,7 @@ describe('the outdir lock', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     expect(readTree(join(dir, 'dist'))).toEqual({ 'old.yaml': 'old\n' });
     expect(fs.readdirSync(dir).sort()).toEqual(['dist', 'dist.safe-argocd-lock']);
-    expect(fs.readFileSync(join(dir, 'dist.safe-argocd-lock'), 'utf8')).toBe(`${process.pid} 0123abcd\n`);
+    expect(fs.readFileSync(join(dir, 'dist.safe-argocd-lock'), 'utf8')).toBe(`${process.ppid} 0123abcd\n`);
   });
 
   test('a write waits for the live holder to release the lock, then writes', async () => {
@@ -77,8 +77,8 @@ describe('the outdir lock', () => {
     expect(fs.readdirSync(dir)).toEqual(['dist']);
   });
 
-  test('the lock of a process that is gone, or an empty one left long ago, is taken over', () => {
-    for (const content of [`${deadPid()} 0123abcd\n`, '']) {
+  test('the lock of a process that is gone, of an earlier process of this pid, or an empty one left long ago, is taken over', () => {
+    for (const content of [`${deadPid()} 0123abcd\n`, `${process.pid} 0123abcd\n`, '']) {
       const dir = tempDir();
       const lock = join(dir, 'dist.safe-argocd-lock');
       fs.writeFileSync(lock, content);
