@@ -51,14 +51,14 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     devdirs: ['test', 'examples', 'projenrc', 'scripts'],
     ignorePatterns: ['src/imports/**', 'node_modules/**', 'lib/**', 'pkg/**', 'dist/**'],
   },
-  gitignore: ['/pkg/', '/.stryker-tmp/', '/reports/', '*.safe-argocd-tmp', '*.safe-argocd-old'],
+  gitignore: ['/pkg/', '/.stryker-tmp/', '/reports/', '*.safe-argocd-*'],
   // The package is lib/ with the .jsii assembly, the docs and the bundled dependencies; everything else stays out.
   // examples/ import from src/, which is not in the package, so they would not run from it.
   npmIgnoreOptions: {
     ignorePatterns: [
       '/examples/', '/scripts/', '/.ci/', '/bench/', '/schemas/',
       '/MUTATION.md', '/ARCHITECTURE.md', '/stryker.config.json', '/.stryker-tmp/', '/reports/',
-      '/pkg/', '/dist-fleet/', '*.tgz', '*.safe-argocd-tmp', '*.safe-argocd-old',
+      '/pkg/', '/dist-fleet/', '*.tgz', '*.safe-argocd-*',
     ],
   },
 });

@@ -1,7 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { overLimit, readRegularFile } from './read-file';
 import { AuditFile, FileProblem } from '../audit/types';
 import { compareStrings } from '../core/order';
+import { LEFTOVER_NAME } from '../private/atomic-write';
 import { gitRoot, pathInside } from '../private/repository';
 
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
@@ -25,21 +27,26 @@ export function findRepoRoot(start: string): string {
 }
 
 /**
- * Walks the given files and folders: YAML and JSON files, `.git` and `node_modules` skipped, symbolic links
+ * Walks the given files and folders: YAML and JSON files, `.git` and `node_modules` skipped, and the folders a
+ * synth leaves beside its outdir while it writes or after it died (`<outdir>.safe-argocd-*`), symbolic links
  * followed only when they stay inside the given paths (a loop or a link out of the tree is reported and
- * skipped), files over `maxBytes` reported without being read. Paths are relative to `root`, with `/`.
+ * skipped), files over `maxBytes` and anything but regular files (a FIFO, a device) reported without being read.
+ * Paths are relative to `root`, with `/`; a name that is not valid UTF-8 is shown with its bytes escaped (`\xff`)
+ * and read by its bytes.
  */
 export function collectFiles(paths: readonly string[], root: string, maxBytes: number): CollectedFiles {
+  // Paths are held as latin1 strings, one character a byte, so that names that are not valid UTF-8 survive;
+  // bytes() turns them back for the file system, shownName() into text.
   const files: AuditFile[] = [];
   const problems: FileProblem[] = [];
-  const realRoot = safeRealpath(root) ?? path.resolve(root);
+  const realRoot = safeRealpath(raw(root)) ?? raw(path.resolve(root));
   const display = (p: string) => {
     const rel = path.relative(realRoot, p);
-    return (rel.startsWith('..') || path.isAbsolute(rel) ? p : rel || '.').split(path.sep).join('/');
+    return shownName(rel.startsWith('..') || path.isAbsolute(rel) ? p : rel || '.').split(path.sep).join('/');
   };
   const allowed: string[] = [];
   for (const p of paths) {
-    const real = safeRealpath(p);
+    const real = safeRealpath(raw(p));
     if (real === undefined) {
       problems.push({ file: p, message: 'does not exist or cannot be resolved' });
     } else {
@@ -55,18 +62,22 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
       return;
     }
     seenFiles.add(real);
-    let size: number;
+    let stat: fs.Stats;
     try {
-      size = fs.statSync(real).size;
+      stat = fs.statSync(bytes(real));
     } catch (e) {
       problems.push({ file: shown, message: `cannot be read: ${(e as Error).message}` });
       return;
     }
-    if (size > maxBytes) {
-      problems.push({ file: shown, message: `is ${(size / 1048576).toFixed(1)} MB, over the ${(maxBytes / 1048576).toFixed(0)} MB limit; skipped without reading (raise --max-file-size if it really is one manifest file)` });
+    if (!stat.isFile()) {
+      problems.push({ file: shown, message: 'is not a regular file (a FIFO, a socket or a device); skipped without reading' });
       return;
     }
-    files.push({ path: shown, get content() { return fs.readFileSync(real); } });
+    if (stat.size > maxBytes) {
+      problems.push({ file: shown, message: `${overLimit(stat.size, maxBytes)}; skipped without reading (raise --max-file-size if it really is one manifest file)` });
+      return;
+    }
+    files.push({ path: shown, get content() { return readRegularFile(bytes(real), maxBytes); } });
   };
 
   const walk = (dir: string) => {
@@ -74,18 +85,19 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
       return;
     }
     visited.add(dir);
-    let entries: fs.Dirent[];
+    let entries: { name: string; shown: string; dirent: fs.Dirent<Buffer> }[];
     try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
+      entries = fs.readdirSync(bytes(dir), { withFileTypes: true, encoding: 'buffer' })
+        .map((dirent) => ({ name: dirent.name.toString('latin1'), shown: shownName(dirent.name.toString('latin1')), dirent }));
     } catch (e) {
       problems.push({ file: display(dir), message: `cannot be listed: ${(e as Error).message}` });
       return;
     }
-    entries.sort((a, b) => compareStrings(a.name, b.name));
-    for (const entry of entries) {
-      const full = path.join(dir, entry.name);
+    entries.sort((a, b) => compareStrings(a.shown, b.shown) || compareStrings(a.name, b.name));
+    for (const { name, dirent: entry } of entries) {
+      const full = path.join(dir, name);
       if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name)) {
+        if (!SKIPPED_DIRS.has(name) && !LEFTOVER_NAME.test(name)) {
           walk(full);
         }
         continue;
@@ -97,27 +109,27 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
           continue;
         }
         if (!inside(real)) {
-          problems.push({ file: display(full), message: `symbolic link to ${real}, outside the audited paths; skipped` });
+          problems.push({ file: display(full), message: `symbolic link to ${shownName(real)}, outside the audited paths; skipped` });
           continue;
         }
-        const stat = fs.statSync(real);
+        const stat = fs.statSync(bytes(real));
         if (stat.isDirectory()) {
-          if (!SKIPPED_DIRS.has(entry.name)) {
+          if (!SKIPPED_DIRS.has(name) && !LEFTOVER_NAME.test(name)) {
             walk(real);
           }
-        } else if (stat.isFile() && MANIFEST_FILE.test(entry.name)) {
+        } else if (stat.isFile() && MANIFEST_FILE.test(name)) {
           addFile(real, display(full));
         }
         continue;
       }
-      if (entry.isFile() && MANIFEST_FILE.test(entry.name)) {
+      if (entry.isFile() && MANIFEST_FILE.test(name)) {
         addFile(full, display(full));
       }
     }
   };
 
   for (const real of allowed) {
-    const stat = fs.statSync(real);
+    const stat = fs.statSync(bytes(real));
     if (stat.isDirectory()) {
       walk(real);
     } else {
@@ -127,9 +139,48 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
   return { files, problems };
 }
 
+/** A path given as text, as the latin1 string of its UTF-8 bytes. */
+function raw(p: string): string {
+  return Buffer.from(p, 'utf8').toString('latin1');
+}
+
+/** The bytes of a latin1-held path, for the file system. */
+function bytes(p: string): Buffer {
+  return Buffer.from(p, 'latin1');
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A latin1-held name as text: its UTF-8, each byte that is not part of valid UTF-8 as `\xNN`. */
+export function shownName(p: string): string {
+  const buf = bytes(p);
+  let out = '';
+  let i = 0;
+  while (i < buf.length) {
+    const lead = buf[i];
+    const length = lead < 0x80 ? 1 : lead >= 0xc2 && lead < 0xe0 ? 2 : lead >= 0xe0 && lead < 0xf0 ? 3 : lead >= 0xf0 && lead < 0xf5 ? 4 : 0;
+    let char: string | undefined;
+    if (length > 0 && i + length <= buf.length) {
+      try {
+        char = UTF8.decode(buf.subarray(i, i + length));
+      } catch {
+        char = undefined;
+      }
+    }
+    if (char === undefined) {
+      out += `\\x${lead.toString(16).padStart(2, '0')}`;
+      i += 1;
+    } else {
+      out += char;
+      i += length;
+    }
+  }
+  return out;
+}
+
 function safeRealpath(p: string): string | undefined {
   try {
-    return fs.realpathSync(p);
+    return fs.realpathSync(bytes(p), { encoding: 'buffer' }).toString('latin1');
   } catch {
     return undefined;
   }

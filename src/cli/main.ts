@@ -36,10 +36,9 @@ export interface CliIo {
   readonly debug?: boolean;
   stdout(text: string): void;
   stderr(text: string): void;
-  readFile(file: string): string;
   /**
    * The bytes of `file`, which must be a regular file (a symbolic link is followed) of at most `maxBytes`;
-   * throws naming the reason otherwise, without reading a larger file.
+   * throws naming the reason otherwise, without reading a larger file, a FIFO or a device.
    */
   readBytes(file: string, maxBytes: number): Uint8Array;
   writeFile(file: string, text: string): void;
@@ -132,13 +131,23 @@ function usageError(io: CliIo, command: Command, what: string, fix: string): num
   return EXIT_USAGE;
 }
 
-/** A `--max-file-size` in bytes, or undefined when it is not a positive number of MB. */
+/**
+ * A `--max-file-size` in bytes, or undefined when it is not a plain decimal number of MB (`5`, `0.5`; not `0x10`,
+ * `1e3` or ` 5`) of at least one byte.
+ */
 function maxBytes(value: string | undefined): number | undefined {
-  const mb = Number(value);
-  return Number.isFinite(mb) && mb > 0 ? mb * 1048576 : undefined;
+  if (value === undefined || !/^\d+(\.\d+)?$/.test(value)) {
+    return undefined;
+  }
+  const bytes = Number(value) * 1048576;
+  return bytes >= 1 ? bytes : undefined;
 }
 
-const MAX_FILE_SIZE = ['--max-file-size', 'must be a size in MB above 0', 'give a number of MB, e.g. --max-file-size 5'] as const;
+const MAX_FILE_SIZE = ['--max-file-size', 'must be a size in MB, a plain decimal number (e.g. 5 or 0.5) of at least one byte (0.000001)',
+  'give a number of MB, e.g. --max-file-size 5'] as const;
+
+/** The largest `.safe-argocd.yaml` (or `--config`) read: a config holds suppressions, not manifests. */
+const CONFIG_MAX_BYTES = 1048576;
 
 async function simulateCommand(args: readonly string[], io: CliIo, debug: boolean): Promise<number> {
   let values: { 'app'?: string; 'desired'?: string; 'live'?: string; 'format'?: string; 'max-file-size'?: string };
@@ -183,7 +192,9 @@ async function simulateCommand(args: readonly string[], io: CliIo, debug: boolea
     try {
       bytes = io.readBytes(file, limit);
     } catch (e) {
-      io.stderr(errorLine('simulate', ErrorCode.UNREADABLE_INPUT, `cannot read --${flag} ${file}: ${messageOf(e)}`, `give --${flag} a readable file`));
+      const tooLarge = / limit/.test(messageOf(e));
+      io.stderr(errorLine('simulate', ErrorCode.UNREADABLE_INPUT, `cannot read --${flag} ${file}: ${messageOf(e)}`,
+        tooLarge ? `raise --max-file-size if --${flag} really is one manifest` : `give --${flag} a readable regular file`));
       return EXIT_USAGE;
     }
     try {
@@ -273,10 +284,13 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   if (values.config !== undefined || fs.existsSync(configPath)) {
     let text: string;
     try {
-      text = io.readFile(configPath);
+      // A regular file only (a FIFO or a device would block or never end), and a small one.
+      text = Buffer.from(io.readBytes(configPath, CONFIG_MAX_BYTES)).toString('utf8');
     } catch (e) {
-      io.stderr(errorLine('audit', ErrorCode.USAGE, `cannot read the config ${configPath}: ${messageOf(e)}`,
-        values.config !== undefined ? 'give --config a readable file' : `make ${configPath} readable, or remove it`));
+      const tooLarge = / limit/.test(messageOf(e));
+      io.stderr(errorLine('audit', ErrorCode.USAGE, `cannot read the config ${configPath}: ${messageOf(e).replace(' limit;', ' limit for a config file;')}`,
+        tooLarge ? `a config holds only suppressions, failOn and argocdVersion; check that ${configPath} is the right file and keep it under 1 MB`
+          : values.config !== undefined ? 'give --config a readable regular file' : `make ${configPath} a readable regular file, or remove it`));
       return EXIT_USAGE;
     }
     try {
@@ -365,6 +379,12 @@ function newCommand(args: readonly string[], io: CliIo): number {
     return usageError(io, 'new', `give exactly one service name${positionals.length > 1 ? `, not ${positionals.join(' ')}` : ''}`, 'e.g. safe-argocd new orders');
   }
   const service = positionals[0];
+  if (values.dir !== undefined) {
+    const refusal = unusableDir(values.dir);
+    if (refusal !== undefined) {
+      return usageError(io, 'new', refusal.what, refusal.fix);
+    }
+  }
   const refuse = (what: string, fix: string) => {
     io.stderr(errorLine('new', ErrorCode.SCAFFOLD_TARGET_EXISTS, what, fix));
     return EXIT_USAGE;
@@ -455,6 +475,37 @@ function newCommand(args: readonly string[], io: CliIo): number {
     io.stdout(`next:\n${nextCommands(dir).map((c) => `  ${c}\n`).join('')}`);
   }
   return EXIT_OK;
+}
+
+const SYSTEM_FOLDERS = ['/proc', '/sys', '/dev'];
+
+/**
+ * Why `new --dir` cannot be used, or undefined: it is empty (that would be the working directory), it lies under
+ * /proc, /sys or /dev (pseudo file systems, where a write can block or reach the kernel), or its nearest existing
+ * folder is not a folder.
+ */
+function unusableDir(dir: string): { what: string; fix: string } | undefined {
+  if (dir.trim() === '') {
+    return { what: badFlag('--dir', dir, 'must name a folder'), fix: 'give a folder for the new app, e.g. --dir deploy, or leave --dir out' };
+  }
+  let existing = path.resolve(dir);
+  while (!fs.existsSync(existing) && path.dirname(existing) !== existing) {
+    existing = path.dirname(existing);
+  }
+  let real: string;
+  try {
+    real = fs.realpathSync(existing);
+  } catch (e) {
+    return { what: `--dir ${dir} cannot be used: ${messageOf(e)}`, fix: 'give a folder this user can write to' };
+  }
+  const system = SYSTEM_FOLDERS.find((s) => real === s || real.startsWith(`${s}/`));
+  if (system !== undefined) {
+    return { what: `--dir ${dir} lies under ${system}, a system folder of the kernel, not of files`, fix: 'give a folder of your repository, e.g. --dir deploy' };
+  }
+  if (!fs.statSync(real).isDirectory()) {
+    return { what: `--dir ${dir} cannot be made: ${existing} is not a folder`, fix: 'give a path whose existing part is a folder' };
+  }
+  return undefined;
 }
 
 /** `--library`: a path that exists is a `file:` dependency, relative to the new app; anything else a version range. */

@@ -1,5 +1,8 @@
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'fs';
-import { CliIo } from './main';
+import { lstatSync, mkdirSync, writeFileSync } from 'fs';
+import { CliIo, EXIT_USAGE } from './main';
+import { errorLine, messageOf } from './messages';
+import { readRegularFile } from './read-file';
+import { ErrorCode } from '../core/errors';
 
 /** The environment variables the CLI reads. */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -38,7 +41,6 @@ export function nodeIo(): CliIo {
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
-    readFile: (path) => readFileSync(path, 'utf8'),
     readBytes,
     writeFile: (path, text) => writeFileSync(path, text),
     // lstat, not exists: a dangling symbolic link is there too, and writing through it would land elsewhere.
@@ -49,20 +51,31 @@ export function nodeIo(): CliIo {
   };
 }
 
-/** Reads a regular file of at most `maxBytes`; the size is checked on the open file, before reading. */
+/** Reads a regular file of at most `maxBytes`: no FIFO or device, and the size checked before reading. */
 function readBytes(path: string, maxBytes: number): Uint8Array {
-  const fd = openSync(path, 'r');
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) {
-      throw new Error('is not a regular file');
+  return readRegularFile(path, maxBytes);
+}
+
+/**
+ * Makes a failed write to stdout (a full disk, a reader that closed the pipe) one line on stderr and exit code 2,
+ * instead of a crash with a stack trace and exit 1 (which would read as "findings"). Returns whether it happened.
+ * A failed write to stderr is dropped: there is nowhere left to say it.
+ */
+export function watchOutput(stdout: NodeJS.WritableStream = process.stdout, stderr: NodeJS.WritableStream = process.stderr): () => boolean {
+  let failed = false;
+  stdout.on('error', (e) => {
+    process.exitCode = EXIT_USAGE;
+    if (failed) {
+      return;
     }
-    if (stat.size > maxBytes) {
-      throw new Error(`is ${(stat.size / 1048576).toFixed(1)} MB, over the ${(maxBytes / 1048576).toFixed(0)} MB limit; not read `
-        + '(raise --max-file-size if it really is one manifest)');
+    failed = true;
+    try {
+      stderr.write(errorLine(undefined, ErrorCode.WRITE_FAILED, `cannot write the output to stdout: ${messageOf(e)}`,
+        'send stdout where it can be written to the end: a disk with room, a reader that does not stop early, or use --output where the command has it'));
+    } catch {
+      // stderr failed too
     }
-    return readFileSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  });
+  stderr.on('error', () => undefined);
+  return () => failed;
 }

@@ -117,7 +117,7 @@ export function renderServiceProject(options: ServiceProjectOptions, versions: P
   const library = options.library === undefined ? `^${versions.version}` : checkLibrary(options.library);
   return [
     { path: 'README.md', content: readmeMd(app, spec) },
-    { path: '.gitignore', content: ['node_modules/', `/${OUTDIR}.safe-argocd-tmp/`, `/${OUTDIR}.safe-argocd-old/`, ''].join('\n') },
+    { path: '.gitignore', content: ['node_modules/', `/${OUTDIR}.safe-argocd-*`, ''].join('\n') },
     { path: 'package.json', content: packageJson(spec, app, library, versions) },
     { path: 'cdk8s.yaml', content: ['language: typescript', 'app: npx ts-node main.ts', `output: ${OUTDIR}`, ''].join('\n') },
     { path: 'tsconfig.json', content: tsconfig() },

@@ -1,3 +1,4 @@
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import { join } from 'path';
 import { ApiObject, Chart, JsonPatch } from 'cdk8s';
@@ -157,13 +158,16 @@ describe('GitOpsApp atomic output', () => {
   });
 
   test('a write that died between its two renames is recovered by the next one', () => {
-    // GIVEN the state a crash between the renames leaves: no outdir, the previous tree in .safe-argocd-old
+    // GIVEN the state a crash between the renames leaves: no outdir, the previous tree in .safe-argocd-old-<id>
+    // and the new one in .safe-argocd-tmp-<id>, of a process that is gone
     const dir = tempDir();
     synthInto(dir, false).synth();
-    fs.renameSync(join(dir, 'dist'), join(dir, 'dist.safe-argocd-old'));
+    const id = `${spawnSync(process.execPath, ['-e', '']).pid}-0123456789ab`;
+    fs.cpSync(join(dir, 'dist'), join(dir, `dist.safe-argocd-tmp-${id}`), { recursive: true });
+    fs.renameSync(join(dir, 'dist'), join(dir, `dist.safe-argocd-old-${id}`));
     // WHEN a failing synth runs, nothing is touched; a good one restores then replaces
     expect(() => synthInto(dir, true).synth()).toThrow(/SAFE-100/);
-    expect(fs.readdirSync(dir)).toEqual(['dist.safe-argocd-old']);
+    expect(fs.readdirSync(dir).sort()).toEqual([`dist.safe-argocd-old-${id}`, `dist.safe-argocd-tmp-${id}`]);
     synthInto(dir, false).synth();
     expect(fs.readdirSync(dir)).toEqual(['dist']);
   });

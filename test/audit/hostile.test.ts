@@ -118,7 +118,7 @@ describe('safe-argocd audit of hostile input', () => {
     const huge = join(root, 'workloads/half/huge.yaml');
     writeFileSync(huge, '');
     fs.truncateSync(huge, 100 * 1048576);
-    const reads = jest.spyOn(fs, 'readFileSync');
+    const reads = jest.spyOn(fs, 'openSync');
 
     // WHEN it is audited with the default 5 MB limit
     let result: Awaited<ReturnType<typeof auditJson>>;

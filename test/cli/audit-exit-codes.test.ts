@@ -163,7 +163,6 @@ describe('safe-argocd audit exit codes', () => {
     const code = await main(['audit', root, '--repo-root', root, '--output', join(root, 'out.txt')], {
       stdout: () => undefined,
       stderr: (t) => { stderr += t; },
-      readFile: () => { throw new Error('no config expected'); },
       readBytes: () => { throw new Error('no file expected'); },
       writeFile: () => { throw new Error('EACCES: permission denied'); },
       exists: () => false,

@@ -16,7 +16,6 @@ async function run(args: string[]) {
   const io: CliIo = {
     stdout: (t) => { stdout += t; },
     stderr: (t) => { stderr += t; },
-    readFile: (p) => readFileSync(p, 'utf8'),
     readBytes: () => { throw new Error('not expected'); },
     writeFile: (p, t) => writeFileSync(p, t),
     exists: (p) => existsSync(p),
@@ -34,7 +33,6 @@ async function runInMemory(args: string[]) {
   const code = await main(args, {
     stdout: (t) => { stdout += t; },
     stderr: () => undefined,
-    readFile: () => { throw new Error('not expected'); },
     readBytes: () => { throw new Error('not expected'); },
     writeFile: (p, t) => { written.set(p, t); },
     exists: () => false,

@@ -14,7 +14,6 @@ async function run(args: string[]) {
   const code = await main(args, {
     stdout: (t) => { stdout += t; },
     stderr: (t) => { stderr += t; },
-    readFile: (p) => readFileSync(p, 'utf8'),
     readBytes: nodeIo().readBytes,
     writeFile: () => { throw new Error('not expected'); },
     exists: () => false,

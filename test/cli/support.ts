@@ -1,5 +1,4 @@
 import { spawnSync } from 'child_process';
-import { readFileSync } from 'fs';
 import { join } from 'path';
 import { CliIo, main } from '../../src/cli/main';
 import { nodeIo } from '../../src/cli/node-io';
@@ -26,7 +25,6 @@ export async function runCli(args: readonly string[], io: Partial<CliIo> = {}): 
   const code = await main(args, {
     stdout: (t) => { stdout += t; },
     stderr: (t) => { stderr += t; },
-    readFile: (p) => readFileSync(p, 'utf8'),
     readBytes: nodeIo().readBytes,
     writeFile: (p, t) => { written.set(p, t); },
     exists: () => false,

@@ -159,10 +159,10 @@ describe('a synth killed with SIGKILL', () => {
       const leftovers = fs.readdirSync(dir).filter((e) => e !== 'dist').sort();
       seen.push(`${kill.after}+${kill.ms}ms: ${run.signal ?? `exit ${run.code}`}, ${outcome}, ${leftovers.join(' ') || 'no leftovers'}`);
       // THEN outdir is one whole tree. (Missing only in the microseconds between the swap's two renames: then the
-      // previous tree waits whole in .safe-argocd-old and the new one in .safe-argocd-tmp; see the next test.)
+      // previous tree waits whole in .safe-argocd-old-<id> and the new one in .safe-argocd-tmp-<id>; see the next test.)
       if (outcome === 'missing') {
-        expect(classify(`${outdir}.safe-argocd-old`, PREVIOUS, NEXT)).toBe('previous');
-        expect(classify(`${outdir}.safe-argocd-tmp`, PREVIOUS, NEXT)).toBe('new');
+        expect(classify(join(dir, leftovers.find((l) => l.startsWith('dist.safe-argocd-old-'))!), PREVIOUS, NEXT)).toBe('previous');
+        expect(classify(join(dir, leftovers.find((l) => l.startsWith('dist.safe-argocd-tmp-'))!), PREVIOUS, NEXT)).toBe('new');
       } else {
         expect([kill, outcome]).toEqual([kill, expect.stringMatching(/^(previous|new)$/)]);
       }
@@ -173,19 +173,22 @@ describe('a synth killed with SIGKILL', () => {
     }
     // THEN the kills did land where they were meant to: before writing, and in the middle of it
     expect(seen[0]).toMatch(/SIGKILL, previous, no leftovers$/);
-    expect(seen.filter((s) => /SIGKILL, previous, dist\.safe-argocd-tmp$/.test(s)).length).toBeGreaterThan(0);
+    expect(seen.filter((s) => /SIGKILL, previous, dist\.safe-argocd-lock dist\.safe-argocd-tmp-\d+-[0-9a-f]+$/.test(s)).length).toBeGreaterThan(0);
   }, 300_000);
 
-  test('between the swap\'s two renames, leaves the previous tree whole in .safe-argocd-old, and the next synth puts things right', async () => {
+  test('between the swap\'s two renames, leaves the previous tree whole in .safe-argocd-old-<id>, and the next synth puts things right', async () => {
     // GIVEN a synth that dies right after renaming the previous tree away, before renaming the new one in
     const { dir, outdir } = withPreviousOutput();
     const run = await synthInChild(outdir, 'new', undefined, 'die-between-renames');
     expect(run.signal).toBe('SIGKILL');
-    // THEN outdir is missing for that moment: the previous tree is whole in .safe-argocd-old, the new one in .safe-argocd-tmp
+    // THEN outdir is missing for that moment: the previous tree is whole in .safe-argocd-old-<id>, the new one in
+    // .safe-argocd-tmp-<id> of the same id, and the dead process's lock is still there
     // (the README says a crash mid-write leaves the previous output "as it was"; during the swap it is only recoverable)
-    expect(fs.readdirSync(dir).sort()).toEqual(['dist.safe-argocd-old', 'dist.safe-argocd-tmp']);
-    expect(classify(`${outdir}.safe-argocd-old`, PREVIOUS, NEXT)).toBe('previous');
-    expect(classify(`${outdir}.safe-argocd-tmp`, PREVIOUS, NEXT)).toBe('new');
+    const left = fs.readdirSync(dir).sort();
+    expect(left).toEqual(['dist.safe-argocd-lock', expect.stringMatching(/^dist\.safe-argocd-old-\d+-[0-9a-f]+$/), expect.stringMatching(/^dist\.safe-argocd-tmp-\d+-[0-9a-f]+$/)]);
+    expect(left[1].slice('dist.safe-argocd-old-'.length)).toBe(left[2].slice('dist.safe-argocd-tmp-'.length));
+    expect(classify(join(dir, left[1]), PREVIOUS, NEXT)).toBe('previous');
+    expect(classify(join(dir, left[2]), PREVIOUS, NEXT)).toBe('new');
     // WHEN the next synth runs THEN it restores, then replaces, and leaves nothing behind
     buildLargeApp(outdir, 'new', APPS).synth();
     expect(classify(outdir, PREVIOUS, NEXT)).toBe('new');

@@ -168,7 +168,7 @@ describe('renderServiceProject: a new app', () => {
     expect(files.get('cdk8s.yaml')).toBe('language: typescript\napp: npx ts-node main.ts\noutput: dist\n');
     expect(files.get('main.ts')).toContain('const app = new GitOpsApp(props);');
     expect(files.get('main.ts')).not.toContain('outdirFromRepoRoot');
-    expect(files.get('.gitignore')).toBe('node_modules/\n/dist.safe-argocd-tmp/\n/dist.safe-argocd-old/\n');
+    expect(files.get('.gitignore')).toBe('node_modules/\n/dist.safe-argocd-*\n');
   });
 
   test('the project defaults to the service name; --project names it', () => {

@@ -1,8 +1,11 @@
 import { ApiObject } from 'cdk8s';
 import { ArgoProject, GitOpsApp, SafeApplication } from '../../../src';
 
-/** Which of two versions of the large app: `new` drops the first five apps, adds ten, and changes every file. */
-export type Variant = 'old' | 'new';
+/**
+ * Which version of the large app: `new` drops the first five apps of `old`, adds ten, and changes every file;
+ * `run-<n>` has the apps of `old` and contents of its own (one per run of a concurrency test).
+ */
+export type Variant = 'old' | 'new' | `run-${number}`;
 
 /**
  * A GitOpsApp of many SafeApplications (`apps` of them, `apps + 5` for `new`), each with four ConfigMaps of about

@@ -1,0 +1,78 @@
+import { closeSync, constants, fstatSync, openSync, PathLike, readSync, Stats } from 'fs';
+
+/**
+ * Reads a regular file of at most `maxBytes` (a symbolic link is followed). The file is opened without
+ * blocking (a FIFO with no writer would block the open) and its type checked on the open descriptor, so a FIFO,
+ * a socket or a device (`/dev/zero`) is refused without being read; at most `maxBytes + 1` bytes are ever read,
+ * even from a file that grows meanwhile. Throws otherwise, with a message
+ * that follows the file's name ("is not a regular file ...").
+ */
+export function readRegularFile(file: PathLike, maxBytes: number): Buffer {
+  // eslint-disable-next-line no-bitwise
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      throw new Error(`is not a regular file (it is ${kindOf(stat)}); not read`);
+    }
+    if (stat.size > maxBytes) {
+      throw new Error(`${overLimit(stat.size, maxBytes)}; not read`);
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(Math.min(Math.max(stat.size - total, 0) + 1, 1048576));
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) {
+        break;
+      }
+      chunks.push(chunk.subarray(0, n));
+      total += n;
+      if (total > maxBytes) {
+        throw new Error(`${overLimit(total, maxBytes)} (it grew while it was read); not read`);
+      }
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function kindOf(stat: Stats): string {
+  if (stat.isDirectory()) {
+    return 'a folder';
+  }
+  if (stat.isFIFO()) {
+    return 'a FIFO';
+  }
+  if (stat.isSocket()) {
+    return 'a socket';
+  }
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) {
+    return 'a device';
+  }
+  return 'not a file';
+}
+
+/** A number of bytes for people: `12 bytes`, `3.4 kB`, `5.1 MB`; never `0.0`. */
+export function sizeText(bytes: number): string {
+  if (bytes >= 1048576) {
+    return `${(bytes / 1048576).toFixed(1)} MB`;
+  }
+  if (bytes >= 1024) {
+    return `${(bytes / 1024).toFixed(1)} kB`;
+  }
+  return bytes === 1 ? '1 byte' : `${bytes} bytes`;
+}
+
+/** A limit for people: a whole number of MB as such (`5 MB`), else as {@link sizeText}. */
+function limitText(bytes: number): string {
+  return bytes >= 1048576 && bytes % 1048576 === 0 ? `${bytes / 1048576} MB` : sizeText(bytes);
+}
+
+/** `is <size>, over the <limit> limit`, in exact bytes when the rounded sizes would read the same. */
+export function overLimit(size: number, maxBytes: number): string {
+  const limit = Math.floor(maxBytes);
+  const [a, b] = [sizeText(size), limitText(limit)];
+  return a === b || a === sizeText(limit) ? `is ${size} bytes, over the limit of ${limit} bytes` : `is ${a}, over the ${b} limit`;
+}
