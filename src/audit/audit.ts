@@ -3,8 +3,10 @@ import { parseManifests } from './parse';
 import { AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, LocatedManifest, SourceLocation } from './types';
 import { ArgoCdVersion } from '../application/argocd-version';
 import { compareStrings } from '../private/order';
+import { stripTrailing } from '../private/text';
 import { runRules } from '../rules/engine';
 import { at, describeObject, isObject, listAt, stringAt } from '../rules/manifest';
+import { isAppProject } from '../rules/projects';
 import { ALL_RULES } from '../rules/registry';
 import { Severity } from '../rules/severity';
 import { Finding, Manifest, Rule } from '../rules/types';
@@ -33,6 +35,11 @@ interface AuditUnit {
   readonly application?: LocatedManifest;
   readonly applicationName?: string;
   readonly resources: LocatedManifest[];
+  /**
+   * Objects the rules see but this unit does not own (the AppProjects beside an Application, as in the
+   * app-of-apps layout): findings on them are reported by the unit that deploys them, not here.
+   */
+  readonly context?: LocatedManifest[];
 }
 
 /**
@@ -75,7 +82,10 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       continue;
     }
     skippedDocuments += parsed.skipped;
-    objects.push(...parsed.objects);
+    // One by one: spreading a 175,000-item List into push() overflows the stack.
+    for (const o of parsed.objects) {
+      objects.push(o);
+    }
   }
 
   const units = groupUnits(objects, notes, templateFiles);
@@ -91,11 +101,14 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     }
     const raw = runRules({
       application: unit.application?.manifest,
-      resources: unit.resources.map((r) => r.manifest),
+      resources: [...unit.resources, ...unit.context ?? []].map((r) => r.manifest),
       argoCdVersion: options.argoCdVersion,
       today: options.today,
     }, rules);
     for (const f of raw) {
+      if (!located.has(f.object)) {
+        continue;
+      }
       findings.push(toAuditFinding(f, located.get(f.object)!, unit.applicationName, options.suppressions ?? []));
     }
   }
@@ -147,13 +160,32 @@ function sourcePaths(app: Manifest): { paths: { path: string; recurse: boolean }
       return { paths, unrendered: isObject(source.helm) ? 'a Helm source' : 'a Kustomize source' };
     }
     if (typeof source.path === 'string') {
-      paths.push({
-        path: path.posix.normalize(source.path).replace(/^\.\/?/, '').replace(/\/+$/, ''),
-        recurse: at(source, 'directory', 'recurse') === true,
-      });
+      paths.push({ path: repositoryDir(source.path), recurse: at(source, 'directory', 'recurse') === true });
     }
   }
   return { paths };
+}
+
+/**
+ * A source path as the folder names of the audited files spell it: relative, no `./`, no trailing `/`, and
+ * the repository root (`.`, `./`, `` or `/`) as `.`, which is what `path.posix.dirname` gives a root file.
+ */
+export function repositoryDir(sourcePath: string): string {
+  let p = path.posix.normalize(sourcePath);
+  let start = 0;
+  while (p.startsWith('./', start)) {
+    start += 2;
+  }
+  while (p.charCodeAt(start) === 47) {
+    start++;
+  }
+  p = stripTrailing(p.slice(start), '/');
+  return p === '' ? '.' : p;
+}
+
+/** Whether files in `dir` lie under the source folder `p` (itself or, recursing, below it). */
+function isUnder(dir: string, p: string): boolean {
+  return p === '.' || dir === p || dir.startsWith(`${p}/`);
 }
 
 function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: AuditFile[]): AuditUnit[] {
@@ -188,6 +220,15 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
     list.push(o);
     byDir.set(dir, list);
   }
+  const projectsByDir = new Map<string, LocatedManifest[]>();
+  for (const o of others) {
+    if (isAppProject(o.manifest)) {
+      const dir = path.posix.dirname(o.location.file);
+      const list = projectsByDir.get(dir) ?? [];
+      list.push(o);
+      projectsByDir.set(dir, list);
+    }
+  }
   const claimed = new Set<LocatedManifest>();
   const units: AuditUnit[] = [];
   for (const { located, name } of applications) {
@@ -198,11 +239,22 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
     }
     for (const { path: p, recurse } of paths) {
       // Argo CD reads only the folder itself unless directory.recurse is set.
-      const matched = recurse
-        ? [...byDir.entries()].filter(([dir]) => dir === p || dir.startsWith(`${p}/`)).flatMap(([, list]) => list)
-        : byDir.get(p) ?? [];
+      const matched: LocatedManifest[] = [];
+      if (recurse) {
+        for (const [dir, list] of byDir) {
+          if (isUnder(dir, p)) {
+            for (const m of list) {
+              matched.push(m);
+            }
+          }
+        }
+      } else {
+        for (const m of byDir.get(p) ?? []) {
+          matched.push(m);
+        }
+      }
       if (matched.length === 0) {
-        const chart = templateFiles.some((f) => f.path.startsWith(`${p}/`));
+        const chart = templateFiles.some((f) => isUnder(path.posix.dirname(f.path), p));
         notes.push(chart
           ? `Application ${name} (${located.location.file}): source path ${p} is a Helm chart, which is not rendered here; pass its rendered output to audit the workloads`
           : `Application ${name} (${located.location.file}): source path ${p} holds no manifests in the audited files`);
@@ -212,7 +264,10 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
         claimed.add(m);
       }
     }
-    units.push({ application: located, applicationName: name, resources });
+    // The AppProjects in the Application's own folder (applications/<project>/ in the app-of-apps layout).
+    const owned = new Set(resources);
+    const context = (projectsByDir.get(path.posix.dirname(located.location.file)) ?? []).filter((p) => !owned.has(p));
+    units.push({ application: located, applicationName: name, resources, ...(context.length > 0 ? { context } : {}) });
   }
   // Manifests no Application deploys are still checked for the workload rules, directory by directory.
   for (const [, list] of [...byDir.entries()].sort(([a], [b]) => compareStrings(a, b))) {
@@ -230,7 +285,7 @@ function toAuditFinding(f: Finding, location: SourceLocation, application: strin
     suppression = { reason: f.suppressedBecause, source: 'annotation' };
   } else {
     const match = config.find((s) => s.ruleId === f.rule.id
-      && (s.paths.length === 0 || s.paths.some((p) => location.file === p || location.file.startsWith(`${p.replace(/\/+$/, '')}/`)))
+      && (s.paths.length === 0 || s.paths.some((p) => location.file === p || location.file.startsWith(`${stripTrailing(p, '/')}/`)))
       && (s.applications.length === 0 || (application !== undefined && s.applications.includes(application))));
     if (match) {
       suppression = { reason: match.reason, source: 'config' };

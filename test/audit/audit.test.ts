@@ -75,6 +75,61 @@ describe('auditFiles: pairing Applications with their manifests', () => {
     expect(keysOf(result.findings)).toContain(key('SA102', 'workloads/web/deployment.yaml', 'web'));
   });
 
+  test.each([['.'], ['./'], ['']])('a source.path of %p is the repository root: the manifests there are paired', (sourcePath) => {
+    // GIVEN an Application deploying the repository root, which holds an autoscaled Deployment with replicas
+    const result = audit({ 'apps/web.yaml': applicationYaml('web', { path: sourcePath }), 'deployment.yaml': deploymentYaml('web', 'web', 3), 'hpa.yaml': hpaYaml('web', 'web') });
+
+    // WHEN it is audited
+    // THEN the workload is paired (SA102 needs the Application) and no "holds no manifests" note is given
+    expect(keysOf(result.findings)).toEqual([key('SA101', 'deployment.yaml', 'web'), key('SA102', 'deployment.yaml', 'web')]);
+    expect(result.notes).toEqual([]);
+  });
+
+  test('with directory.recurse, a source.path of . pairs every folder', () => {
+    // GIVEN an Application deploying the whole repository recursively
+    const result = audit({
+      'apps/web.yaml': applicationYaml('web', { path: '.', spec: { source: { repoURL: 'https://git.acme.internal/platform/gitops.git', targetRevision: 'main', path: '.', directory: { recurse: true } } } }),
+      ...autoscaledWorkload('workloads/web', 'web'),
+    });
+
+    // WHEN it is audited
+    // THEN the workload in a subfolder is paired
+    expect(keysOf(result.findings)).toContain(key('SA102', 'workloads/web/deployment.yaml', 'web'));
+  });
+
+  test('the app-of-apps layout: a child Application is checked against the AppProject beside it (SA202), once', () => {
+    // GIVEN a root deploying applications/payments, which holds the project and a child with a forbidden destination
+    const project = stringify({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'AppProject',
+      metadata: { name: 'payments', namespace: 'argocd' },
+      spec: {
+        sourceRepos: ['https://git.acme.internal/platform/gitops.git'],
+        destinations: [{ server: 'https://kubernetes.default.svc', namespace: 'web' }],
+        roles: [{ name: 'ops', policies: ['p, proj:payments:ops, applications, override, payments/*, allow'] }],
+      },
+    });
+    const files = {
+      'roots/payments.yaml': applicationYaml('root', { path: 'applications/payments', spec: { project: 'platform', destination: { server: 'https://kubernetes.default.svc', namespace: 'argocd' } } }),
+      'applications/payments/AppProject.payments.yaml': project,
+      'applications/payments/Application.web.yaml': applicationYaml('web'),
+      'applications/payments/Application.api.yaml': applicationYaml('api'),
+    };
+
+    // WHEN it is audited, with and without the root
+    const result = audit(files);
+    const withoutRoot = audit(Object.fromEntries(Object.entries(files).filter(([f]) => !f.startsWith('roots/'))));
+
+    // THEN the child deploying outside the project is reported against it, and the project's own finding (SA205) only once
+    for (const r of [result, withoutRoot]) {
+      expect(r.findings.filter((f) => f.ruleId === 'SA202').map((f) => `${f.application} ${f.message}`)).toEqual([
+        'api project payments does not allow namespace "api" on https://kubernetes.default.svc',
+      ]);
+      expect(r.findings.filter((f) => f.ruleId === 'SA205').map((f) => f.location.file)).toEqual(['applications/payments/AppProject.payments.yaml']);
+    }
+    expect(result.findings.find((f) => f.ruleId === 'SA205')!.application).toBe('root');
+  });
+
   test('without directory.recurse, manifests in subfolders are not paired but still checked as loose manifests', () => {
     // GIVEN an Application deploying workloads/web, whose workloads sit in workloads/web/base
     const result = audit({
