@@ -1,6 +1,6 @@
 import { applyDeletionDefaults } from './defaults';
 import { entriesFor, ignoreEntriesOf, resourceKeyOf } from './ignore-entries';
-import { clone, deepEqual, isMap, Json, JsonMap, valueAt } from './json';
+import { clone, deepEqual, hasOwn, isMap, Json, JsonMap, valueAt } from './json';
 import { normalizeManagedFields } from './managed-fields';
 import { merge3, mergeContextFor, restoreIgnored } from './merge';
 import { JqRunner, normalizeIgnored, remarshal } from './normalize';
@@ -180,7 +180,7 @@ function hookOf(obj: Json): 'hook' | 'skip' | undefined {
 }
 
 function stripStatus(obj: Json): Json {
-  if (!isMap(obj) || !('status' in obj)) {
+  if (!isMap(obj) || !hasOwn(obj, 'status')) {
     return obj;
   }
   const { status: _status, ...rest } = obj;

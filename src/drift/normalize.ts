@@ -1,5 +1,5 @@
 import { IgnoreEntry } from './ignore-entries';
-import { clone, isMap, Json, removeAt } from './json';
+import { clone, isMap, Json, put, removeAt } from './json';
 import { keysFromPointer, pointerProblem } from '../private/json-pointer';
 
 /** Runs `del(<expression>)` on a value with a real jq engine. */
@@ -81,7 +81,7 @@ export function remarshal(obj: Json): Json {
         }
         const v = walk(child);
         if (v !== undefined) {
-          out[key] = v;
+          put(out, key, v);
         }
       }
       return out;
