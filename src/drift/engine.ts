@@ -113,8 +113,10 @@ export function simulate(jq: JqRunner, application: Json, desired: Json, live: J
     normalizeManagedFields(liveCopy, config, managers, mergeContextFor(desired));
   }
   const rawLastApplied = lastAppliedOf(live, warnings);
-  const configN = normalizeIgnored(config, entries, jq, warnings);
-  const liveN = normalizeIgnored(liveCopy, entries, jq, warnings);
+  const appName = valueAt(application, ['metadata', 'name']);
+  const named = typeof appName === 'string' ? appName : undefined;
+  const configN = normalizeIgnored(config, entries, jq, warnings, named);
+  const liveN = normalizeIgnored(liveCopy, entries, jq, warnings, named);
   // The last-applied annotation is normalized but not re-encoded (gitops-engine pkg/diff Diff).
   const originalN = rawLastApplied === undefined ? configN : normalizeIgnored(rawLastApplied, entries, jq, warnings);
 
