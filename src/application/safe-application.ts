@@ -21,7 +21,7 @@ import { nameFiles } from '../private/file-names';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { IGNORE_REASONS_ANNOTATION, renderIgnoreDifferences, renderIgnoreReasons } from '../private/ignore-differences';
-import { compileJq } from '../private/jq';
+import { compileJq, JQ_UNCHECKED } from '../private/jq';
 import { renderSyncOptions, renderSyncPolicy, ResolvedRetry, resolveRetry } from '../private/sync-policy';
 import { manifestOf, nearestApplication, SAFE_APPLICATION, SynthIndex, synthIndexOf } from '../private/synth-index';
 import { BREAK_GLASS_EXPIRES_ANNOTATION, BREAK_GLASS_REASON_ANNOTATION, BREAK_GLASS_TICKET_ANNOTATION, isCalendarDate, SKIP_RECONCILE_ANNOTATION } from '../rules/break-glass';
@@ -547,7 +547,11 @@ export class SafeApplication extends Chart {
     }
     const rawJq = this.allRules().filter((r) => r.needsJqCompile);
     compileJq(rawJq.map((r) => r.value)).forEach((error, i) => {
-      if (error) {
+      if (error?.startsWith(JQ_UNCHECKED)) {
+        errors.push(`[${ErrorCode.INVALID_JQ}] the jq expression ${JSON.stringify(rawJq[i].value)} for ${rawJq[i].target.kind} `
+          + `${rawJq[i].target.name} in Application ${this.applicationName} ${error.split('\n')[0]}. `
+          + 'Fix: simplify the expression (jq must be able to compile it quickly), or build it with IgnoreRule.jq and a typed JqPath.');
+      } else if (error) {
         errors.push(`[${ErrorCode.INVALID_JQ}] the jq expression ${JSON.stringify(rawJq[i].value)} for ${rawJq[i].target.kind} `
           + `${rawJq[i].target.name} does not compile as del(...): ${error.split('\n')[0]}. `
           + 'Fix: correct the expression, or build it with IgnoreRule.jq and a typed JqPath.');

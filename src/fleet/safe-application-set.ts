@@ -13,7 +13,7 @@ import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { hasAction, parametersOf, parseTemplate, ParsedTemplate, renderSimple } from '../private/go-template';
 import { IGNORE_REASONS_ANNOTATION, renderIgnoreDifferences, renderIgnoreReasons } from '../private/ignore-differences';
-import { compileJq } from '../private/jq';
+import { compileJq, JQ_UNCHECKED } from '../private/jq';
 import { isDns1123Label, isDns1123Subdomain } from '../private/names';
 import { renderSyncOptions, renderSyncPolicy, ResolvedRetry, resolveRetry } from '../private/sync-policy';
 import { runRules, unsuppressed } from '../rules/engine';
@@ -642,7 +642,11 @@ export class SafeApplicationSet extends Construct {
     const errors: string[] = [];
     const rawJq = this.rules.filter((r) => r.needsJqCompile);
     compileJq(rawJq.map((r) => r.value)).forEach((error, i) => {
-      if (error) {
+      if (error?.startsWith(JQ_UNCHECKED)) {
+        errors.push(`[${ErrorCode.INVALID_JQ}] the jq expression ${JSON.stringify(rawJq[i].value)} for ${rawJq[i].target.kind} `
+          + `${rawJq[i].target.name} in ApplicationSet ${this.applicationSetName} ${error.split('\n')[0]}. `
+          + 'Fix: simplify the expression (jq must be able to compile it quickly), or build it with IgnoreRule.jq and a typed JqPath.');
+      } else if (error) {
         errors.push(`[${ErrorCode.INVALID_JQ}] the jq expression ${JSON.stringify(rawJq[i].value)} for ${rawJq[i].target.kind} `
           + `${rawJq[i].target.name} does not compile as del(...): ${error.split('\n')[0]}. `
           + 'Fix: correct the expression, or build it with IgnoreRule.jq and a typed JqPath.');
