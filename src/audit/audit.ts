@@ -21,7 +21,15 @@ export interface AuditOptions {
   readonly suppressions?: readonly ConfigSuppression[];
   /** Today's date (`YYYY-MM-DD`), for the break-glass expiry rule. */
   readonly today?: string;
+  /** The work budget: at most this many Kubernetes objects a file (default {@link MAX_OBJECTS_PER_FILE}). */
+  readonly maxObjectsPerFile?: number;
 }
+
+/**
+ * The audit's work budget per file. Pairing and the rules are linear in the objects, but reading a file of
+ * more objects than any repository holds in one file is refused with a problem rather than left to run long.
+ */
+export const MAX_OBJECTS_PER_FILE = 250_000;
 
 const SEVERITY_RANK: Record<Severity, number> = { [Severity.NOTE]: 0, [Severity.WARNING]: 1, [Severity.ERROR]: 2 };
 
@@ -76,9 +84,23 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       problems.push({ file: file.path, message: `cannot be read: ${String((e as Error).message).split('\n')[0]}` });
       continue;
     }
-    const parsed = parseManifests(file.path, content);
+    let parsed: ReturnType<typeof parseManifests>;
+    try {
+      parsed = parseManifests(file.path, content);
+    } catch (e) {
+      problems.push({ file: file.path, message: unexpected(e, 'reading it') });
+      continue;
+    }
     if (parsed.problem) {
       problems.push({ file: file.path, message: parsed.problem });
+      continue;
+    }
+    const budget = options.maxObjectsPerFile ?? MAX_OBJECTS_PER_FILE;
+    if (parsed.objects.length > budget) {
+      problems.push({
+        file: file.path,
+        message: `holds ${parsed.objects.length} Kubernetes objects, over the audit's budget of ${budget} a file; skipped: split it into smaller files`,
+      });
       continue;
     }
     skippedDocuments += parsed.skipped;
@@ -99,12 +121,23 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     if (unit.application) {
       located.set(unit.application.manifest, unit.application.location);
     }
-    const raw = runRules({
-      application: unit.application?.manifest,
-      resources: [...unit.resources, ...unit.context ?? []].map((r) => r.manifest),
-      argoCdVersion: options.argoCdVersion,
-      today: options.today,
-    }, rules);
+    let raw: ReturnType<typeof runRules>;
+    try {
+      raw = runRules({
+        application: unit.application?.manifest,
+        resources: [...unit.resources, ...unit.context ?? []].map((r) => r.manifest),
+        argoCdVersion: options.argoCdVersion,
+        today: options.today,
+      }, rules);
+    } catch (e) {
+      // A defect the input provoked: report it on the unit's files and audit the rest.
+      const where = unit.application ? `Application ${unit.applicationName}` : 'the manifests of this folder';
+      const unitFiles = [...new Set([...(unit.application ? [unit.application] : []), ...unit.resources].map((r) => r.location.file))];
+      for (const file of unitFiles) {
+        problems.push({ file, message: unexpected(e, `auditing ${where}`) });
+      }
+      continue;
+    }
     for (const f of raw) {
       if (!located.has(f.object)) {
         continue;
@@ -129,6 +162,15 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       skippedTemplates: templateFiles.length,
     },
   };
+}
+
+/** A clear problem for an unexpected error: what was being done, what happened, what to do. */
+function unexpected(e: unknown, doing: string): string {
+  const message = String((e as Error)?.message ?? e).split('\n')[0];
+  if ((e as Error)?.name === 'RangeError' && /call stack/i.test(message)) {
+    return `could not be audited: ${doing} exhausted the stack (${message}); the file is too large or too deeply nested, split it into smaller files`;
+  }
+  return `could not be audited: ${doing} failed (${message}); this is a defect of safe-argocd, please report it with the file`;
 }
 
 function isInChart(file: string, chartRoots: Set<string>): boolean {
