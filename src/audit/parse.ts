@@ -131,9 +131,7 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
       pending = false;
     }
   }
-  if (starts.length !== values.filter((v) => v !== null && v !== undefined).length
-    || values.some((v) => isObject(v) && v.kind === 'List')) {
-    // A List's items are located one by one on the careful path.
+  if (starts.length !== values.filter((v) => v !== null && v !== undefined).length) {
     return undefined;
   }
   const objects: LocatedManifest[] = [];
@@ -143,10 +141,62 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
     if (value === null || value === undefined) {
       continue;
     }
-    const start = starts[index++];
-    skipped += collect(value, { file, line: start.line, column: start.column }, objects);
+    const start = starts[index];
+    let itemStarts: LocatedManifest['location'][] = [];
+    if (isObject(value) && value.kind === 'List' && Array.isArray(value.items)) {
+      // A List's items are located by their `- ` lines; anything less plain takes the careful path.
+      const found = blockItemStarts(lines, start, starts[index + 1]?.line ?? lines.length + 1, value.items.length);
+      if (!found) {
+        return undefined;
+      }
+      itemStarts = found.map((p) => ({ file, ...p }));
+    }
+    index++;
+    skipped += collect(value, { file, line: start.line, column: start.column }, objects, itemStarts);
   }
   return { objects, skipped };
+}
+
+/**
+ * Where each item of a block-style `items:` sequence starts, for a List document whose mapping starts at
+ * column 1 on `start.line` and ends before line `end`: each `- ` line at the items' indentation, the item at
+ * the first character after the dash. Undefined unless exactly `count` such lines are found, each with the
+ * item on the dash's line (so that the careful path would place them there too).
+ */
+function blockItemStarts(
+  lines: readonly string[], start: { line: number; column: number }, end: number, count: number,
+): { line: number; column: number }[] | undefined {
+  if (start.column !== 1) {
+    return undefined;
+  }
+  let i = start.line - 1;
+  while (i < end - 1 && !/^items:[ \t]*(#.*)?$/.test(lines[i])) {
+    i++;
+  }
+  const found: { line: number; column: number }[] = [];
+  let indent = -1;
+  for (i++; i < end - 1; i++) {
+    const line = lines[i];
+    const trimmed = line.trimStart();
+    if (trimmed === '' || trimmed.startsWith('#')) {
+      continue;
+    }
+    const lineIndent = line.length - trimmed.length;
+    if (indent === -1) {
+      indent = trimmed.startsWith('- ') ? lineIndent : -2;
+    }
+    if (indent < 0 || lineIndent < indent || (lineIndent === indent && !trimmed.startsWith('- '))) {
+      break;
+    }
+    if (lineIndent === indent) {
+      const rest = trimmed.slice(2).trimStart();
+      if (rest === '' || rest.startsWith('#')) {
+        return undefined;
+      }
+      found.push({ line: i + 1, column: line.length - rest.length + 1 });
+    }
+  }
+  return found.length === count && count > 0 ? found : undefined;
 }
 
 /** The careful path: the `yaml` library, with exact positions and a bound on alias expansion. */

@@ -283,6 +283,13 @@ describe('parseManifests: the fast and the careful path agree', () => {
     ['a document on the marker line after three spaces', '---   {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}'],
     ['a git tag that looks like a date', 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: a}\nspec:\n  source: {targetRevision: 2024-05-01}'],
     ['a timestamp annotation', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations: {deployed-at: 2024-05-01T10:00:00Z}'],
+    ['a List with indented block items, comments and nested sequences', 'apiVersion: v1\nkind: List\nitems:\n  # first\n  - apiVersion: v1\n    kind: ConfigMap\n'
+      + '    metadata: {name: a}\n    data:\n      list: |\n        - not an item\n  -   {apiVersion: v1, kind: Service, metadata: {name: b}}\n  - - nested\n'
+      + '  - apiVersion: v1\n    kind: Secret\n    metadata:\n      name: c\n    stringData: {k: v}\nmetadata: {resourceVersion: ""}\n'],
+    ['a List with unindented items, after another document', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: z}\n---\nkind: List\napiVersion: v1\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n'
+      + '- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: b}\n'],
+    ['a List whose items start on the line after their dash', 'apiVersion: v1\nkind: List\nitems:\n  -\n    apiVersion: v1\n    kind: ConfigMap\n    metadata: {name: a}\n'],
+    ['a List of flow items', 'apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: ConfigMap, metadata: {name: a}},\n  {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}]\n'],
   ])('for %s', (_name, text) => {
     // GIVEN a file, and the same file with an anchored empty document appended
     // WHEN both are parsed
