@@ -527,7 +527,7 @@ export class SafeApplication extends Chart {
           + 'Argo CD would refuse to sync. Fix: add it to the SafeProject\'s sourceRepos.');
       }
     }
-    errors.push(...jqProblems(this.allRules()));
+    errors.push(...jqProblems(this.allRules(), `Application ${this.applicationName}`));
 
     // Rendered once per synth: the files written are these same manifests.
     const objects = new Map<Manifest, ApiObject>();

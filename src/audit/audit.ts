@@ -3,8 +3,10 @@ import { parseManifests } from './parse';
 import { AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, LocatedManifest, SourceLocation } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { compareStrings } from '../core/order';
+import { stripTrailing } from '../core/text';
 import { runRules } from '../rules/engine';
 import { at, describeObject, isObject, listAt, stringAt } from '../rules/manifest';
+import { isAppProject } from '../rules/projects';
 import { ALL_RULES } from '../rules/registry';
 import { Severity } from '../rules/severity';
 import { Finding, Manifest, Rule } from '../rules/types';
@@ -19,7 +21,15 @@ export interface AuditOptions {
   readonly suppressions?: readonly ConfigSuppression[];
   /** Today's date (`YYYY-MM-DD`), for the break-glass expiry rule. */
   readonly today?: string;
+  /** The work budget: at most this many Kubernetes objects a file (default {@link MAX_OBJECTS_PER_FILE}). */
+  readonly maxObjectsPerFile?: number;
 }
+
+/**
+ * The audit's work budget per file. Pairing and the rules are linear in the objects, but reading a file of
+ * more objects than any repository holds in one file is refused with a problem rather than left to run long.
+ */
+export const MAX_OBJECTS_PER_FILE = 250_000;
 
 const SEVERITY_RANK: Record<Severity, number> = { [Severity.NOTE]: 0, [Severity.WARNING]: 1, [Severity.ERROR]: 2 };
 
@@ -33,6 +43,11 @@ interface AuditUnit {
   readonly application?: LocatedManifest;
   readonly applicationName?: string;
   readonly resources: LocatedManifest[];
+  /**
+   * Objects the rules see but this unit does not own (the AppProjects beside an Application, as in the
+   * app-of-apps layout): findings on them are reported by the unit that deploys them, not here.
+   */
+  readonly context?: LocatedManifest[];
 }
 
 /**
@@ -69,13 +84,30 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       problems.push({ file: file.path, message: `cannot be read: ${String((e as Error).message).split('\n')[0]}` });
       continue;
     }
-    const parsed = parseManifests(file.path, content);
+    let parsed: ReturnType<typeof parseManifests>;
+    try {
+      parsed = parseManifests(file.path, content);
+    } catch (e) {
+      problems.push({ file: file.path, message: unexpected(e, 'reading it') });
+      continue;
+    }
     if (parsed.problem) {
       problems.push({ file: file.path, message: parsed.problem });
       continue;
     }
+    const budget = options.maxObjectsPerFile ?? MAX_OBJECTS_PER_FILE;
+    if (parsed.objects.length > budget) {
+      problems.push({
+        file: file.path,
+        message: `holds ${parsed.objects.length} Kubernetes objects, over the audit's budget of ${budget} a file; skipped: split it into smaller files`,
+      });
+      continue;
+    }
     skippedDocuments += parsed.skipped;
-    objects.push(...parsed.objects);
+    // One by one: spreading a 175,000-item List into push() overflows the stack.
+    for (const o of parsed.objects) {
+      objects.push(o);
+    }
   }
 
   const units = groupUnits(objects, notes, templateFiles);
@@ -89,13 +121,27 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     if (unit.application) {
       located.set(unit.application.manifest, unit.application.location);
     }
-    const raw = runRules({
-      application: unit.application?.manifest,
-      resources: unit.resources.map((r) => r.manifest),
-      argoCdVersion: options.argoCdVersion,
-      today: options.today,
-    }, rules);
+    let raw: ReturnType<typeof runRules>;
+    try {
+      raw = runRules({
+        application: unit.application?.manifest,
+        resources: [...unit.resources, ...unit.context ?? []].map((r) => r.manifest),
+        argoCdVersion: options.argoCdVersion,
+        today: options.today,
+      }, rules);
+    } catch (e) {
+      // A defect the input provoked: report it on the unit's files and audit the rest.
+      const where = unit.application ? `Application ${unit.applicationName}` : 'the manifests of this folder';
+      const unitFiles = [...new Set([...(unit.application ? [unit.application] : []), ...unit.resources].map((r) => r.location.file))];
+      for (const file of unitFiles) {
+        problems.push({ file, message: unexpected(e, `auditing ${where}`) });
+      }
+      continue;
+    }
     for (const f of raw) {
+      if (!located.has(f.object)) {
+        continue;
+      }
       findings.push(toAuditFinding(f, located.get(f.object)!, unit.applicationName, options.suppressions ?? []));
     }
   }
@@ -116,6 +162,15 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       skippedTemplates: templateFiles.length,
     },
   };
+}
+
+/** A clear problem for an unexpected error: what was being done, what happened, what to do. */
+function unexpected(e: unknown, doing: string): string {
+  const message = String((e as Error)?.message ?? e).split('\n')[0];
+  if ((e as Error)?.name === 'RangeError' && /call stack/i.test(message)) {
+    return `could not be audited: ${doing} exhausted the stack (${message}); the file is too large or too deeply nested, split it into smaller files`;
+  }
+  return `could not be audited: ${doing} failed (${message}); this is a defect of safe-argocd, please report it with the file`;
 }
 
 function isInChart(file: string, chartRoots: Set<string>): boolean {
@@ -147,13 +202,32 @@ function sourcePaths(app: Manifest): { paths: { path: string; recurse: boolean }
       return { paths, unrendered: isObject(source.helm) ? 'a Helm source' : 'a Kustomize source' };
     }
     if (typeof source.path === 'string') {
-      paths.push({
-        path: path.posix.normalize(source.path).replace(/^\.\/?/, '').replace(/\/+$/, ''),
-        recurse: at(source, 'directory', 'recurse') === true,
-      });
+      paths.push({ path: repositoryDir(source.path), recurse: at(source, 'directory', 'recurse') === true });
     }
   }
   return { paths };
+}
+
+/**
+ * A source path as the folder names of the audited files spell it: relative, no `./`, no trailing `/`, and
+ * the repository root (`.`, `./`, `` or `/`) as `.`, which is what `path.posix.dirname` gives a root file.
+ */
+export function repositoryDir(sourcePath: string): string {
+  let p = path.posix.normalize(sourcePath);
+  let start = 0;
+  while (p.startsWith('./', start)) {
+    start += 2;
+  }
+  while (p.charCodeAt(start) === 47) {
+    start++;
+  }
+  p = stripTrailing(p.slice(start), '/');
+  return p === '' ? '.' : p;
+}
+
+/** Whether files in `dir` lie under the source folder `p` (itself or, recursing, below it). */
+function isUnder(dir: string, p: string): boolean {
+  return p === '.' || dir === p || dir.startsWith(`${p}/`);
 }
 
 function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: AuditFile[]): AuditUnit[] {
@@ -188,6 +262,15 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
     list.push(o);
     byDir.set(dir, list);
   }
+  const projectsByDir = new Map<string, LocatedManifest[]>();
+  for (const o of others) {
+    if (isAppProject(o.manifest)) {
+      const dir = path.posix.dirname(o.location.file);
+      const list = projectsByDir.get(dir) ?? [];
+      list.push(o);
+      projectsByDir.set(dir, list);
+    }
+  }
   const claimed = new Set<LocatedManifest>();
   const units: AuditUnit[] = [];
   for (const { located, name } of applications) {
@@ -198,11 +281,22 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
     }
     for (const { path: p, recurse } of paths) {
       // Argo CD reads only the folder itself unless directory.recurse is set.
-      const matched = recurse
-        ? [...byDir.entries()].filter(([dir]) => dir === p || dir.startsWith(`${p}/`)).flatMap(([, list]) => list)
-        : byDir.get(p) ?? [];
+      const matched: LocatedManifest[] = [];
+      if (recurse) {
+        for (const [dir, list] of byDir) {
+          if (isUnder(dir, p)) {
+            for (const m of list) {
+              matched.push(m);
+            }
+          }
+        }
+      } else {
+        for (const m of byDir.get(p) ?? []) {
+          matched.push(m);
+        }
+      }
       if (matched.length === 0) {
-        const chart = templateFiles.some((f) => f.path.startsWith(`${p}/`));
+        const chart = templateFiles.some((f) => isUnder(path.posix.dirname(f.path), p));
         notes.push(chart
           ? `Application ${name} (${located.location.file}): source path ${p} is a Helm chart, which is not rendered here; pass its rendered output to audit the workloads`
           : `Application ${name} (${located.location.file}): source path ${p} holds no manifests in the audited files`);
@@ -212,7 +306,10 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
         claimed.add(m);
       }
     }
-    units.push({ application: located, applicationName: name, resources });
+    // The AppProjects in the Application's own folder (applications/<project>/ in the app-of-apps layout).
+    const owned = new Set(resources);
+    const context = (projectsByDir.get(path.posix.dirname(located.location.file)) ?? []).filter((p) => !owned.has(p));
+    units.push({ application: located, applicationName: name, resources, ...(context.length > 0 ? { context } : {}) });
   }
   // Manifests no Application deploys are still checked for the workload rules, directory by directory.
   for (const [, list] of [...byDir.entries()].sort(([a], [b]) => compareStrings(a, b))) {
@@ -230,7 +327,7 @@ function toAuditFinding(f: Finding, location: SourceLocation, application: strin
     suppression = { reason: f.suppressedBecause, source: 'annotation' };
   } else {
     const match = config.find((s) => s.ruleId === f.rule.id
-      && (s.paths.length === 0 || s.paths.some((p) => location.file === p || location.file.startsWith(`${p.replace(/\/+$/, '')}/`)))
+      && (s.paths.length === 0 || s.paths.some((p) => location.file === p || location.file.startsWith(`${stripTrailing(p, '/')}/`)))
       && (s.applications.length === 0 || (application !== undefined && s.applications.includes(application))));
     if (match) {
       suppression = { reason: match.reason, source: 'config' };

@@ -71,7 +71,7 @@ export function parseManifests(file: string, content: Uint8Array): ParsedFile {
   if (hasTemplateExpressions(text)) {
     return { objects: [], skipped: 0, problem: 'contains template expressions ({{ }}): this is a template, not a manifest; audit its rendered output (e.g. helm template ... > rendered.yaml)' };
   }
-  const depth = maxBracketDepth(text);
+  const depth = nestingDepth(text);
   if (depth > MAX_DEPTH) {
     return { objects: [], skipped: 0, problem: `nests deeper than ${MAX_DEPTH} levels (${depth}); no Kubernetes object does` };
   }
@@ -99,7 +99,8 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
   }
   let values: unknown[];
   try {
-    values = jsyaml.loadAll(text, undefined, { schema: FAST_SCHEMA }) as unknown[];
+    // js-yaml's own limit (100 by default) would refuse on this path what the careful path accepts.
+    values = jsyaml.loadAll(text, undefined, { schema: FAST_SCHEMA, maxDepth: MAX_DEPTH + 2 } as jsyaml.LoadOptions) as unknown[];
   } catch (e) {
     // Too deep for js-yaml is too deep for anyone: do not hand it to a recursive parser.
     if (/depth|nest/i.test(String((e as Error).message))) {
@@ -130,9 +131,7 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
       pending = false;
     }
   }
-  if (starts.length !== values.filter((v) => v !== null && v !== undefined).length
-    || values.some((v) => isObject(v) && v.kind === 'List')) {
-    // A List's items are located one by one on the careful path.
+  if (starts.length !== values.filter((v) => v !== null && v !== undefined).length) {
     return undefined;
   }
   const objects: LocatedManifest[] = [];
@@ -142,10 +141,62 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
     if (value === null || value === undefined) {
       continue;
     }
-    const start = starts[index++];
-    skipped += collect(value, { file, line: start.line, column: start.column }, objects);
+    const start = starts[index];
+    let itemStarts: LocatedManifest['location'][] = [];
+    if (isObject(value) && value.kind === 'List' && Array.isArray(value.items)) {
+      // A List's items are located by their `- ` lines; anything less plain takes the careful path.
+      const found = blockItemStarts(lines, start, starts[index + 1]?.line ?? lines.length + 1, value.items.length);
+      if (!found) {
+        return undefined;
+      }
+      itemStarts = found.map((p) => ({ file, ...p }));
+    }
+    index++;
+    skipped += collect(value, { file, line: start.line, column: start.column }, objects, itemStarts);
   }
   return { objects, skipped };
+}
+
+/**
+ * Where each item of a block-style `items:` sequence starts, for a List document whose mapping starts at
+ * column 1 on `start.line` and ends before line `end`: each `- ` line at the items' indentation, the item at
+ * the first character after the dash. Undefined unless exactly `count` such lines are found, each with the
+ * item on the dash's line (so that the careful path would place them there too).
+ */
+function blockItemStarts(
+  lines: readonly string[], start: { line: number; column: number }, end: number, count: number,
+): { line: number; column: number }[] | undefined {
+  if (start.column !== 1) {
+    return undefined;
+  }
+  let i = start.line - 1;
+  while (i < end - 1 && !/^items:[ \t]*(#.*)?$/.test(lines[i])) {
+    i++;
+  }
+  const found: { line: number; column: number }[] = [];
+  let indent = -1;
+  for (i++; i < end - 1; i++) {
+    const line = lines[i];
+    const trimmed = line.trimStart();
+    if (trimmed === '' || trimmed.startsWith('#')) {
+      continue;
+    }
+    const lineIndent = line.length - trimmed.length;
+    if (indent === -1) {
+      indent = trimmed.startsWith('- ') ? lineIndent : -2;
+    }
+    if (indent < 0 || lineIndent < indent || (lineIndent === indent && !trimmed.startsWith('- '))) {
+      break;
+    }
+    if (lineIndent === indent) {
+      const rest = trimmed.slice(2).trimStart();
+      if (rest === '' || rest.startsWith('#')) {
+        return undefined;
+      }
+      found.push({ line: i + 1, column: line.length - rest.length + 1 });
+    }
+  }
+  return found.length === count && count > 0 ? found : undefined;
 }
 
 /** The careful path: the `yaml` library, with exact positions and a bound on alias expansion. */
@@ -209,28 +260,131 @@ function isKubernetesObject(value: unknown): value is Manifest {
   return isObject(value) && typeof value.apiVersion === 'string' && typeof value.kind === 'string';
 }
 
-/** The deepest nesting of flow brackets and block indentation, measured without recursion. */
-function maxBracketDepth(text: string): number {
-  let depth = 0;
+/**
+ * The deepest nesting of flow collections and block indentation, measured in one pass without recursion.
+ * Brackets count only where YAML reads them as structure: not inside quoted scalars (which may span lines),
+ * comments, block scalars (`key: |` and the more indented lines after it) or a plain scalar (`a[1]`); so a
+ * script with ANSI colour codes or a regex is text, not nesting. Block nesting is two columns of
+ * indentation a level plus each compact `- `, `? ` or `: ` that opens a line.
+ */
+export function nestingDepth(text: string): number {
+  let flow = 0;
   let max = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 91 || c === 123) { // [ {
-      depth++;
-      if (depth > max) {
-        max = depth;
-      }
-    } else if (c === 93 || c === 125) { // ] }
-      depth = Math.max(0, depth - 1);
+  let quote = '';
+  /** The indentation of the line that opened a block scalar, or -1 outside one. */
+  let blockIndent = -1;
+  /** Whether the next non-blank character starts a value (where `[`, `{`, quotes and block indicators mean something). */
+  let valueStart = true;
+  let lineStart = 0;
+  while (lineStart <= text.length) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd === -1) {
+      lineEnd = text.length;
     }
+    let i = lineStart;
+    while (i < lineEnd && (text[i] === ' ' || text[i] === '\t')) {
+      i++;
+    }
+    const indent = i - lineStart;
+    const blank = i === lineEnd || text[i] === '\r';
+    if (quote === '' && flow === 0 && blockIndent >= 0) {
+      if (blank || indent > blockIndent) {
+        lineStart = lineEnd + 1;
+        continue;
+      }
+      blockIndent = -1;
+    }
+    if (quote === '' && flow === 0 && !blank) {
+      valueStart = true;
+      // Block nesting: indentation, then each compact indicator followed by a blank.
+      let levels = Math.floor(indent / 2);
+      let j = i;
+      while (j + 1 < lineEnd && (text[j] === '-' || text[j] === '?' || text[j] === ':') && (text[j + 1] === ' ' || text[j + 1] === '\t')) {
+        levels++;
+        j += 2;
+        while (j < lineEnd && (text[j] === ' ' || text[j] === '\t')) {
+          j++;
+        }
+      }
+      if (levels > max) {
+        max = levels;
+      }
+    }
+    for (; i < lineEnd; i++) {
+      const c = text[i];
+      if (quote === '"') {
+        if (c === '\\') {
+          i++;
+        } else if (c === '"') {
+          quote = '';
+        }
+        continue;
+      }
+      if (quote === "'") {
+        if (c === "'") {
+          if (text[i + 1] === "'") {
+            i++;
+          } else {
+            quote = '';
+          }
+        }
+        continue;
+      }
+      if (c === ' ' || c === '\t' || c === '\r') {
+        continue;
+      }
+      const previous = i === lineStart ? ' ' : text[i - 1];
+      if (c === '#' && (previous === ' ' || previous === '\t')) {
+        break;
+      }
+      const next = i + 1 < lineEnd ? text[i + 1] : ' ';
+      const blankAfter = next === ' ' || next === '\t' || next === '\r';
+      if (flow > 0) {
+        if (c === '[' || c === '{') {
+          flow++;
+          max = Math.max(max, flow);
+          valueStart = true;
+        } else if (c === ']' || c === '}') {
+          flow--;
+          valueStart = false;
+        } else if ((c === '"' || c === "'") && valueStart) {
+          quote = c;
+          valueStart = false;
+        } else {
+          valueStart = c === ',' || c === ':' || (valueStart && (c === '?' || c === '-') && blankAfter);
+        }
+        continue;
+      }
+      if (!valueStart) {
+        // Inside a plain scalar or key: `: ` starts the value.
+        if (c === ':' && blankAfter) {
+          valueStart = true;
+        }
+        continue;
+      }
+      if (c === '[' || c === '{') {
+        flow = 1;
+        max = Math.max(max, flow);
+      } else if (c === '"' || c === "'") {
+        quote = c;
+        valueStart = false;
+      } else if ((c === '-' || c === '?' || c === ':') && blankAfter) {
+        // Another indicator: still at the start of a value.
+      } else if (c === '&' || c === '!' || c === '*') {
+        // An anchor, tag or alias: the value (if any) comes after it.
+        while (i + 1 < lineEnd && text[i + 1] !== ' ' && text[i + 1] !== '\t') {
+          i++;
+        }
+      } else if ((c === '|' || c === '>') && /^[|>][0-9+-]*[ \t\r]*(#.*)?$/.test(text.slice(i, lineEnd))) {
+        blockIndent = indent;
+        break;
+      } else {
+        valueStart = false;
+      }
+    }
+    lineStart = lineEnd + 1;
   }
-  let maxBlock = 0;
-  for (const m of text.matchAll(/^([ \t]*)((?:[-?:][ \t]+)*)\S/gm)) {
-    // Two columns a level is the common minimum; each compact `- `, `? ` or `: ` on the line opens one more level.
-    const compact = (m[2].match(/[-?:]/g) ?? []).length;
-    maxBlock = Math.max(maxBlock, Math.floor(m[1].length / 2) + compact);
-  }
-  return Math.max(max, maxBlock);
+  return max;
 }
 
 function firstLine(e: unknown): string {

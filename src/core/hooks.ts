@@ -58,7 +58,7 @@ export function readHook(annotations: Readonly<Record<string, unknown>> | undefi
   const helm = csv(helmValue);
   let engineTypes = argo.filter((t) => ENGINE_TYPES.has(t));
   if (engineTypes.length === 0) {
-    engineTypes = [...new Set(helm.filter((t) => t in HELM_TYPES).map((t) => HELM_TYPES[t]))];
+    engineTypes = [...new Set(helm.filter((t) => Object.prototype.hasOwnProperty.call(HELM_TYPES, t)).map((t) => HELM_TYPES[t]))];
   }
   const skipped = engineTypes.length === 1 && engineTypes[0] === 'Skip';
   const lists = hasFeature(release, 'deleteHookLists');

@@ -1,4 +1,4 @@
-import { loadJq } from 'jq-wasm';
+import { BoundedJq } from './bounded-jq';
 import { simulate } from './engine';
 import { formatDriftText } from './format';
 import { Json } from './json';
@@ -88,16 +88,12 @@ export class DriftSimulator {
   }
 
   /**
-   * Loads the jq engine once; every simulation after that is synchronous.
+   * A simulator whose jq engine runs in a worker thread, each jqPathExpression bounded to 1 s (as Argo CD
+   * bounds it) and a limited heap, so that an expression that never ends is reported instead of hanging.
+   * Simulations are synchronous.
    */
   public static async create(): Promise<DriftSimulator> {
-    const jq = await loadJq();
-    return new DriftSimulator({
-      del: (value, expression) => {
-        const outputs = jq.json(value as object, `del(${expression})`);
-        return (outputs.length > 0 ? outputs[0] : value) as Json;
-      },
-    });
+    return new DriftSimulator(new BoundedJq());
   }
 
   private readonly jq: JqRunner;

@@ -1,6 +1,6 @@
 import { applyDeletionDefaults } from './defaults';
 import { entriesFor, ignoreEntriesOf, resourceKeyOf } from './ignore-entries';
-import { clone, deepEqual, isMap, Json, JsonMap, valueAt } from './json';
+import { clone, deepEqual, hasOwn, isMap, Json, JsonMap, valueAt } from './json';
 import { normalizeManagedFields } from './managed-fields';
 import { merge3, mergeContextFor, restoreIgnored } from './merge';
 import { JqRunner, normalizeIgnored, remarshal } from './normalize';
@@ -113,8 +113,10 @@ export function simulate(jq: JqRunner, application: Json, desired: Json, live: J
     normalizeManagedFields(liveCopy, config, managers, mergeContextFor(desired));
   }
   const rawLastApplied = lastAppliedOf(live, warnings);
-  const configN = normalizeIgnored(config, entries, jq, warnings);
-  const liveN = normalizeIgnored(liveCopy, entries, jq, warnings);
+  const appName = valueAt(application, ['metadata', 'name']);
+  const named = typeof appName === 'string' ? appName : undefined;
+  const configN = normalizeIgnored(config, entries, jq, warnings, named);
+  const liveN = normalizeIgnored(liveCopy, entries, jq, warnings, named);
   // The last-applied annotation is normalized but not re-encoded (gitops-engine pkg/diff Diff).
   const originalN = rawLastApplied === undefined ? configN : normalizeIgnored(rawLastApplied, entries, jq, warnings);
 
@@ -180,7 +182,7 @@ function hookOf(obj: Json): 'hook' | 'skip' | undefined {
 }
 
 function stripStatus(obj: Json): Json {
-  if (!isMap(obj) || !('status' in obj)) {
+  if (!isMap(obj) || !hasOwn(obj, 'status')) {
     return obj;
   }
   const { status: _status, ...rest } = obj;

@@ -6,6 +6,28 @@ export function isMap(value: unknown): value is JsonMap {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+// Captured once: input is data, and nothing it holds may change how keys are looked up.
+const hasOwnProperty = Object.prototype.hasOwnProperty;
+const defineProperty = Object.defineProperty;
+
+/**
+ * Whether `key` is one of the map's own keys. Input objects are data: `__proto__`, `constructor` or
+ * `toString` is a key like any other, and a key the map does not hold is never found on its prototype.
+ */
+export function hasOwn(map: object, key: string): boolean {
+  return hasOwnProperty.call(map, key);
+}
+
+/** The map's own value at `key`, or undefined: never an inherited property such as `__proto__`. */
+export function own(map: JsonMap, key: string): Json | undefined {
+  return hasOwnProperty.call(map, key) ? map[key] : undefined;
+}
+
+/** Sets the map's own `key` as a plain data property: `__proto__` becomes a key, never the prototype. */
+export function put(map: JsonMap, key: string, value: Json): void {
+  defineProperty(map, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
 export function clone<T extends Json | undefined>(value: T): T {
   return value === undefined ? value : JSON.parse(JSON.stringify(value));
 }
@@ -20,7 +42,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (isMap(a) && isMap(b)) {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => k in b && deepEqual(a[k], b[k]));
+    return ka.length === kb.length && ka.every((k) => hasOwn(b, k) && deepEqual(a[k], b[k]));
   }
   return false;
 }
@@ -32,7 +54,7 @@ export function valueAt(value: Json | undefined, keys: readonly string[]): Json 
     if (Array.isArray(current)) {
       current = /^\d+$/.test(key) ? current[Number(key)] : undefined;
     } else if (isMap(current)) {
-      current = Object.prototype.hasOwnProperty.call(current, key) ? current[key] : undefined;
+      current = own(current, key);
     } else {
       return undefined;
     }
@@ -51,7 +73,7 @@ export function removeAt(value: Json, keys: readonly string[]): boolean {
     parent.splice(Number(last), 1);
     return true;
   }
-  if (isMap(parent) && Object.prototype.hasOwnProperty.call(parent, last)) {
+  if (isMap(parent) && hasOwn(parent, last)) {
     delete parent[last];
     return true;
   }
@@ -77,12 +99,14 @@ export function setAt(value: JsonMap, keys: readonly string[], v: Json): void {
     }
     const map = current as JsonMap;
     if (last) {
-      map[key] = v;
+      put(map, key, v);
     } else {
-      if (!isMap(map[key]) && !Array.isArray(map[key])) {
-        map[key] = {};
+      let child = own(map, key);
+      if (!isMap(child) && !Array.isArray(child)) {
+        child = {};
+        put(map, key, child);
       }
-      current = map[key];
+      current = child;
     }
   });
 }

@@ -1,5 +1,5 @@
 import { applyDeletionDefaultsForAbsent } from './defaults';
-import { clone, isMap, Json, JsonMap, setAt, valueAt } from './json';
+import { clone, isMap, Json, JsonMap, own, setAt, valueAt } from './json';
 import { mergeContextFor, mergeKeyFor } from './merge';
 import { readOneManifest } from './read-manifest';
 import { badValue, ErrorCode } from '../core/errors';
@@ -270,7 +270,7 @@ function addFieldPath(fields: JsonMap, live: Json, keys: readonly string[], ctx:
     } else {
       const element = `f:${key}`;
       node = (node[element] = isMap(node[element]) ? node[element] : {}) as JsonMap;
-      value = isMap(value) ? value[key] : undefined;
+      value = isMap(value) ? own(value, key) : undefined;
       path.push(key);
     }
   });

@@ -1,4 +1,4 @@
-import { deepEqual, isMap, Json, JsonMap } from './json';
+import { deepEqual, hasOwn, isMap, Json, JsonMap, own } from './json';
 import { MergeContext, mergeKeyFor } from './merge';
 
 /**
@@ -39,7 +39,9 @@ export function fieldsV1Members(fields: Json, prefix: PathElement[] = []): PathE
     }
     const path = [...prefix, element];
     if (isMap(child) && Object.keys(child).length > 0) {
-      members.push(...fieldsV1Members(child, path));
+      for (const member of fieldsV1Members(child, path)) {
+        members.push(member);
+      }
     } else {
       members.push(path);
     }
@@ -48,7 +50,8 @@ export function fieldsV1Members(fields: Json, prefix: PathElement[] = []): PathE
 }
 
 function keyOfItem(item: Json, mergeKey: string): JsonMap | undefined {
-  return isMap(item) && item[mergeKey] !== undefined ? { [mergeKey]: item[mergeKey] } : undefined;
+  const value = isMap(item) ? own(item, mergeKey) : undefined;
+  return value !== undefined ? { [mergeKey]: value } : undefined;
 }
 
 function pathId(path: readonly PathElement[]): string {
@@ -70,8 +73,10 @@ export function modifiedPaths(
   if (isMap(live) && isMap(config)) {
     const found: PathElement[][] = [];
     for (const key of Object.keys(config)) {
-      if (key in live) {
-        found.push(...modifiedPaths(live[key], config[key], ctx, [...prefix, { field: key }], [...names, key]));
+      if (hasOwn(live, key)) {
+        for (const path of modifiedPaths(live[key], config[key], ctx, [...prefix, { field: key }], [...names, key])) {
+          found.push(path);
+        }
       }
     }
     return found;
@@ -83,7 +88,9 @@ export function modifiedPaths(
       const key = keyOfItem(item, mergeKey);
       const other = key && live.find((l) => deepEqual(keyOfItem(l, mergeKey), key));
       if (key && other !== undefined) {
-        found.push(...modifiedPaths(other, item, ctx, [...prefix, { key }], [...names, '0']));
+        for (const path of modifiedPaths(other, item, ctx, [...prefix, { key }], [...names, '0'])) {
+          found.push(path);
+        }
       }
     }
     return found;
@@ -102,7 +109,7 @@ function byMergeKey(live: Json, member: readonly PathElement[], ctx: MergeContex
   let current: Json | undefined = live;
   for (const [i, element] of member.entries()) {
     if ('field' in element) {
-      current = isMap(current) ? current[element.field] : undefined;
+      current = isMap(current) ? own(current, element.field) : undefined;
       names.push(element.field);
       out.push(element);
       continue;
@@ -121,7 +128,7 @@ function byMergeKey(live: Json, member: readonly PathElement[], ctx: MergeContex
 }
 
 function matchesKey(item: Json, key: JsonMap): boolean {
-  return isMap(item) && Object.entries(key).every(([k, v]) => deepEqual(item[k], v));
+  return isMap(item) && Object.entries(key).every(([k, v]) => deepEqual(own(item, k), v));
 }
 
 /** Removes the value at a typed path in place: fields by name, list items by key. */
@@ -131,7 +138,7 @@ function removePath(obj: Json, path: readonly PathElement[]): void {
     const element = path[i];
     const last = i === path.length - 1;
     if ('field' in element) {
-      if (!isMap(current)) {
+      if (!isMap(current) || !hasOwn(current, element.field)) {
         return;
       }
       if (last) {

@@ -1,4 +1,4 @@
-import { clone, deepEqual, isMap, Json, JsonMap } from './json';
+import { clone, deepEqual, hasOwn, isMap, Json, JsonMap, own, put } from './json';
 import { groupOf } from '../core/kinds';
 
 /**
@@ -58,11 +58,13 @@ export function mergeKeyFor(path: readonly string[], ctx: MergeContext): string 
   if (field === 'webhooks' && /WebhookConfiguration$/.test(ctx.kind)) {
     return 'name';
   }
-  return MERGE_KEYS[field];
+  // Own keys only: a field named `constructor` or `toString` has no merge key.
+  return hasOwn(MERGE_KEYS, field) ? MERGE_KEYS[field] : undefined;
 }
 
 function keyOf(item: Json, key: string): string | undefined {
-  return isMap(item) && item[key] !== undefined && item[key] !== null ? JSON.stringify(item[key]) : undefined;
+  const value = isMap(item) ? own(item, key) : undefined;
+  return value !== undefined && value !== null ? JSON.stringify(value) : undefined;
 }
 
 /**
@@ -88,13 +90,13 @@ export function merge3(
     const o = isMap(original) ? original : {};
     const c = isMap(current) ? current : {};
     for (const [key, value] of Object.entries(modified)) {
-      const merged = merge3(o[key], value, c[key], ctx, [...path, key]);
+      const merged = merge3(own(o, key), value, own(c, key), ctx, [...path, key]);
       if (merged !== undefined) {
-        result[key] = merged;
+        put(result, key, merged);
       }
     }
     for (const key of Object.keys(o)) {
-      if (!(key in modified) && key in result) {
+      if (!hasOwn(modified, key) && hasOwn(result, key)) {
         delete result[key];
         ctx.deleted.push([...path, key]);
       }
@@ -162,13 +164,14 @@ export function restoreIgnored(
     const result: JsonMap = isMap(target) ? { ...target } : {};
     const nl = isMap(normalizedLive) ? normalizedLive : {};
     for (const [key, value] of Object.entries(live)) {
-      if (!(key in nl)) {
+      const current = own(result, key);
+      if (!hasOwn(nl, key)) {
         // The patch from normalized live to live adds the whole value; a map merges into the target's map.
-        result[key] = isMap(value) && isMap(result[key]) ? restoreIgnored(result[key], {}, value, ctx, [...path, key]) as Json : clone(value);
+        put(result, key, isMap(value) && isMap(current) ? restoreIgnored(current, {}, value, ctx, [...path, key]) as Json : clone(value));
       } else if (!deepEqual(nl[key], value)) {
-        const restored = restoreIgnored(result[key], nl[key], value, ctx, [...path, key]);
+        const restored = restoreIgnored(current, nl[key], value, ctx, [...path, key]);
         if (restored !== undefined) {
-          result[key] = restored;
+          put(result, key, restored);
         }
       }
     }

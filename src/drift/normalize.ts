@@ -1,5 +1,5 @@
 import { IgnoreEntry } from './ignore-entries';
-import { clone, isMap, Json, removeAt } from './json';
+import { clone, isMap, Json, put, removeAt } from './json';
 import { keysFromPointer, pointerProblem } from '../core/json-pointer';
 
 /** Runs `del(<expression>)` on a value with a real jq engine. */
@@ -15,7 +15,7 @@ export interface JqRunner {
  * and a jq expression that fails leave the object as it was (the failure is reported in `warnings`).
  * Returns a normalized copy.
  */
-export function normalizeIgnored(obj: Json, entries: readonly IgnoreEntry[], jq: JqRunner, warnings: string[]): Json {
+export function normalizeIgnored(obj: Json, entries: readonly IgnoreEntry[], jq: JqRunner, warnings: string[], application?: string): Json {
   let result = clone(obj);
   if (isMap(result)) {
     delete result.status;
@@ -32,6 +32,11 @@ export function normalizeIgnored(obj: Json, entries: readonly IgnoreEntry[], jq:
       try {
         result = jq.del(result, expression);
       } catch (e) {
+        if ((e as { bounded?: boolean } | null)?.bounded === true) {
+          // A time or memory bound: the message names the expression and says what to do.
+          warnings.push(`${firstLine(e)} [${kindName(obj)}${application ? `, Application ${application}` : ''}]`);
+          continue;
+        }
         warnings.push((e as { exitCode?: number } | null)?.exitCode === 3
           ? `jqPathExpression ${JSON.stringify(expression)} does not compile; Argo CD reports a ComparisonError for the whole app: ${firstLine(e)}`
           : `jqPathExpression ${JSON.stringify(expression)} failed on ${kindName(obj)}: ${firstLine(e)}`);
@@ -81,7 +86,7 @@ export function remarshal(obj: Json): Json {
         }
         const v = walk(child);
         if (v !== undefined) {
-          out[key] = v;
+          put(out, key, v);
         }
       }
       return out;

@@ -1,4 +1,4 @@
-import { deepEqual, isMap, Json, JsonMap } from './json';
+import { deepEqual, hasOwn, isMap, Json, JsonMap, own } from './json';
 import { escapeToken } from '../core/json-pointer';
 
 /**
@@ -14,12 +14,23 @@ export function differingPointers(a: Json | undefined, b: Json | undefined, pref
     b = b ?? {};
     const ma = a as JsonMap;
     const mb = b as JsonMap;
-    const keys = [...Object.keys(ma), ...Object.keys(mb).filter((k) => !(k in ma))];
-    const found = keys.flatMap((k) => differingPointers(ma[k], mb[k], `${prefix}/${escapeToken(k)}`));
+    const keys = [...Object.keys(ma), ...Object.keys(mb).filter((k) => !hasOwn(ma, k))];
+    const found: string[] = [];
+    for (const k of keys) {
+      for (const p of differingPointers(own(ma, k), own(mb, k), `${prefix}/${escapeToken(k)}`)) {
+        found.push(p);
+      }
+    }
     return found.length > 0 ? found : [prefix];
   }
   if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
-    return a.flatMap((item, i) => differingPointers(item, b[i], `${prefix}/${i}`));
+    const found: string[] = [];
+    a.forEach((item, i) => {
+      for (const p of differingPointers(item, b[i], `${prefix}/${i}`)) {
+        found.push(p);
+      }
+    });
+    return found;
   }
   return [prefix];
 }

@@ -351,7 +351,7 @@ export class SafeApplicationSet extends Construct {
 
   private validateSet(): string[] {
     const errors: string[] = [];
-    errors.push(...jqProblems(this.rules));
+    errors.push(...jqProblems(this.rules, `ApplicationSet ${this.applicationSetName}`));
     // The rendered object, so that escape hatches are checked too.
     const application = templateAsApplication(this.resource.toJson() as Manifest);
     if (!application) {

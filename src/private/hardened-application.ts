@@ -1,5 +1,5 @@
 import { IGNORE_REASONS_ANNOTATION, renderIgnoreDifferences, renderIgnoreReasons } from './ignore-differences';
-import { compileJq } from './jq';
+import { compileJq, JQ_UNCHECKED } from './jq';
 import { renderSyncPolicy, ResolvedRetry } from './sync-policy';
 import { DeletionPolicy } from '../application/deletion-policy';
 import { IgnoreRule } from '../application/ignore-rule';
@@ -78,14 +78,21 @@ export function hardenedAnnotations(rules: readonly IgnoreRule[]): { [key: strin
   return rules.length > 0 ? { [IGNORE_REASONS_ANNOTATION]: renderIgnoreReasons(rules) } : undefined;
 }
 
-/** The problems of the raw jq expressions among `rules`, one `[SAFE-009]` line each, from one batched compile. */
-export function jqProblems(rules: readonly IgnoreRule[]): string[] {
+/**
+ * The problems of the raw jq expressions among `rules`, one `[SAFE-009]` line each, from one batched compile.
+ *
+ * @param owner the Application or ApplicationSet they belong to, e.g. `Application checkout`
+ */
+export function jqProblems(rules: readonly IgnoreRule[], owner: string): string[] {
   const raw = rules.filter((r) => r.needsJqCompile);
   const problems: string[] = [];
   compileJq(raw.map((r) => r.value)).forEach((error, i) => {
-    if (error) {
-      problems.push(`[${ErrorCode.INVALID_JQ}] the jq expression ${JSON.stringify(raw[i].value)} for ${raw[i].target.kind} `
-        + `${raw[i].target.name} does not compile as del(...): ${error.split('\n')[0]}. `
+    const expression = `the jq expression ${JSON.stringify(raw[i].value)} for ${raw[i].target.kind} ${raw[i].target.name}`;
+    if (error?.startsWith(JQ_UNCHECKED)) {
+      problems.push(`[${ErrorCode.INVALID_JQ}] ${expression} in ${owner} ${error.split('\n')[0]}. `
+        + 'Fix: simplify the expression (jq must be able to compile it quickly), or build it with IgnoreRule.jq and a typed JqPath.');
+    } else if (error) {
+      problems.push(`[${ErrorCode.INVALID_JQ}] ${expression} does not compile as del(...): ${error.split('\n')[0]}. `
         + 'Fix: correct the expression, or build it with IgnoreRule.jq and a typed JqPath.');
     }
   });

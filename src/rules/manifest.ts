@@ -6,11 +6,13 @@ export function isObject(value: unknown): value is Manifest {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The value at a key path, or undefined when any step is missing or not an object. */
+const hasOwnProperty = Object.prototype.hasOwnProperty;
+
+/** The value at a key path, or undefined when any step is missing or not an object; only own keys (input is data). */
 export function at(value: unknown, ...keys: string[]): unknown {
   let current: unknown = value;
   for (const key of keys) {
-    if (!isObject(current)) {
+    if (!isObject(current) || !hasOwnProperty.call(current, key)) {
       return undefined;
     }
     current = current[key];

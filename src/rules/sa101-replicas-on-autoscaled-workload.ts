@@ -1,7 +1,7 @@
 import { at } from './manifest';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { isTargetOf, ownerLabel, scaleTargets } from './workloads';
+import { ownerLabel, scaleTargets, ScaleTargetIndex } from './workloads';
 
 /** A workload that declares spec.replicas while an autoscaler in the same app owns it. */
 export const replicasOnAutoscaledWorkload: Rule = {
@@ -16,14 +16,14 @@ export const replicasOnAutoscaledWorkload: Rule = {
   fix: 'Remove spec.replicas from the workload (HpaManagedDeployment never emits it) and ignore /spec/replicas '
     + 'for it with RespectIgnoreDifferences=true.',
   check({ application, resources }) {
-    const targets = scaleTargets(resources, application);
+    const targets = new ScaleTargetIndex(scaleTargets(resources, application), application);
     const found: Violation[] = [];
     for (const obj of resources) {
       const replicas = at(obj, 'spec', 'replicas');
       if (replicas === undefined) {
         continue;
       }
-      const target = targets.find((t) => isTargetOf(obj, t, application));
+      const target = targets.targetOf(obj);
       if (target) {
         found.push({
           object: obj,

@@ -1,7 +1,7 @@
 import { isObject, listAt, stringAt, syncOptionsOf } from './manifest';
 import { Severity } from './severity';
 import { Manifest, Rule, Violation } from './types';
-import { effectiveNamespace, isTargetOf, ownerLabel, scaleTargets, ScaleTarget } from './workloads';
+import { effectiveNamespace, ownerLabel, scaleTargets, ScaleTargetIndex } from './workloads';
 import { globMatches } from '../core/glob';
 import { groupOf } from '../core/kinds';
 
@@ -49,9 +49,9 @@ export const autoscaledWithoutIgnore: Rule = {
     const respects = syncOptionsOf(application).includes('RespectIgnoreDifferences=true');
     const found: Violation[] = [];
     const seen = new Set<Manifest>();
-    const targets: ScaleTarget[] = scaleTargets(resources, application);
+    const targets = new ScaleTargetIndex(scaleTargets(resources, application), application);
     for (const obj of resources) {
-      const target = targets.find((t) => isTargetOf(obj, t, application));
+      const target = targets.targetOf(obj);
       if (!target || seen.has(obj)) {
         continue;
       }

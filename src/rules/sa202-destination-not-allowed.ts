@@ -3,6 +3,7 @@ import { isAppProject, isArgoApplication } from './projects';
 import { Severity } from './severity';
 import { Manifest, Rule, Violation } from './types';
 import { globMatches } from '../core/glob';
+import { stripTrailing } from '../core/text';
 
 /** An Application whose AppProject, present in the same input, does not allow its destination or source. */
 export const destinationNotAllowed: Rule = {
@@ -46,7 +47,7 @@ export const destinationNotAllowed: Rule = {
       const repos = listAt(project, 'spec', 'sourceRepos').filter((r): r is string => typeof r === 'string');
       for (const { source, path } of sourcesOf(app)) {
         const repo = stringAt(source, 'repoURL') ?? '';
-        if (!repos.some((r) => globMatches(normalizeRepoUrl(r), normalizeRepoUrl(repo)))) {
+        if (!sourceAllowed(repos, repo)) {
           found.push({ object: app, path: `${path}/repoURL`, message: `project ${stringAt(project, 'metadata', 'name')} does not allow repository ${JSON.stringify(repo)}`, value: repo });
         }
       }
@@ -85,6 +86,26 @@ function destinationAllowed(destinations: unknown[], namespace: string, server: 
   return allowed;
 }
 
+/**
+ * Argo CD's source check (IsSourcePermitted): each pattern and the URL normalized, `/` a separator that
+ * `*` does not cross; a pattern that matches allows, a "!" pattern that does not match refuses.
+ */
+function sourceAllowed(patterns: readonly string[], repo: string): boolean {
+  const actual = normalizeRepoUrl(repo);
+  let allowed = false;
+  for (const pattern of patterns) {
+    const deny = isDenyPattern(pattern);
+    const normalized = normalizeRepoUrl(deny ? pattern.slice(1) : pattern);
+    const matched = deny ? !globMatches(normalized, actual, '/') : (normalized === '*' || globMatches(normalized, actual, '/'));
+    if (matched) {
+      allowed = true;
+    } else if (deny) {
+      return false;
+    }
+  }
+  return allowed;
+}
+
 /** Argo CD's globMatch with negation: "!p" matches what p does not, "*" matches everything. */
 function patternMatches(pattern: unknown, actual: string): boolean {
   const p = typeof pattern === 'string' ? pattern : '';
@@ -95,7 +116,11 @@ function isDenyPattern(pattern: unknown): boolean {
   return typeof pattern === 'string' && pattern.startsWith('!');
 }
 
-/** Repository URLs as Argo CD compares them (util/git NormalizeGitURL): lower case, no ".git", no trailing "/". */
+/**
+ * Repository URLs as Argo CD compares them (util/git NormalizeGitURL): lower case, no ".git"; and no
+ * trailing "/". Linear in the URL's length, however many slashes it ends with.
+ */
 export function normalizeRepoUrl(url: string): string {
-  return url.trim().toLowerCase().replace(/\/+$/, '').replace(/\.git$/, '');
+  const trimmed = stripTrailing(url.trim().toLowerCase(), '/');
+  return trimmed.endsWith('.git') ? trimmed.slice(0, -4) : trimmed;
 }

@@ -48,6 +48,33 @@ export function isTargetOf(obj: Manifest, target: ScaleTarget, application: Mani
     && effectiveNamespace(obj, application) === target.namespace;
 }
 
+/**
+ * The first scale target that names `obj`, found by kind, group, name and namespace in a map built once:
+ * linear in the resources however many autoscalers there are. The same answer as `targets.find(isTargetOf)`.
+ */
+export class ScaleTargetIndex {
+  private readonly byKey = new Map<string, ScaleTarget>();
+
+  constructor(targets: readonly ScaleTarget[], private readonly application: Manifest | undefined) {
+    for (const t of targets) {
+      const key = JSON.stringify([t.kind, t.group, t.name, t.namespace]);
+      if (!this.byKey.has(key)) {
+        this.byKey.set(key, t);
+      }
+    }
+  }
+
+  /** The first target that scales `obj`, or undefined. */
+  public targetOf(obj: Manifest): ScaleTarget | undefined {
+    const name = stringAt(obj, 'metadata', 'name');
+    if (this.byKey.size === 0 || typeof obj.kind !== 'string' || name === undefined) {
+      return undefined;
+    }
+    const key = JSON.stringify([obj.kind, groupOf(stringAt(obj, 'apiVersion') ?? ''), name, effectiveNamespace(obj, this.application)]);
+    return this.byKey.get(key);
+  }
+}
+
 /** `Kind name` of an autoscaler, for messages. */
 export function ownerLabel(target: ScaleTarget): string {
   return `${String(target.owner.kind)} ${stringAt(target.owner, 'metadata', 'name') ?? '<no name>'}`;

@@ -153,7 +153,7 @@ export function addServiceToApp(options: ServiceProjectOptions, app: ExistingApp
     throw failure(ErrorCode.SCAFFOLD_TARGET_EXISTS, `${WHERE}: this app's ${SERVICES_INDEX} ${index === undefined ? 'does not exist' : `has no table opened by "${SERVICE_TABLE}" and closed by "];"`}, `
       + `so there is nothing to add ${spec.service} to; nothing was written. Fix: add the service by hand, or run \`${WHERE}\` with --dir outside this app to start a new one.`);
   }
-  if (new RegExp(`\\b${spec.symbol}\\b`).test(index)) {
+  if (hasWord(index, spec.symbol)) {
     throw failure(ErrorCode.SCAFFOLD_TARGET_EXISTS, `${WHERE}: ${SERVICES_INDEX} already has ${spec.symbol}; nothing was written. Fix: choose another service name.`);
   }
   // The new import goes after the last import, the entry at the end of the table.
@@ -381,4 +381,15 @@ function tsconfig(): string {
     exclude: ['node_modules', OUTDIR],
   };
   return `${JSON.stringify(config, null, 2)}\n`;
+}
+
+/** Whether `word` occurs in `text` as a whole word (no letter, digit or `_` on either side), without a regex built from it. */
+function hasWord(text: string, word: string): boolean {
+  const isWordChar = (c: string | undefined) => c !== undefined && /\w/.test(c);
+  for (let i = text.indexOf(word); i !== -1; i = text.indexOf(word, i + 1)) {
+    if (!isWordChar(text[i - 1]) && !isWordChar(text[i + word.length])) {
+      return true;
+    }
+  }
+  return false;
 }

@@ -1,8 +1,10 @@
 import { parse, stringify } from 'yaml';
 import { applicationYaml, configMapYaml, key, keysOf } from './support';
 import { auditFiles, AuditOptions } from '../../src/audit/audit';
+import * as parseModule from '../../src/audit/parse';
 import { AuditFile, AuditResult } from '../../src/audit/types';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
+import { ALL_RULES } from '../../src/rules/registry';
 import { Severity } from '../../src/rules/severity';
 
 const OPTIONS: AuditOptions = { argoCdVersion: ArgoCdVersion.LATEST };
@@ -73,6 +75,61 @@ describe('auditFiles: pairing Applications with their manifests', () => {
     // WHEN it is audited
     // THEN it is still paired
     expect(keysOf(result.findings)).toContain(key('SA102', 'workloads/web/deployment.yaml', 'web'));
+  });
+
+  test.each([['.'], ['./'], ['']])('a source.path of %p is the repository root: the manifests there are paired', (sourcePath) => {
+    // GIVEN an Application deploying the repository root, which holds an autoscaled Deployment with replicas
+    const result = audit({ 'apps/web.yaml': applicationYaml('web', { path: sourcePath }), 'deployment.yaml': deploymentYaml('web', 'web', 3), 'hpa.yaml': hpaYaml('web', 'web') });
+
+    // WHEN it is audited
+    // THEN the workload is paired (SA102 needs the Application) and no "holds no manifests" note is given
+    expect(keysOf(result.findings)).toEqual([key('SA101', 'deployment.yaml', 'web'), key('SA102', 'deployment.yaml', 'web')]);
+    expect(result.notes).toEqual([]);
+  });
+
+  test('with directory.recurse, a source.path of . pairs every folder', () => {
+    // GIVEN an Application deploying the whole repository recursively
+    const result = audit({
+      'apps/web.yaml': applicationYaml('web', { path: '.', spec: { source: { repoURL: 'https://git.acme.internal/platform/gitops.git', targetRevision: 'main', path: '.', directory: { recurse: true } } } }),
+      ...autoscaledWorkload('workloads/web', 'web'),
+    });
+
+    // WHEN it is audited
+    // THEN the workload in a subfolder is paired
+    expect(keysOf(result.findings)).toContain(key('SA102', 'workloads/web/deployment.yaml', 'web'));
+  });
+
+  test('the app-of-apps layout: a child Application is checked against the AppProject beside it (SA202), once', () => {
+    // GIVEN a root deploying applications/payments, which holds the project and a child with a forbidden destination
+    const project = stringify({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'AppProject',
+      metadata: { name: 'payments', namespace: 'argocd' },
+      spec: {
+        sourceRepos: ['https://git.acme.internal/platform/gitops.git'],
+        destinations: [{ server: 'https://kubernetes.default.svc', namespace: 'web' }],
+        roles: [{ name: 'ops', policies: ['p, proj:payments:ops, applications, override, payments/*, allow'] }],
+      },
+    });
+    const files = {
+      'roots/payments.yaml': applicationYaml('root', { path: 'applications/payments', spec: { project: 'platform', destination: { server: 'https://kubernetes.default.svc', namespace: 'argocd' } } }),
+      'applications/payments/AppProject.payments.yaml': project,
+      'applications/payments/Application.web.yaml': applicationYaml('web'),
+      'applications/payments/Application.api.yaml': applicationYaml('api'),
+    };
+
+    // WHEN it is audited, with and without the root
+    const result = audit(files);
+    const withoutRoot = audit(Object.fromEntries(Object.entries(files).filter(([f]) => !f.startsWith('roots/'))));
+
+    // THEN the child deploying outside the project is reported against it, and the project's own finding (SA205) only once
+    for (const r of [result, withoutRoot]) {
+      expect(r.findings.filter((f) => f.ruleId === 'SA202').map((f) => `${f.application} ${f.message}`)).toEqual([
+        'api project payments does not allow namespace "api" on https://kubernetes.default.svc',
+      ]);
+      expect(r.findings.filter((f) => f.ruleId === 'SA205').map((f) => f.location.file)).toEqual(['applications/payments/AppProject.payments.yaml']);
+    }
+    expect(result.findings.find((f) => f.ruleId === 'SA205')!.application).toBe('root');
   });
 
   test('without directory.recurse, manifests in subfolders are not paired but still checked as loose manifests', () => {
@@ -427,5 +484,69 @@ describe('auditFiles: options', () => {
     // THEN SA006 is suppressed from config
     expect(result.findings.map((f) => f.ruleId)).toEqual(['SA001']);
     expect(result.suppressed.map((f) => [f.ruleId, f.suppression])).toEqual([['SA006', { reason: 'retries are done by the pipeline', source: 'config' }]]);
+  });
+});
+
+describe('auditFiles: budget and unexpected errors', () => {
+  const listOf = (n: number) => stringify({ apiVersion: 'v1', kind: 'List', items: Array.from({ length: n }, (_, i) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}` } })) });
+
+  test('a file over the work budget is reported as too large and skipped; the rest is audited', () => {
+    // GIVEN a List of 5 objects, a budget of 4 a file, and an Application beside it
+    const result = audit({ 'big/list.yaml': listOf(5), 'small/list.yaml': listOf(4), 'apps/web.yaml': applicationYaml('web') }, { maxObjectsPerFile: 4 });
+
+    // WHEN it is audited / THEN the big file is a problem that says what to do, the others are read
+    expect(result.problems).toEqual([{
+      file: 'big/list.yaml',
+      message: 'holds 5 Kubernetes objects, over the audit\'s budget of 4 a file; skipped: split it into smaller files',
+    }]);
+    expect(result.stats.manifests).toBe(5);
+  });
+
+  test('a stack overflow while reading a file is a problem that names it and says what to do, not a crash', () => {
+    // GIVEN a parser that exhausts the stack on one file
+    const original = parseModule.parseManifests;
+    const spy = jest.spyOn(parseModule, 'parseManifests').mockImplementation((file, content) => {
+      if (file === 'deep/x.yaml') {
+        throw new RangeError('Maximum call stack size exceeded');
+      }
+      return original(file, content);
+    });
+    try {
+      // WHEN the files are audited
+      const result = audit({ 'deep/x.yaml': 'a: 1\n', 'apps/web.yaml': applicationYaml('web') });
+
+      // THEN the file is reported in words, and the Application is still audited
+      expect(result.problems).toEqual([{
+        file: 'deep/x.yaml',
+        message: 'could not be audited: reading it exhausted the stack (Maximum call stack size exceeded); the file is too large or too deeply nested, split it into smaller files',
+      }]);
+      expect(result.stats.applications).toBe(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  test('a rule that throws on some input reports the unit\'s files as problems and the other units are still audited', () => {
+    // GIVEN a rule that fails on Application web only
+    const rule = ALL_RULES.find((r) => r.id === 'SA001')!;
+    const spy = jest.spyOn(rule, 'check').mockImplementation((input) => {
+      if ((input.application?.metadata as { name?: string } | undefined)?.name === 'web') {
+        throw new RangeError('Maximum call stack size exceeded');
+      }
+      return [];
+    });
+    try {
+      // WHEN two Applications are audited
+      const result = audit({ 'apps/web.yaml': applicationYaml('web'), 'apps/api.yaml': applicationYaml('api', { syncPolicy: { retry: undefined } }) });
+
+      // THEN web's file is a problem naming the Application, and api's findings are there
+      expect(result.problems).toEqual([{
+        file: 'apps/web.yaml',
+        message: 'could not be audited: auditing Application web exhausted the stack (Maximum call stack size exceeded); the file is too large or too deeply nested, split it into smaller files',
+      }]);
+      expect(keysOf(result.findings)).toContain(key('SA006', 'apps/api.yaml', 'api'));
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -3,6 +3,7 @@ import fs, { existsSync, symlinkSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { auditJson, CliRun, GOOD_REPO_FINDING, JsonReport, keysOf, writeGoodRepo, writeTree } from './support';
 import { tempDir } from '../support/app';
+import { GLOB_BOMB_VALUE, globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, pairingBomb, slashBomb } from '../support/bombs';
 import { BILLION_LAUGHS, writeDeepBlock } from '../support/hostile';
 
 /** Hostile input must never take long; this bounds the whole run, it does not measure speed. */
@@ -231,4 +232,102 @@ describe('safe-argocd audit of hostile input', () => {
     expect(report.problems.map((p) => p.file)).toEqual(['workloads/half/deep-1.yaml', 'workloads/half/deep-2.yaml']);
     expect(keysOf(report.findings)).toContain(GOOD_REPO_FINDING);
   });
+});
+
+/**
+ * Bombs: input that is small or ordinary in form but made to take a naive audit minutes (backtracking globs,
+ * a quadratic trailing-slash strip, quadratic autoscaler pairing) or to overflow its stack (a huge List). Each
+ * must be answered with the right findings; bench/bombs.ts times them.
+ */
+describe('safe-argocd audit of bombs', () => {
+  // Generous: the bombs take well under a second each (bench/bombs.ts), the naive code took minutes.
+  const BOMB_TIMEOUT = 60_000;
+
+  test('an AppProject destination glob that backtracks: SA202 still answers, at once', async () => {
+    // GIVEN an Application beside its AppProject, whose namespace pattern is a backtracking bomb
+    const root = tempDir();
+    writeGoodRepo(root);
+    writeTree(root, globDestinationBomb());
+
+    // WHEN it is audited
+    const { run, report } = await auditJson(root);
+
+    // THEN the destination is refused (the pattern does not match), and the good file is still audited
+    expect(report.problems).toEqual([]);
+    expect(report.findings.filter((f) => f.ruleId === 'SA202').map((f) => f.message)).toEqual([
+      `project bombs does not allow namespace "${GLOB_BOMB_VALUE}" on https://kubernetes.default.svc`,
+    ]);
+    expect(keysOf(report.findings)).toContain(GOOD_REPO_FINDING);
+    expect(run.code).toBe(1);
+  }, BOMB_TIMEOUT);
+
+  test('a sourceRepos glob that backtracks: SA202 still answers, at once', async () => {
+    // GIVEN an Application whose repoURL its project's sourceRepos bomb does not match
+    const root = tempDir();
+    writeTree(root, globSourceRepoBomb());
+
+    // WHEN it is audited
+    const { report } = await auditJson(root);
+
+    // THEN the repository is refused
+    expect(report.findings.filter((f) => f.ruleId === 'SA202').map((f) => f.message)).toEqual([
+      `project bombs does not allow repository "https://git.acme.internal/${GLOB_BOMB_VALUE}"`,
+    ]);
+  }, BOMB_TIMEOUT);
+
+  test('ignoreDifferences group and kind globs that backtrack: SA102 still answers, at once', async () => {
+    // GIVEN an autoscaled custom workload and an ignore entry whose group and kind are bombs that do not match it
+    const root = tempDir();
+    writeTree(root, globIgnoreBomb());
+
+    // WHEN it is audited
+    const { report } = await auditJson(root);
+
+    // THEN the entry does not cover the workload's replicas
+    expect(keysOf(report.findings.filter((f) => f.ruleId === 'SA102'))).toEqual(['SA102 workloads/ignore/workload.json ignore']);
+  }, BOMB_TIMEOUT);
+
+  test('a repoURL and source path with a run of 300,000 slashes: SA202 still answers, at once', async () => {
+    // GIVEN an Application whose repoURL and path hold a long run of slashes before their last character
+    const root = tempDir();
+    writeTree(root, slashBomb(300_000));
+
+    // WHEN it is audited
+    const { report } = await auditJson(root);
+
+    // THEN the repository is refused, the way a short run of slashes is
+    const messages = report.findings.filter((f) => f.ruleId === 'SA202').map((f) => f.message);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(/^project bombs does not allow repository "https:\/\/git\.acme\.internal\/x\/{300000}y"$/);
+  }, BOMB_TIMEOUT);
+
+  test('34,000 autoscaled Deployments in one 10 MB file: every pair is found, without quadratic pairing', async () => {
+    // GIVEN one Application deploying a file of Deployments with replicas and the HPAs that scale them
+    const root = tempDir();
+    writeTree(root, pairingBomb(34_000));
+
+    // WHEN it is audited (the file is just over the default size limit)
+    const { report } = await auditJson(root, '--max-file-size', '64');
+
+    // THEN each Deployment has its SA101 and SA102 finding
+    expect(report.problems).toEqual([]);
+    expect(report.findings.filter((f) => f.ruleId === 'SA101')).toHaveLength(34_000);
+    expect(report.findings.filter((f) => f.ruleId === 'SA102')).toHaveLength(34_000);
+  }, BOMB_TIMEOUT);
+
+  test('a kind: List of 175,000 items (5 MB): every item is audited, the stack does not overflow', async () => {
+    // GIVEN the good repository and a huge List beside it
+    const root = tempDir();
+    writeGoodRepo(root);
+    writeTree(root, hugeListBomb(175_000));
+
+    // WHEN it is audited (the file is just over the default size limit)
+    const { run, report } = await auditJson(root, '--max-file-size', '64');
+
+    // THEN the items are counted, no problem and no crash, and the good file's finding is there
+    expect(run.stderr).toBe('');
+    expect(report.problems).toEqual([]);
+    expect(report.stats.manifests).toBe(175_002);
+    expect(keysOf(report.findings)).toContain(GOOD_REPO_FINDING);
+  }, BOMB_TIMEOUT);
 });

@@ -283,6 +283,13 @@ describe('parseManifests: the fast and the careful path agree', () => {
     ['a document on the marker line after three spaces', '---   {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}'],
     ['a git tag that looks like a date', 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: a}\nspec:\n  source: {targetRevision: 2024-05-01}'],
     ['a timestamp annotation', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations: {deployed-at: 2024-05-01T10:00:00Z}'],
+    ['a List with indented block items, comments and nested sequences', 'apiVersion: v1\nkind: List\nitems:\n  # first\n  - apiVersion: v1\n    kind: ConfigMap\n'
+      + '    metadata: {name: a}\n    data:\n      list: |\n        - not an item\n  -   {apiVersion: v1, kind: Service, metadata: {name: b}}\n  - - nested\n'
+      + '  - apiVersion: v1\n    kind: Secret\n    metadata:\n      name: c\n    stringData: {k: v}\nmetadata: {resourceVersion: ""}\n'],
+    ['a List with unindented items, after another document', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: z}\n---\nkind: List\napiVersion: v1\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n'
+      + '- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: b}\n'],
+    ['a List whose items start on the line after their dash', 'apiVersion: v1\nkind: List\nitems:\n  -\n    apiVersion: v1\n    kind: ConfigMap\n    metadata: {name: a}\n'],
+    ['a List of flow items', 'apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: ConfigMap, metadata: {name: a}},\n  {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}]\n'],
   ])('for %s', (_name, text) => {
     // GIVEN a file, and the same file with an anchored empty document appended
     // WHEN both are parsed
@@ -304,5 +311,45 @@ describe('parseManifests: the fast and the careful path agree', () => {
 
     // THEN targetRevision is a string
     expect((app.manifest.spec as { source: { targetRevision: unknown } }).source.targetRevision).toBe('2024-05-01');
+  });
+});
+
+describe('parseManifests: the depth limit measures structure, not brackets in text', () => {
+  const configMap = (data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: tools, namespace: ops}\ndata:\n${data}`;
+
+  test.each([
+    ['a block scalar holding a script with 220 ANSI colour codes', `  run.sh: |\n    #!/bin/sh\n    echo "${'\\e[31m'.repeat(220)}red\\e[0m"\n    if [ -n "$X" ]; then echo {; fi\n`],
+    ['a folded block scalar with brackets', `  notes: >-\n    ${'[{'.repeat(300)}\n`],
+    ['a double-quoted scalar of brackets spanning lines', `  a: "${'{['.repeat(75)} \\"\n    ${'[{'.repeat(75)}"\n`],
+    ['a single-quoted scalar with a quote escaped as \'\'', `  b: 'it''s ${'['.repeat(300)}'\n`],
+    ['a plain scalar with brackets after its first character', `  c: x${'['.repeat(300)}\n`],
+    ['a comment full of brackets', `  # ${'['.repeat(300)}\n  d: ok\n`],
+    ['a flow mapping whose quoted values hold brackets', `  e: {"k": "${'['.repeat(300)}", 'l': '${'{['.repeat(150)}'}\n`],
+  ])('reads %s: brackets in text are not nesting', (_name, data) => {
+    // GIVEN an ordinary ConfigMap whose text holds many brackets
+    // WHEN it is parsed
+    const parsed = parse(configMap(data));
+
+    // THEN it is read, not refused as deep
+    expect(parsed.problem).toBeUndefined();
+    expect(parsed.objects.map((o) => o.manifest.kind)).toEqual(['ConfigMap']);
+  });
+
+  test.each([
+    ['flow', (n: number) => `  a: ${'['.repeat(n)}${']'.repeat(n)}\n`],
+    ['block', (n: number) => `  a:\n${Array.from({ length: n }, (_, i) => `${'  '.repeat(i + 2)}k:\n`).join('')}${'  '.repeat(n + 2)}v\n`],
+  ])('150 levels of %s nesting are read the same with and without an anchor; 300 are refused either way', (_kind, nest) => {
+    // GIVEN the same deep ConfigMap without and with an anchor (which takes the other parser)
+    const plain = configMap(nest(150));
+    const anchored = plain.replace('metadata:', 'metadata: &m');
+
+    // WHEN both are parsed / THEN both are read
+    expect(parse(plain).problem).toBeUndefined();
+    expect(parse(anchored).problem).toBeUndefined();
+    expect(parse(plain).objects[0].manifest.data).toEqual(parse(anchored).objects[0].manifest.data);
+    // AND deeper than the limit is refused on both paths
+    for (const deep of [configMap(nest(300)), configMap(nest(300)).replace('metadata:', 'metadata: &m')]) {
+      expect(parse(deep).problem).toMatch(/^nests deeper than 200 levels \(\d+\)/);
+    }
   });
 });

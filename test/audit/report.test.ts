@@ -1,9 +1,11 @@
 import { applicationYaml, configMapYaml } from './support';
 import { auditFiles } from '../../src/audit/audit';
 import { formatMarkdown } from '../../src/audit/report/markdown';
+import { formatSarif } from '../../src/audit/report/sarif';
 import { formatText } from '../../src/audit/report/text';
 import { AuditResult } from '../../src/audit/types';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
+import { ALL_RULES } from '../../src/rules/registry';
 
 /** Application `web` with SA001 (error) and SA006 (warning), SA006 suppressed by config with `reason`. */
 function result(reason: string): AuditResult {
@@ -42,5 +44,69 @@ describe('audit reports', () => {
     // THEN the row keeps four cells
     expect(row).toBe('| SA006 | Application argocd/web | `apps/web.yaml:1` | retries \\| are done by the pipeline (config) |');
     expect(row.split(/(?<!\\)\|/).slice(1, -1)).toHaveLength(4);
+  });
+});
+
+describe('audit reports of hostile file names', () => {
+  /** Application `web` (SA001) in a file named `name`, and a problem for a second file of that name plus `.broken`. */
+  function named(name: string): AuditResult {
+    const files = [
+      { path: name, content: Buffer.from(applicationYaml('web', { syncPolicy: { automated: { prune: true, selfHeal: false } } })) },
+      { path: `${name}.broken`, content: Buffer.from('apiVersion: v1\nkind: [unclosed\n') },
+    ];
+    return auditFiles(files, { argoCdVersion: ArgoCdVersion.LATEST });
+  }
+
+  test('text escapes control characters of a file name: no forged lines, no terminal escapes', () => {
+    // GIVEN a file whose name holds a newline, an ANSI escape and a right-to-left override
+    const audit = named('apps/web\n  1:1  error  SA000 forged\u001b[2J\u202e.yaml');
+
+    // WHEN it is formatted as text
+    const text = formatText(audit, false);
+
+    // THEN the name stays on its line (file header, problem, note) with its control characters written as escapes
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f\u202e]/);
+    expect(text).toContain('apps/web\\n  1:1  error  SA000 forged\\x1b[2J\\u202e.yaml\n');
+    expect(text).toContain('  apps/web\\n  1:1  error  SA000 forged\\x1b[2J\\u202e.yaml.broken: YAML error');
+    expect(text.split('\n').filter((l) => l.includes('SA000'))).toHaveLength(3);
+  });
+
+  test('Markdown keeps a file name with backticks inside its code span, and escapes its control characters', () => {
+    // GIVEN a file whose name holds backticks, a pipe and an escape character
+    const audit = named('apps/`web` | x\u001b.yaml');
+
+    // WHEN it is formatted as Markdown
+    const markdown = formatMarkdown(audit);
+    const row = markdown.split('\n').find((l) => l.startsWith('| error | SA001'))!;
+
+    // THEN the span's fence is longer than any backtick run in the name, and the row keeps six cells
+    expect(row).toContain('``apps/`web` \\| x\\x1b.yaml:1``');
+    expect(row.split(/(?<!\\)\|/).slice(1, -1)).toHaveLength(6);
+    expect(markdown).toContain('- ``apps/`web` \\| x\\x1b.yaml.broken``: YAML error');
+    expect(markdown).not.toContain('\u001b');
+  });
+
+  test('SARIF percent-encodes #, ? and : in file names, and names a file outside the repository by a file: URI without a base', () => {
+    // GIVEN findings in files named with URI delimiters, and one outside the root (absolute, as the CLI names it)
+    const base = named('apps/a#b?c:d %e.yaml');
+    const outside = named('/srv/other repo/app#1.yaml');
+    const audit: AuditResult = { ...base, findings: [...base.findings, ...outside.findings], problems: [...base.problems, ...outside.problems] };
+
+    // WHEN it is formatted as SARIF
+    const log = JSON.parse(formatSarif(audit, ALL_RULES, '0.0.0'));
+    const locations = log.runs[0].results.map((r: any) => r.locations[0].physicalLocation.artifactLocation);
+    const problems = log.runs[0].invocations[0].toolExecutionNotifications.map((n: any) => n.locations[0].physicalLocation.artifactLocation);
+
+    // THEN each URI decodes back to its file, relative ones against SRCROOT and the absolute one as a file: URI
+    expect(locations).toEqual([
+      { uri: 'apps/a%23b%3Fc%3Ad%20%25e.yaml', uriBaseId: 'SRCROOT' },
+      { uri: 'file:///srv/other%20repo/app%231.yaml' },
+    ]);
+    expect(problems).toEqual([
+      { uri: 'apps/a%23b%3Fc%3Ad%20%25e.yaml.broken', uriBaseId: 'SRCROOT' },
+      { uri: 'file:///srv/other%20repo/app%231.yaml.broken' },
+    ]);
+    expect(decodeURIComponent(new URL(locations[0].uri, 'file:///repo/').pathname)).toBe('/repo/apps/a#b?c:d %e.yaml');
+    expect(decodeURIComponent(new URL(locations[1].uri).pathname)).toBe('/srv/other repo/app#1.yaml');
   });
 });

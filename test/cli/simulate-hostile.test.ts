@@ -3,6 +3,7 @@ import { join } from 'path';
 import { main } from '../../src/cli/main';
 import { nodeIo } from '../../src/cli/node-io';
 import { tempDir } from '../support/app';
+import { GLOB_BOMB, GLOB_BOMB_VALUE } from '../support/bombs';
 import { BILLION_LAUGHS, writeCheckoutInputs, writeDeepBlock } from '../support/hostile';
 
 /** Hostile input must never take long; this bounds each run, it does not measure speed. */
@@ -134,4 +135,78 @@ describe('safe-argocd simulate of hostile input', () => {
     expect([0, 1]).toContain(run.code);
     expect(JSON.parse(run.stdout)).toHaveProperty('outOfSync');
   });
+});
+
+/**
+ * Bombs for simulate: a backtracking glob in an ignore rule, a jqPathExpression that never ends, and
+ * `__proto__` keys in the resource and its managedFields. Each must be answered, with the right report.
+ */
+describe('safe-argocd simulate of bombs', () => {
+  const BOMB_TIMEOUT = 60_000;
+  const write = (dir: string, name: string, value: unknown) => {
+    const file = join(dir, name);
+    writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
+    return file;
+  };
+  const applicationWith = (ignoreDifferences: unknown[]) => ({
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: { name: 'bombs', namespace: 'argocd' },
+    spec: {
+      project: 'bombs',
+      destination: { server: 'https://kubernetes.default.svc', namespace: 'team' },
+      source: { repoURL: 'https://git.acme.internal/platform/gitops.git', targetRevision: 'main', path: 'workloads/bombs' },
+      ignoreDifferences,
+      syncPolicy: { automated: { prune: true, selfHeal: true }, syncOptions: ['RespectIgnoreDifferences=true'] },
+    },
+  });
+  const widget = (size: number, extra: string = '') => `{"apiVersion": "${GLOB_BOMB_VALUE}.io/v1", "kind": "${GLOB_BOMB_VALUE}", `
+    + `"metadata": {"name": "w", "namespace": "team"${extra}}, "spec": {"size": ${size}, "__proto__": {"toString": ${size}}}}`;
+
+  test('an ignore rule whose group and kind globs backtrack: answered, the rule does not match, the drift is reported', async () => {
+    // GIVEN an ignore rule for /spec/size whose group and kind are backtracking bombs that do not match the resource
+    const dir = tempDir();
+    const app = write(dir, 'app.json', applicationWith([{ group: GLOB_BOMB, kind: GLOB_BOMB, jsonPointers: ['/spec/size'] }]));
+
+    // WHEN a resource of a 63-character kind and group is simulated
+    const run = await simulate(['--app', app, '--desired', write(dir, 'desired.json', widget(1)), '--live', write(dir, 'live.json', widget(2)), '--format', 'json']);
+
+    // THEN the size is drift (the rule does not apply)
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout).differences).toEqual(['/spec/size', '/spec/__proto__/toString']);
+  }, BOMB_TIMEOUT);
+
+  test('a jqPathExpression that never ends: answered with a warning naming it and the Application', async () => {
+    // GIVEN an ignore rule whose jq loops forever
+    const dir = tempDir();
+    const app = write(dir, 'app.json', applicationWith([{ group: '*', kind: '*', jqPathExpressions: ['until(false; .)'] }]));
+
+    // WHEN it is simulated
+    const run = await simulate(['--app', app, '--desired', write(dir, 'desired.json', widget(1)), '--live', write(dir, 'live.json', widget(2)), '--format', 'json']);
+
+    // THEN the report says the expression did not finish, for which resource and Application, and nothing was ignored
+    const report = JSON.parse(run.stdout);
+    expect(report.warnings).toContainEqual(expect.stringMatching(/^jqPathExpression "until\(false; \.\)" did not finish within 1 s .*\[a{63} w, Application bombs\]$/));
+    expect(report.differences).toEqual(['/spec/size', '/spec/__proto__/toString']);
+  }, BOMB_TIMEOUT);
+
+  test('__proto__ keys in the resource and f:__proto__ in live managedFields: Object.prototype untouched, the drift reported', async () => {
+    // GIVEN live lacks Git's spec.__proto__ while its managedFields claim it for a trusted manager
+    const dir = tempDir();
+    const app = write(dir, 'app.json', applicationWith([{ group: '*', kind: '*', managedFieldsManagers: ['widget-controller'] }]));
+    const managedFields = ', "managedFields": [{"manager": "widget-controller", "operation": "Update", "fieldsType": "FieldsV1", '
+      + '"fieldsV1": {"f:spec": {"f:__proto__": {"f:toString": {}, "f:hasOwnProperty": {}}}}}]';
+    const live = write(dir, 'live.json', widget(1, managedFields).replace(', "__proto__": {"toString": 1}', ''));
+    const toString = Object.prototype.toString;
+
+    // WHEN it is simulated, as text
+    const run = await simulate(['--app', app, '--desired', write(dir, 'desired.json', widget(1)), '--live', live]);
+
+    // THEN Object.prototype still has its methods, and the missing field is drift, not "Synced"
+    expect(Object.prototype.toString).toBe(toString);
+    expect(typeof Object.prototype.hasOwnProperty).toBe('function');
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('/spec/__proto__/toString');
+    expect(run.stdout).not.toMatch(/\bSynced\b/);
+  }, BOMB_TIMEOUT);
 });

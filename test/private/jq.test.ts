@@ -104,4 +104,32 @@ describe('compileJq', () => {
     expect(first).toEqual([null]);
     expect(second).toEqual(first);
   });
+
+  test.each([['until(false; .)'], ['def f: f; f'], ['[repeat(.)] | length']])('%p compiles and is only compiled: the check answers at once instead of running it forever', (expression) => {
+    // GIVEN an expression that compiles but never ends when run
+    const started = Date.now();
+    // WHEN it is checked at synth
+    const result = compileJq([expression, '.spec.afterLoop']);
+    // THEN it compiles (Argo CD compiles it too) and the check did not run it
+    expect(result).toEqual([null, null]);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  test('when the check itself fails (time or memory), each expression is checked alone and the answer says why', () => {
+    // GIVEN a child that times out on the batch and on the first expression, and aborts on the second
+    const timeout = Object.assign(new Error('spawnSync /usr/bin/node ETIMEDOUT'), { code: 'ETIMEDOUT' });
+    const aborted = Object.assign(new Error('Command failed'), { status: 1, stderr: 'Aborted(). Build with -sASSERTIONS for more info.\n' });
+    jest.mocked(execFileSync)
+      .mockImplementationOnce(() => { throw timeout; })
+      .mockImplementationOnce(() => { throw timeout; })
+      .mockImplementationOnce(() => { throw aborted; });
+
+    // WHEN two new expressions are checked
+    const [slow, hungry, fine] = compileJq(['.spec.slowToCheck', '.spec.hungryToCheck', '.spec.fineToCheck']);
+
+    // THEN the answers name the bound, not "spawnSync ETIMEDOUT" or "Aborted()", and the third was checked for real
+    expect(slow).toBe('could not be checked: jq did not finish compiling it within 30 s');
+    expect(hungry).toBe('could not be checked: jq ran out of memory compiling it');
+    expect(fine).toBeNull();
+  });
 });

@@ -207,6 +207,36 @@ describe('SA202 destination-not-allowed', () => {
 describe('SA202 edges', () => {
   const messages = (findings: { path: string; message: string }[]) => findings.map((f) => `${f.path}: ${f.message}`);
 
+  test('a sourceRepos "*" does not cross a "/", as Argo CD matches repositories with "/" as a separator; "**" does', () => {
+    // GIVEN a project allowing payments/* and an app reading a repository one folder deeper
+    const app = appTo('team-checkout', { spec: { source: { repoURL: 'https://git.acme.internal/payments/team/checkout.git' } } });
+    const deeper = appProject({ spec: { sourceRepos: ['https://git.acme.internal/payments/**'] } });
+    // WHEN / THEN "*" refuses it and "**" allows it
+    expect(messages(findingsOf(destinationNotAllowed, [appProject()], app))).toEqual([
+      '/spec/source/repoURL: project payments does not allow repository "https://git.acme.internal/payments/team/checkout.git"',
+    ]);
+    expect(findingsOf(destinationNotAllowed, [deeper], app)).toEqual([]);
+  });
+
+  test('a "!" sourceRepos pattern refuses the repositories it names, wherever it stands, as Argo CD\'s IsSourcePermitted does', () => {
+    // GIVEN a project allowing every payments repository but the legacy one
+    const project = appProject({ spec: { sourceRepos: ['https://git.acme.internal/payments/*', '!https://git.acme.internal/payments/legacy.git'] } });
+    const legacy = appTo('team-checkout', { spec: { source: { repoURL: 'https://git.acme.internal/Payments/legacy' } } });
+    const current = appTo('team-checkout', { spec: { source: { repoURL: 'https://git.acme.internal/payments/checkout' } } });
+    // WHEN / THEN the legacy repository is refused and the others allowed
+    expect(messages(findingsOf(destinationNotAllowed, [project], legacy))).toEqual([
+      '/spec/source/repoURL: project payments does not allow repository "https://git.acme.internal/Payments/legacy"',
+    ]);
+    expect(findingsOf(destinationNotAllowed, [project], current)).toEqual([]);
+  });
+
+  test('normalizeRepoUrl strips any run of trailing slashes, then ".git"', () => {
+    // GIVEN / WHEN / THEN
+    expect(normalizeRepoUrl(' HTTPS://Git.acme.internal/x.git///')).toBe('https://git.acme.internal/x');
+    expect(normalizeRepoUrl(`https://git.acme.internal/x${'/'.repeat(300_000)}`)).toBe('https://git.acme.internal/x');
+    expect(normalizeRepoUrl('///')).toBe('');
+  });
+
   test('a destination and a source without their fields are reported with empty values', () => {
     // GIVEN an app whose destination has no namespace and no cluster, and whose source has no repository
     const app = modified(safeApplication(), { spec: { destination: { server: undefined, namespace: undefined }, source: { repoURL: undefined } } });

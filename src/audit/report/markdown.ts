@@ -1,10 +1,16 @@
+import { codeSpan, escapeControl } from './escape';
 import { Severity } from '../../rules/severity';
 import { AuditResult } from '../types';
 
 const ICON: Record<Severity, string> = { [Severity.ERROR]: 'error', [Severity.WARNING]: 'warning', [Severity.NOTE]: 'note' };
 
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return escapeControl(text.replace(/\n/g, ' ')).replace(/\|/g, '\\|');
+}
+
+/** Text shown literally in a table cell: a code span that no backtick in it can close. */
+function code(text: string): string {
+  return codeSpan(escapeControl(text)).replace(/\|/g, '\\|');
 }
 
 /** A pull-request comment: a summary line and one table row per finding. */
@@ -17,20 +23,20 @@ export function formatMarkdown(result: AuditResult): string {
     lines.push('', '| severity | rule | object | where | finding | fix |', '|---|---|---|---|---|---|');
     for (const f of result.findings) {
       lines.push(`| ${ICON[f.severity]} | ${f.ruleId} ${f.ruleName} | ${cell(f.object)}${f.application ? ` (${cell(f.application)})` : ''} | `
-        + `\`${cell(f.location.file)}:${f.location.line}\` ${f.pointer ? `\`${cell(f.pointer)}\`` : ''} | ${cell(f.message)} | ${cell(f.fix)} |`);
+        + `${code(`${f.location.file}:${f.location.line}`)} ${f.pointer ? code(f.pointer) : ''} | ${cell(f.message)} | ${cell(f.fix)} |`);
     }
   }
   if (result.suppressed.length > 0) {
     lines.push('', '<details><summary>Suppressed</summary>', '', '| rule | object | where | reason |', '|---|---|---|---|');
     for (const f of result.suppressed) {
-      lines.push(`| ${f.ruleId} | ${cell(f.object)} | \`${cell(f.location.file)}:${f.location.line}\` | ${cell(f.suppression!.reason)} (${f.suppression!.source}) |`);
+      lines.push(`| ${f.ruleId} | ${cell(f.object)} | ${code(`${f.location.file}:${f.location.line}`)} | ${cell(f.suppression!.reason)} (${f.suppression!.source}) |`);
     }
     lines.push('', '</details>');
   }
   if (result.problems.length > 0) {
     lines.push('', '**Unreadable files**', '');
     for (const p of result.problems) {
-      lines.push(`- \`${cell(p.file)}\`: ${cell(p.message)}`);
+      lines.push(`- ${code(p.file)}: ${cell(p.message)}`);
     }
   }
   if (result.notes.length > 0) {

@@ -1,3 +1,4 @@
+import { artifactLocation } from './escape';
 import { Severity } from '../../rules/severity';
 import { Rule } from '../../rules/types';
 import { AuditFinding, AuditResult } from '../types';
@@ -12,7 +13,7 @@ function result(f: AuditFinding, ruleIndex: number): Record<string, unknown> {
     message: { text: `${f.object}${f.application ? ` (Application ${f.application})` : ''}${f.pointer ? ` ${f.pointer}` : ''}: ${f.message}` },
     locations: [{
       physicalLocation: {
-        artifactLocation: { uri: encodeURI(f.location.file), uriBaseId: 'SRCROOT' },
+        artifactLocation: artifactLocation(f.location.file),
         region: { startLine: f.location.line, startColumn: f.location.column },
       },
     }],
@@ -52,7 +53,7 @@ export function formatSarif(audit: AuditResult, rules: readonly Rule[], version:
         toolExecutionNotifications: audit.problems.map((p) => ({
           level: 'error',
           message: { text: `${p.file}: ${p.message}` },
-          locations: [{ physicalLocation: { artifactLocation: { uri: encodeURI(p.file), uriBaseId: 'SRCROOT' } } }],
+          locations: [{ physicalLocation: { artifactLocation: artifactLocation(p.file) } }],
         })),
       }],
     }],

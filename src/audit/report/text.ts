@@ -1,3 +1,4 @@
+import { escapeControl as e } from './escape';
 import { Severity } from '../../rules/severity';
 import { AuditResult } from '../types';
 
@@ -12,28 +13,28 @@ export function formatText(result: AuditResult, color: boolean): string {
   for (const f of result.findings) {
     if (f.location.file !== file) {
       file = f.location.file;
-      lines.push(lines.length > 0 ? '' : '', file);
+      lines.push(lines.length > 0 ? '' : '', e(file));
     }
-    lines.push(`  ${f.location.line}:${f.location.column}  ${paint(f.severity, f.severity.padEnd(7))}  ${f.ruleId} ${f.ruleName}  ${f.object}${f.application ? ` (Application ${f.application})` : ''}`);
-    lines.push(`    ${f.pointer ? `${f.pointer}: ` : ''}${f.message}`);
+    lines.push(`  ${f.location.line}:${f.location.column}  ${paint(f.severity, f.severity.padEnd(7))}  ${f.ruleId} ${f.ruleName}  ${e(f.object)}${f.application ? ` (Application ${e(f.application)})` : ''}`);
+    lines.push(`    ${f.pointer ? `${e(f.pointer)}: ` : ''}${e(f.message)}`);
     lines.push(`    fix: ${f.fix}`);
   }
   if (result.suppressed.length > 0) {
     lines.push('', `suppressed (${result.suppressed.length}):`);
     for (const f of result.suppressed) {
-      lines.push(`  ${f.location.file}:${f.location.line}:${f.location.column}  ${f.ruleId}  ${f.object}: ${f.suppression!.reason} (${f.suppression!.source})`);
+      lines.push(`  ${e(f.location.file)}:${f.location.line}:${f.location.column}  ${f.ruleId}  ${e(f.object)}: ${e(f.suppression!.reason)} (${f.suppression!.source})`);
     }
   }
   if (result.problems.length > 0) {
     lines.push('', `unreadable files (${result.problems.length}):`);
     for (const p of result.problems) {
-      lines.push(`  ${p.file}: ${p.message}`);
+      lines.push(`  ${e(p.file)}: ${e(p.message)}`);
     }
   }
   if (result.notes.length > 0) {
     lines.push('', 'not audited:');
     for (const n of result.notes) {
-      lines.push(`  ${n}`);
+      lines.push(`  ${e(n)}`);
     }
   }
   const s = result.stats;

@@ -1,0 +1,50 @@
+/**
+ * Control characters (C0, DEL, C1) and the Unicode bidirectional overrides, which a file name or a value
+ * from audited YAML could hold to forge lines, colours or reordered text in a terminal or a review.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** `text` with every control character written as an escape (`\n`, `\t`, `\x1b`, `\u202e`), so it prints as one plain line. */
+export function escapeControl(text: string): string {
+  return text.replace(UNSAFE, (c) => {
+    if (Object.prototype.hasOwnProperty.call(NAMED, c)) {
+      return NAMED[c];
+    }
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/**
+ * A Markdown code span holding `text` literally: fenced by one backtick more than the longest run of
+ * backticks inside, padded with a space when the text starts or ends with one (CommonMark code spans).
+ */
+export function codeSpan(text: string): string {
+  let longest = 0;
+  let run = 0;
+  for (const c of text) {
+    run = c === '`' ? run + 1 : 0;
+    longest = Math.max(longest, run);
+  }
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/**
+ * A SARIF artifactLocation for a file as the audit names it: a path relative to the repository root, each
+ * segment percent-encoded (so `#`, `?`, `:` and `%` stay part of the name), against the SRCROOT base; a path
+ * outside the root (absolute) as a `file:` URI without a base, as SARIF 2.1.0 wants for absolute URIs.
+ */
+export function artifactLocation(file: string): { uri: string; uriBaseId?: string } {
+  const segments = file.split('/');
+  if (file.startsWith('/')) {
+    return { uri: `file://${segments.map(encodeURIComponent).join('/')}` };
+  }
+  if (/^[A-Za-z]:$/.test(segments[0]) && segments.length > 1) {
+    return { uri: `file:///${segments[0]}/${segments.slice(1).map(encodeURIComponent).join('/')}` };
+  }
+  return { uri: segments.map(encodeURIComponent).join('/'), uriBaseId: 'SRCROOT' };
+}

@@ -1,0 +1,106 @@
+/**
+ * Input crafted to make a naive audit or simulation slow or crash: backtracking globs, long runs of
+ * slashes, huge Lists and many autoscalers in one file. Shared by the hostile corpus tests and
+ * bench/bombs.ts; every generator returns file path -> text under a repository root.
+ */
+
+/** The glob that backtracks exponentially in a regex engine, and a 63-character value it does not match. */
+export const GLOB_BOMB = '*a*a*a*a*a*a*a*a*a*a*a*a*b';
+export const GLOB_BOMB_VALUE = 'a'.repeat(63);
+
+function application(name: string, spec: Record<string, unknown>): string {
+  return JSON.stringify({
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: { name, namespace: 'argocd' },
+    spec: {
+      project: 'bombs',
+      destination: { server: 'https://kubernetes.default.svc', namespace: name },
+      source: { repoURL: 'https://git.acme.internal/platform/gitops.git', targetRevision: 'main', path: `workloads/${name}` },
+      syncPolicy: {
+        automated: { prune: true, selfHeal: true },
+        syncOptions: ['RespectIgnoreDifferences=true'],
+        retry: { limit: 5, backoff: { duration: '5s', factor: 2, maxDuration: '3m' } },
+      },
+      ...spec,
+    },
+  }, null, 1);
+}
+
+function project(spec: Record<string, unknown>): string {
+  return JSON.stringify({
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'AppProject',
+    metadata: { name: 'bombs', namespace: 'argocd' },
+    spec: { sourceRepos: ['https://git.acme.internal/**'], destinations: [{ server: '*', namespace: '*' }], ...spec },
+  }, null, 1);
+}
+
+/** An AppProject destination glob that backtracks, and an Application beside it whose namespace it does not match (SA202). */
+export function globDestinationBomb(): Record<string, string> {
+  return {
+    'applications/bombs/project.json': project({ destinations: [{ server: '*', namespace: GLOB_BOMB }] }),
+    'applications/bombs/app.json': application('dest', { destination: { server: 'https://kubernetes.default.svc', namespace: GLOB_BOMB_VALUE } }),
+  };
+}
+
+/** A sourceRepos glob that backtracks against the Application's repoURL (SA202). */
+export function globSourceRepoBomb(): Record<string, string> {
+  return {
+    'applications/bombs/project.json': project({ sourceRepos: [`https://git.acme.internal/${GLOB_BOMB}`] }),
+    'applications/bombs/app.json': application('repo', { source: { repoURL: `https://git.acme.internal/${GLOB_BOMB_VALUE}`, targetRevision: 'main', path: 'workloads/repo' } }),
+  };
+}
+
+/** ignoreDifferences group and kind globs that backtrack against an autoscaled custom workload (SA102). */
+export function globIgnoreBomb(): Record<string, string> {
+  const group = `${GLOB_BOMB_VALUE}.io`;
+  return {
+    'applications/bombs/app.json': application('ignore', {
+      ignoreDifferences: [{ group: GLOB_BOMB, kind: GLOB_BOMB, jsonPointers: ['/spec/replicas'] }],
+    }),
+    'workloads/ignore/workload.json': JSON.stringify({ apiVersion: `${group}/v1`, kind: GLOB_BOMB_VALUE, metadata: { name: 'web', namespace: 'ignore' }, spec: {} }),
+    'workloads/ignore/hpa.json': JSON.stringify({
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'web', namespace: 'ignore' },
+      spec: { scaleTargetRef: { apiVersion: `${group}/v1`, kind: GLOB_BOMB_VALUE, name: 'web' }, minReplicas: 2, maxReplicas: 5 },
+    }),
+  };
+}
+
+/**
+ * A repoURL with a run of `slashes` slashes just before its last character, on which a trailing-slash regex
+ * (`/\/+$/`) takes quadratic time; the source path too (SA202 must still answer).
+ */
+export function slashBomb(slashes = 300_000): Record<string, string> {
+  return {
+    'applications/bombs/project.json': project({ sourceRepos: ['https://git.acme.internal/allowed'] }),
+    'applications/bombs/app.json': application('slashes', { source: { repoURL: `https://git.acme.internal/x${'/'.repeat(slashes)}y`, targetRevision: 'main', path: `workloads${'/'.repeat(slashes)}slashes` } }),
+  };
+}
+
+/**
+ * `pairs` Deployments that declare replicas and as many HPAs scaling them, in one file an Application deploys
+ * (about 5 MB at 17,000): every pair is an SA101 and an SA102 finding.
+ */
+export function pairingBomb(pairs = 17_000): Record<string, string> {
+  const docs: string[] = [];
+  for (let i = 0; i < pairs; i++) {
+    docs.push(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"w${i}","namespace":"pairs"},"spec":{"replicas":2}}`);
+    docs.push(`{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler","metadata":{"name":"w${i}","namespace":"pairs"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"w${i}"}}}`);
+  }
+  return {
+    'applications/bombs/app.json': application('pairs', {}),
+    'workloads/pairs/all.yaml': `${docs.join('\n---\n')}\n`,
+  };
+}
+
+/** A `kind: List` of `items` objects of made-up kinds (about 5 MB at 175,000), in a folder no Application deploys. */
+export function hugeListBomb(items = 175_000): Record<string, string> {
+  const lines = ['apiVersion: v1', 'kind: List', 'items:'];
+  for (let i = 0; i < items; i++) {
+    lines.push(`- {apiVersion: v1, kind: C${i}}`);
+  }
+  return { 'workloads/list/list.yaml': `${lines.join('\n')}\n` };
+}
