@@ -5,15 +5,15 @@ import { DestinationCluster } from '../application/destination-cluster';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { badValue, ErrorCode } from '../core/errors';
 import { isDns1123Label } from '../core/names';
+import { destinationAllowed, PROJECT_PATTERN, sourceAllowed } from '../core/project-policy';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { SAFE_PROJECT } from '../private/synth-index';
 import { runRules, unsuppressed } from '../rules/engine';
-import { normalizeRepoUrl } from '../rules/sa202-destination-not-allowed';
 import { suppressionKey } from '../rules/suppressions';
 
-/** What Argo CD reads as a pattern in a project: globs, brace sets and a leading "!" (deny). */
-const GLOB = /[*?[\]{}]|^!/;
+/** What Argo CD reads as a pattern in a project: globs, brace sets, escapes and a leading "!" (deny). */
+const GLOB = PROJECT_PATTERN;
 
 /** Where a project's Applications may deploy to: one namespace of one cluster. */
 export interface ProjectDestination {
@@ -267,13 +267,13 @@ export class SafeProject extends Chart implements IArgoProject {
 
   /** Whether an Application of this project may deploy to `namespace` on `cluster`. */
   public allowsDestination(namespace: string, cluster: DestinationCluster): boolean {
-    return this.destinations.some((d) => d.namespace === namespace
-      && d.cluster!.server === cluster.server && d.cluster!.name === cluster.name);
+    const entries = this.destinations.map((d) => ({ namespace: d.namespace, server: d.cluster!.server, name: d.cluster!.name }));
+    return destinationAllowed(entries, namespace, cluster.server, cluster.name);
   }
 
   /** Whether an Application of this project may read `repoUrl`. */
   public allowsSource(repoUrl: string): boolean {
-    return this.sourceRepos.some((r) => normalizeRepoUrl(r) === normalizeRepoUrl(repoUrl));
+    return sourceAllowed(this.sourceRepos, repoUrl);
   }
 
   /**

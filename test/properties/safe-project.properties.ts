@@ -9,10 +9,10 @@ import {
 
 /**
  * What Argo CD reads as a pattern in an AppProject: sourceRepos and destinations are matched with gobwas/glob (`*`,
- * `?`, `[...]`, `{a,b}`) and a leading "!" denies; clusterResourceWhitelist is matched with Go's filepath.Match
- * (`*`, `?`, `[...]`).
+ * `?`, `[...]`, `{a,b}`, `\` escapes) and a leading "!" denies; clusterResourceWhitelist is matched with Go's
+ * filepath.Match (`*`, `?`, `[...]`).
  */
-const GLOB = /[*?[\]{}]|^!/;
+const GLOB = /[*?[\]{}\\]|^!/;
 const GROUP_GLOB = /[*?[\]]/;
 
 const group = anyText(1, 16).filter((g) => !/[\s,*]/.test(g));
@@ -113,7 +113,7 @@ describe('SafeProject properties', () => {
   test('for any repositories, destinations and cluster kinds the constructor accepts, the AppProject holds no Argo CD glob or deny pattern', () => {
     // README, SAFE-030: "a `*` (or glob) in a SafeProject's repositories, destinations or cluster resources" is refused.
     // To Argo CD, `?` and `[...]` (and `{a,b}` in repositories and destinations) are globs as much as `*` (see GLOB).
-    const globby = fc.constantFrom('?', '[ab]', '{a,b}', '[!a]', '**', '');
+    const globby = fc.constantFrom('?', '[ab]', '{a,b}', '[!a]', '**', '\\!', '');
     const props = fc.record({
       repo: fc.tuple(globby, fc.constantFrom('', '!')).map(([g, neg]) => `${neg}https://git.acme.internal/team${g}/gitops.git`),
       group: fc.tuple(globby, fc.constantFrom('apps', '')).map(([g, base]) => `${base}${g}`),
