@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'fs';
 import { dirname, join } from 'path';
 import { stringify } from 'yaml';
 import { runCli as runInProcess } from '../cli/support';
+import { tempDir } from '../support/app';
 
 /** The GitOps repository in which every known failure mode appears once. */
 export const FAILURE_MODES = join(__dirname, '..', 'fixtures', 'failure-modes');
@@ -116,3 +117,13 @@ export function writeGoodRepo(root: string): void {
 
 /** The finding `writeGoodRepo` always produces. */
 export const GOOD_REPO_FINDING = key('SA001', 'apps/half.yaml', 'half');
+
+/** A repository with nothing to report: one Application and the ConfigMap it deploys. */
+export function cleanRepo(): string {
+  const root = tempDir();
+  writeTree(root, {
+    'apps/clean.yaml': applicationYaml('clean'),
+    'workloads/clean/configmap.yaml': configMapYaml('settings', 'clean'),
+  });
+  return root;
+}

@@ -1,7 +1,7 @@
 import { cpSync } from 'fs';
 import { join } from 'path';
 import { main } from '../../src/cli/main';
-import { applicationYaml, auditJson, configMapYaml, FAILURE_MODES, runCli, writeTree } from '../audit/support';
+import { applicationYaml, auditJson, cleanRepo, configMapYaml, FAILURE_MODES, runCli, writeTree } from '../audit/support';
 import { tempDir } from '../support/app';
 
 /** A repository whose only finding is a warning: Application `no-retry` has automated sync without retry (SA006). */
@@ -10,16 +10,6 @@ function warningsOnlyRepo(): string {
   writeTree(root, {
     'apps/no-retry.yaml': applicationYaml('no-retry', { syncPolicy: { retry: undefined } }),
     'workloads/no-retry/configmap.yaml': configMapYaml('settings', 'no-retry'),
-  });
-  return root;
-}
-
-/** A repository with nothing to report. */
-function cleanRepo(): string {
-  const root = tempDir();
-  writeTree(root, {
-    'apps/clean.yaml': applicationYaml('clean'),
-    'workloads/clean/configmap.yaml': configMapYaml('settings', 'clean'),
   });
   return root;
 }

@@ -3,22 +3,12 @@ import { join } from 'path';
 import { runBin, runCli } from './support';
 import { thrownError } from '../../src/cli/messages';
 import { debugFor, nodeIo } from '../../src/cli/node-io';
-import { applicationYaml, configMapYaml, writeTree } from '../audit/support';
+import { cleanRepo } from '../audit/support';
 import { tempDir } from '../support/app';
 import { writeCheckoutInputs } from '../support/hostile';
 
 /** A line of a Node.js stack trace. */
 const STACK_LINE = /^ {4}at /m;
-
-/** A repository with nothing to report. */
-function cleanRepo(): string {
-  const root = tempDir();
-  writeTree(root, {
-    'apps/clean.yaml': applicationYaml('clean'),
-    'workloads/clean/configmap.yaml': configMapYaml('settings', 'clean'),
-  });
-  return root;
-}
 
 /** stdout that fails as a closed pipe does. */
 const brokenStdout = () => { throw new Error('EPIPE: broken pipe, write'); };
