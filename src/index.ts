@@ -15,6 +15,7 @@ export * from './workloads/autoscaler';
 export * from './workloads/hpa-managed-deployment';
 export * from './workloads/known-field-owner';
 export * from './workloads/migration-hook';
+export * from './drift/drift-report';
 export * from './drift/drift-simulator';
 export * from './drift/live-scenario';
 export * from './application/break-glass';

@@ -1,4 +1,5 @@
 import { applyDeletionDefaults } from './defaults';
+import { DriftReport } from './drift-report';
 import { entriesFor, ignoreEntriesOf, resourceKeyOf } from './ignore-entries';
 import { clone, deepEqual, hasOwn, isMap, Json, JsonMap, valueAt } from './json';
 import { normalizeManagedFields } from './managed-fields';
@@ -11,27 +12,14 @@ import { keysFromPointer } from '../core/json-pointer';
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 const LAST_APPLIED_POINTER = '/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration';
 
-/** What Argo CD would see, and do, for one resource. */
-export interface DriftResult {
-  /** Whether the resource is OutOfSync after normalization. */
-  readonly outOfSync: boolean;
-  /** Pointers where the predicted live object differs from live (what the diff shows). */
-  readonly differences: string[];
-  /** Whether the Application self-heals (automated sync with selfHeal). */
-  readonly selfHeal: boolean;
-  /** Pointers self-heal would change now: `applyReverts` when OutOfSync and self-healing, else none. */
-  readonly selfHealReverts: string[];
-  /** Pointers that applying the desired object would change in live: what any sync of it does. */
-  readonly applyReverts: string[];
-  /** Pointers of ignored fields that live has and an apply leaves as they are. */
-  readonly keptIgnored: string[];
+/**
+ * What Argo CD would see, and do, for one resource: the public report, with the live object after the apply
+ * as JSON instead of its text.
+ */
+export type DriftResult = Omit<DriftReport, 'liveAfterApply'> & {
   /** Live after the apply, with the API server's defaults for deleted fields. */
   readonly liveAfterApply: Json;
-  /** Whether RespectIgnoreDifferences shaped the apply. */
-  readonly respectIgnoreDifferences: boolean;
-  /** Normalizations that could not be applied, as Argo CD would log them. */
-  readonly warnings: string[];
-}
+};
 
 function syncOptions(application: Json): string[] {
   const options = valueAt(application, ['spec', 'syncPolicy', 'syncOptions']);

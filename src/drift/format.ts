@@ -1,4 +1,4 @@
-import type { DriftReport } from './drift-simulator';
+import { DriftReport } from './drift-report';
 
 /** A short human reading of a drift report, one fact per line. */
 export function formatDriftText(subject: string, report: DriftReport): string {
