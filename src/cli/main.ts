@@ -13,6 +13,7 @@ import { formatSarif } from '../audit/report/sarif';
 import { formatText } from '../audit/report/text';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { ErrorCode } from '../core/errors';
+import { isGitRepoUrl } from '../core/names';
 import { compareStrings } from '../core/order';
 import { DriftSimulator } from '../drift/drift-simulator';
 import { formatDriftJson, formatDriftText } from '../drift/format';
@@ -439,7 +440,7 @@ function newCommand(args: readonly string[], io: CliIo): number {
       files = renderServiceProject({
         ...options,
         // A remote Argo CD could not read (a local path) leaves the placeholder.
-        repoUrl: values['repo-url'] ?? (remote !== undefined && /^(https?|ssh|git):\/\/|^[\w.-]+@[\w.-]+:/.test(remote) ? remote : undefined),
+        repoUrl: values['repo-url'] ?? (isGitRepoUrl(remote) ? remote : undefined),
         library: values.library === undefined ? undefined : librarySpec(values.library, target),
         repoRoot: repo === undefined ? '.' : path.relative(target, repo).split(path.sep).join('/') || '.',
       });

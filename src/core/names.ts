@@ -21,3 +21,8 @@ export function suggestDns1123Label(value: string): string {
 export function hasGlob(value: string): boolean {
   return /[*?[\]{}]/.test(value);
 }
+
+/** A Git repository URL as Argo CD reads one: `https://`, `ssh://`, `git://`, or `user@host:path`. */
+export function isGitRepoUrl(url: unknown): url is string {
+  return typeof url === 'string' && (/^(https?|ssh|git):\/\/\S+$/.test(url) || /^[\w.-]+@[\w.-]+:\S+$/.test(url));
+}

@@ -2,7 +2,7 @@ import { IConstruct } from 'constructs';
 import { IArgoProject } from '../application/argo-project';
 import { IgnoreRule } from '../application/ignore-rule';
 import { badValue, ErrorCode } from '../core/errors';
-import { isDns1123Subdomain, isDns1123Label, suggestDns1123Label } from '../core/names';
+import { isDns1123Subdomain, isDns1123Label, isGitRepoUrl, suggestDns1123Label } from '../core/names';
 
 /**
  * Checks of the props every Application-rendering construct shares, with the same codes and messages
@@ -52,8 +52,8 @@ export function checkProject(scope: IConstruct, project: IArgoProject): string {
 
 /** A repository URL Argo CD can read, else [SAFE-003]. */
 export function checkRepoUrl(scope: IConstruct, url: string): string {
-  const ok = typeof url === 'string'
-    && (/^(https?|ssh|git|oci):\/\/\S+$/.test(url) || /^[\w.-]+@[\w.-]+:\S+$/.test(url));
+  // A Git repository, or an OCI registry of Helm charts.
+  const ok = isGitRepoUrl(url) || (typeof url === 'string' && /^oci:\/\/\S+$/.test(url));
   if (!ok) {
     throw badValue({
       code: ErrorCode.INVALID_URL,

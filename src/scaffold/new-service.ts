@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { AppSpec, mainTestTs, mainTs, readmeMd, SERVICE_TABLE, serviceIndexEntry, serviceIndexTs, ServiceSpec, serviceTs, serviceTypeTs } from './templates';
 import { badValue, ErrorCode, failure } from '../core/errors';
-import { isDns1123Label } from '../core/names';
+import { isDns1123Label, isGitRepoUrl } from '../core/names';
 import { compareStrings } from '../core/order';
 
 /** What `safe-argocd new` was asked for. */
@@ -292,8 +292,8 @@ function checkImage(image: string): string {
 }
 
 function checkRepoUrl(url: string): string {
-  // The URL forms SafeApplication accepts.
-  const ok = typeof url === 'string' && (/^(https?|ssh|git):\/\/[^\s'"\\]+$/.test(url) || /^[\w.-]+@[\w.-]+:[^\s'"\\]+$/.test(url));
+  // A Git repository URL as SafeApplication accepts it, without quotes or backslashes.
+  const ok = isGitRepoUrl(url) && !/['"\\]/.test(url);
   if (!ok) {
     throw badValue({
       code: ErrorCode.INVALID_URL,
