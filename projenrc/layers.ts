@@ -10,7 +10,7 @@ const dirs = (names: string[]) => names.map((n) => `./src/${n}`);
 /**
  * The direction of imports (ARCHITECTURE.md), checked by the linter, which `npm test` runs: no file imports
  * one that imports it back, `core/` imports nothing else of `src/`, the rules import only `core/`, and the
- * constructs never import the tools above them.
+ * constructs never import the tools above them, and the drift model imports only `core/`.
  */
 export function enforceLayers(project: cdk8s.ConstructLibraryCdk8s): void {
   project.eslint?.addRules({
@@ -29,9 +29,14 @@ export function enforceLayers(project: cdk8s.ConstructLibraryCdk8s): void {
           message: 'Rules are pure functions over manifests: they import only core/ (ARCHITECTURE.md).',
         },
         {
-          target: dirs(['drift', 'audit']),
-          from: dirs([...CONSTRUCTS, 'cli', 'scaffold']),
-          message: 'The drift model and the audit read manifests, not constructs: they import core/ and rules/ (ARCHITECTURE.md).',
+          target: './src/drift',
+          from: dirs([...CONSTRUCTS, 'rules', 'cli', 'audit', 'scaffold']),
+          message: 'The drift model reads manifests, not constructs or findings: it imports core/ only (ARCHITECTURE.md).',
+        },
+        {
+          target: './src/audit',
+          from: dirs([...CONSTRUCTS, 'cli', 'drift', 'scaffold']),
+          message: 'The audit reads manifests, not constructs: it imports core/ and rules/ (ARCHITECTURE.md).',
         },
         {
           target: dirs(CONSTRUCTS),

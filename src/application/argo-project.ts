@@ -21,24 +21,12 @@ export class ArgoProject {
    */
   public static fromName(projectName: string): IArgoProject {
     if (projectName === 'default') {
-      throw badValue({
-        code: ErrorCode.DEFAULT_PROJECT,
-        where: 'ArgoProject.fromName',
-        prop: 'projectName',
-        value: projectName,
-        allowed: 'must not be "default", which allows every source, destination and resource kind',
-        fix: 'create an AppProject for the team that owns the app and name it here',
-      });
+      throw badValue(ErrorCode.DEFAULT_PROJECT, 'ArgoProject.fromName', 'projectName', projectName,
+        'must not be "default", which allows every source, destination and resource kind', 'create an AppProject for the team that owns the app and name it here');
     }
     if (typeof projectName !== 'string' || !isDns1123Subdomain(projectName)) {
-      throw badValue({
-        code: ErrorCode.INVALID_NAME,
-        where: 'ArgoProject.fromName',
-        prop: 'projectName',
-        value: projectName,
-        allowed: 'must be an AppProject name (lowercase letters, digits, "-" and ".")',
-        fix: 'use the metadata.name of the AppProject',
-      });
+      throw badValue(ErrorCode.INVALID_NAME, 'ArgoProject.fromName', 'projectName', projectName,
+        'must be an AppProject name (lowercase letters, digits, "-" and ".")', 'use the metadata.name of the AppProject');
     }
     return { projectName };
   }

@@ -17,14 +17,8 @@ export class DestinationCluster {
    */
   public static fromServer(url: string): DestinationCluster {
     if (!isServerUrl(url)) {
-      throw badValue({
-        code: ErrorCode.INVALID_URL,
-        where: 'DestinationCluster.fromServer',
-        prop: 'url',
-        value: url,
-        allowed: 'must be the http(s) URL of a Kubernetes API server registered in Argo CD',
-        fix: 'copy the server URL from `argocd cluster list`',
-      });
+      throw badValue(ErrorCode.INVALID_URL, 'DestinationCluster.fromServer', 'url', url,
+        'must be the http(s) URL of a Kubernetes API server registered in Argo CD', 'copy the server URL from `argocd cluster list`');
     }
     return new DestinationCluster(url, undefined);
   }
@@ -36,14 +30,8 @@ export class DestinationCluster {
    */
   public static fromName(name: string): DestinationCluster {
     if (!isClusterName(name)) {
-      throw badValue({
-        code: ErrorCode.INVALID_NAME,
-        where: 'DestinationCluster.fromName',
-        prop: 'name',
-        value: name,
-        allowed: 'must be the exact name a cluster is registered under in Argo CD',
-        fix: 'copy the name from `argocd cluster list`',
-      });
+      throw badValue(ErrorCode.INVALID_NAME, 'DestinationCluster.fromName', 'name', name,
+        'must be the exact name a cluster is registered under in Argo CD', 'copy the name from `argocd cluster list`');
     }
     return new DestinationCluster(undefined, name);
   }

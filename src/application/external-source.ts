@@ -11,14 +11,8 @@ export class ExternalSource {
    */
   public static gitPath(path: string): ExternalSource {
     if (typeof path !== 'string' || path.trim() === '' || path.startsWith('/') || path.split('/').includes('..')) {
-      throw badValue({
-        code: ErrorCode.SOURCE_CONFLICT,
-        where: 'ExternalSource.gitPath',
-        prop: 'path',
-        value: path,
-        allowed: 'must be a directory relative to the repository root, without ".."',
-        fix: 'give the path as Argo CD expects it, e.g. "deploy/overlays/prod"',
-      });
+      throw badValue(ErrorCode.SOURCE_CONFLICT, 'ExternalSource.gitPath', 'path', path,
+        'must be a directory relative to the repository root, without ".."', 'give the path as Argo CD expects it, e.g. "deploy/overlays/prod"');
     }
     return new ExternalSource(path.replace(/\/+$/, ''), undefined);
   }
@@ -30,14 +24,8 @@ export class ExternalSource {
    */
   public static helmChart(chart: string): ExternalSource {
     if (typeof chart !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(chart)) {
-      throw badValue({
-        code: ErrorCode.SOURCE_CONFLICT,
-        where: 'ExternalSource.helmChart',
-        prop: 'chart',
-        value: chart,
-        allowed: 'must be a chart name',
-        fix: 'give the chart name as the Helm repository lists it',
-      });
+      throw badValue(ErrorCode.SOURCE_CONFLICT, 'ExternalSource.helmChart', 'chart', chart,
+        'must be a chart name', 'give the chart name as the Helm repository lists it');
     }
     return new ExternalSource(undefined, chart);
   }

@@ -119,14 +119,8 @@ export class GitOpsApp extends App {
     this.runbooksDir = 'runbooks';
     this.outdirFromRepoRoot = checkFolder(this, 'outdirFromRepoRoot', props.outdirFromRepoRoot ?? defaultOutdirFromRepoRoot(this.outdir), true);
     if (this.applicationsDir === this.workloadsDir) {
-      throw badValue({
-        code: ErrorCode.INVALID_OUTPUT_LAYOUT,
-        where: this,
-        prop: 'workloadsDir',
-        value: this.workloadsDir,
-        allowed: 'must differ from applicationsDir, or Argo CD would deploy Applications as workloads',
-        fix: 'keep the defaults, \'applications\' and \'workloads\'',
-      });
+      throw badValue(ErrorCode.INVALID_OUTPUT_LAYOUT, this, 'workloadsDir', this.workloadsDir,
+        'must differ from applicationsDir, or Argo CD would deploy Applications as workloads', 'keep the defaults, \'applications\' and \'workloads\'');
     }
   }
 
@@ -297,14 +291,8 @@ function checkFolder(app: IConstruct, prop: string, value: string, allowRoot: bo
     || normalized.split('/').includes('..')
     || (!allowRoot && normalized === '.');
   if (bad) {
-    throw badValue({
-      code: ErrorCode.INVALID_OUTPUT_LAYOUT,
-      where: app,
-      prop,
-      value,
-      allowed: `must be a relative folder without ".."${allowRoot ? '' : ' and not "."'}`,
-      fix: prop === 'outdirFromRepoRoot' ? 'give the path of outdir from the repository root, e.g. \'deploy/rendered\'' : 'keep the default',
-    });
+    throw badValue(ErrorCode.INVALID_OUTPUT_LAYOUT, app, prop, value,
+      `must be a relative folder without ".."${allowRoot ? '' : ' and not "."'}`, prop === 'outdirFromRepoRoot' ? 'give the path of outdir from the repository root, e.g. \'deploy/rendered\'' : 'keep the default');
   }
   return normalized === '.' ? '' : normalized;
 }

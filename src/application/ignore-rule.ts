@@ -37,14 +37,8 @@ export class IgnoreRule {
   public static jsonPointer(target: IgnoreTarget, pointer: string, reason: string): IgnoreRule {
     const problem = typeof pointer === 'string' ? pointerProblem(pointer) : 'a JSON pointer is a string';
     if (problem) {
-      throw badValue({
-        code: ErrorCode.INVALID_POINTER,
-        where: 'IgnoreRule.jsonPointer',
-        prop: 'pointer',
-        value: pointer,
-        allowed: `is not a valid RFC 6901 pointer: ${problem}`,
-        fix: 'write the pointer like "/spec/replicas", or build it with IgnoreRule.jsonPointerFromKeys',
-      });
+      throw badValue(ErrorCode.INVALID_POINTER, 'IgnoreRule.jsonPointer', 'pointer', pointer,
+        `is not a valid RFC 6901 pointer: ${problem}`, 'write the pointer like "/spec/replicas", or build it with IgnoreRule.jsonPointerFromKeys');
     }
     return new IgnoreRule(target, IgnoreRuleKind.JSON_POINTER, pointer, requireReason('IgnoreRule.jsonPointer', reason), false);
   }
@@ -59,14 +53,8 @@ export class IgnoreRule {
    */
   public static jsonPointerFromKeys(target: IgnoreTarget, keys: string[], reason: string): IgnoreRule {
     if (!Array.isArray(keys) || keys.length === 0 || keys.some((k) => typeof k !== 'string')) {
-      throw badValue({
-        code: ErrorCode.INVALID_POINTER,
-        where: 'IgnoreRule.jsonPointerFromKeys',
-        prop: 'keys',
-        value: keys,
-        allowed: 'must be a non-empty list of keys',
-        fix: 'name every key on the way to the field, e.g. ["spec", "replicas"]',
-      });
+      throw badValue(ErrorCode.INVALID_POINTER, 'IgnoreRule.jsonPointerFromKeys', 'keys', keys,
+        'must be a non-empty list of keys', 'name every key on the way to the field, e.g. ["spec", "replicas"]');
     }
     return IgnoreRule.jsonPointer(target, pointerFromKeys(keys), reason);
   }
@@ -95,14 +83,8 @@ export class IgnoreRule {
    */
   public static rawJq(target: IgnoreTarget, expression: string, reason: string): IgnoreRule {
     if (typeof expression !== 'string' || expression.trim().length === 0) {
-      throw badValue({
-        code: ErrorCode.INVALID_JQ,
-        where: 'IgnoreRule.rawJq',
-        prop: 'expression',
-        value: expression,
-        allowed: 'must be a non-empty jq path expression',
-        fix: 'write a path such as ".spec.replicas", or use IgnoreRule.jq with a typed JqPath',
-      });
+      throw badValue(ErrorCode.INVALID_JQ, 'IgnoreRule.rawJq', 'expression', expression,
+        'must be a non-empty jq path expression', 'write a path such as ".spec.replicas", or use IgnoreRule.jq with a typed JqPath');
     }
     return new IgnoreRule(target, IgnoreRuleKind.JQ_PATH_EXPRESSION, expression.trim(), requireReason('IgnoreRule.rawJq', reason), true);
   }
@@ -122,14 +104,8 @@ export class IgnoreRule {
    */
   public static managedFieldsManager(target: IgnoreTarget, manager: string, reason: string): IgnoreRule {
     if (typeof manager !== 'string' || manager.trim().length === 0 || manager.includes('*')) {
-      throw badValue({
-        code: ErrorCode.INVALID_IGNORE_TARGET,
-        where: 'IgnoreRule.managedFieldsManager',
-        prop: 'manager',
-        value: manager,
-        allowed: 'must be the exact name of one field manager',
-        fix: 'copy the manager name from the live object\'s metadata.managedFields',
-      });
+      throw badValue(ErrorCode.INVALID_IGNORE_TARGET, 'IgnoreRule.managedFieldsManager', 'manager', manager,
+        'must be the exact name of one field manager', 'copy the manager name from the live object\'s metadata.managedFields');
     }
     return new IgnoreRule(target, IgnoreRuleKind.MANAGED_FIELDS_MANAGER, manager, requireReason('IgnoreRule.managedFieldsManager', reason), false);
   }
@@ -156,14 +132,8 @@ export class IgnoreRule {
 
 function requireReason(where: string, reason: string): string {
   if (typeof reason !== 'string' || reason.trim().length < 3) {
-    throw badValue({
-      code: ErrorCode.INVALID_REASON,
-      where,
-      prop: 'reason',
-      value: reason,
-      allowed: 'must say why the field belongs to someone other than Git',
-      fix: 'give a short reason, e.g. "replicas are owned by HPA checkout-web"',
-    });
+    throw badValue(ErrorCode.INVALID_REASON, where, 'reason', reason,
+      'must say why the field belongs to someone other than Git', 'give a short reason, e.g. "replicas are owned by HPA checkout-web"');
   }
   return reason.trim().replace(/\s+/g, ' ');
 }

@@ -58,54 +58,24 @@ export class IgnoreTarget {
     const where = 'IgnoreTarget.resource';
     const group = coordinates.group ?? '';
     if (hasGlob(group) || !/^[a-z0-9.-]*$/.test(group)) {
-      throw badValue({
-        code: ErrorCode.INVALID_IGNORE_TARGET,
-        where,
-        prop: 'group',
-        value: group,
-        allowed: 'must be one concrete API group without glob characters (empty for the core group)',
-        fix: 'name the group of the one resource the rule is for, e.g. "apps"',
-      });
+      throw badValue(ErrorCode.INVALID_IGNORE_TARGET, where, 'group', group,
+        'must be one concrete API group without glob characters (empty for the core group)', 'name the group of the one resource the rule is for, e.g. "apps"');
     }
     if (!/^[A-Za-z][A-Za-z0-9]*$/.test(coordinates.kind ?? '')) {
-      throw badValue({
-        code: ErrorCode.INVALID_IGNORE_TARGET,
-        where,
-        prop: 'kind',
-        value: coordinates.kind,
-        allowed: 'must be one concrete kind without glob characters',
-        fix: 'name the kind of the one resource the rule is for, e.g. "Deployment"',
-      });
+      throw badValue(ErrorCode.INVALID_IGNORE_TARGET, where, 'kind', coordinates.kind,
+        'must be one concrete kind without glob characters', 'name the kind of the one resource the rule is for, e.g. "Deployment"');
     }
     if (!isDns1123Subdomain(coordinates.name ?? '')) {
-      throw badValue({
-        code: ErrorCode.INVALID_IGNORE_TARGET,
-        where,
-        prop: 'name',
-        value: coordinates.name,
-        allowed: 'must be the exact metadata.name of one object (a DNS-1123 subdomain)',
-        fix: 'name the one object the rule is for; a rule for every object of a kind hides real drift',
-      });
+      throw badValue(ErrorCode.INVALID_IGNORE_TARGET, where, 'name', coordinates.name,
+        'must be the exact metadata.name of one object (a DNS-1123 subdomain)', 'name the one object the rule is for; a rule for every object of a kind hides real drift');
     }
     if (coordinates.namespace !== undefined && !isDns1123Label(coordinates.namespace)) {
-      throw badValue({
-        code: ErrorCode.INVALID_IGNORE_TARGET,
-        where,
-        prop: 'namespace',
-        value: coordinates.namespace,
-        allowed: 'must be the exact namespace of the object (a DNS-1123 label)',
-        fix: 'give the namespace the object lives in, or leave it out for a cluster-scoped object',
-      });
+      throw badValue(ErrorCode.INVALID_IGNORE_TARGET, where, 'namespace', coordinates.namespace,
+        'must be the exact namespace of the object (a DNS-1123 label)', 'give the namespace the object lives in, or leave it out for a cluster-scoped object');
     }
     if (coordinates.namespace !== undefined && isClusterScoped(group, coordinates.kind)) {
-      throw badValue({
-        code: ErrorCode.INVALID_IGNORE_TARGET,
-        where,
-        prop: 'namespace',
-        value: coordinates.namespace,
-        allowed: `must be left out: ${coordinates.kind} is cluster-scoped, so Argo CD would compare it with the live object's empty namespace and the rule would never match`,
-        fix: 'remove the namespace',
-      });
+      throw badValue(ErrorCode.INVALID_IGNORE_TARGET, where, 'namespace', coordinates.namespace,
+        `must be left out: ${coordinates.kind} is cluster-scoped, so Argo CD would compare it with the live object's empty namespace and the rule would never match`, 'remove the namespace');
     }
     return new IgnoreTarget(group, coordinates.kind, coordinates.name, coordinates.namespace);
   }

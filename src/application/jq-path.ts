@@ -91,13 +91,7 @@ function keysToJq(keys: readonly string[]): string {
 
 function requireKeys(where: string, prop: string, keys: readonly string[]): void {
   if (!Array.isArray(keys) || keys.length === 0 || keys.some((k) => typeof k !== 'string' || k.length === 0)) {
-    throw badValue({
-      code: ErrorCode.INVALID_JQ,
-      where,
-      prop,
-      value: keys,
-      allowed: 'must be a non-empty list of non-empty keys',
-      fix: 'name every key on the way to the field, e.g. ["spec", "replicas"]',
-    });
+    throw badValue(ErrorCode.INVALID_JQ, where, prop, keys,
+      'must be a non-empty list of non-empty keys', 'name every key on the way to the field, e.g. ["spec", "replicas"]');
   }
 }

@@ -14,6 +14,7 @@ import { Suppression, Suppressions } from './suppression';
 import { SYNC_WAVE_ANNOTATION } from '../core/argo-annotations';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { badValue, ErrorCode } from '../core/errors';
+import { Manifest } from '../core/manifest';
 import { SafeProject } from '../governance/safe-project';
 import { ApplicationSpec, ApplicationSpecSyncPolicy, toJson_ApplicationSpec, toJson_ApplicationSpecSyncPolicy } from '../imports/application-argoproj.io';
 import { checkIgnoreRule, checkLabel, checkProject, checkRepoUrl } from '../private/app-checks';
@@ -27,7 +28,6 @@ import { manifestOf, nearestApplication, SAFE_APPLICATION, SynthIndex, synthInde
 import { BREAK_GLASS_EXPIRES_ANNOTATION, BREAK_GLASS_REASON_ANNOTATION, BREAK_GLASS_TICKET_ANNOTATION, isCalendarDate, SKIP_RECONCILE_ANNOTATION } from '../rules/break-glass';
 import { runRules, unsuppressed } from '../rules/engine';
 import { floatingRevisionProblem } from '../rules/sa007-floating-target-revision';
-import { Manifest } from '../rules/types';
 import type { KnownFieldOwner } from '../workloads/known-field-owner';
 
 /**
@@ -173,14 +173,8 @@ export class SafeApplication extends Chart {
     if (found) {
       return found as SafeApplication;
     }
-    throw badValue({
-      code: ErrorCode.WRONG_SCOPE,
-      where: scope,
-      prop: 'scope',
-      value: scope.node.path || '<root>',
-      allowed: 'is not inside a SafeApplication',
-      fix: 'define the construct inside the SafeApplication that deploys it: new X(app, \'id\', {...})',
-    });
+    throw badValue(ErrorCode.WRONG_SCOPE, scope, 'scope', scope.node.path || '<root>',
+      'is not inside a SafeApplication', 'define the construct inside the SafeApplication that deploys it: new X(app, \'id\', {...})');
   }
 
   /** The Application's name. */
@@ -231,14 +225,8 @@ export class SafeApplication extends Chart {
     this.argoCdVersion = props.argoCdVersion ?? ArgoCdVersion.LATEST;
     this.deletionPolicy = props.deletionPolicy ?? DeletionPolicy.ORPHAN;
     if (props.destinationCluster !== undefined && !(props.destinationCluster instanceof DestinationCluster)) {
-      throw badValue({
-        code: ErrorCode.INVALID_URL,
-        where: this,
-        prop: 'destinationCluster',
-        value: props.destinationCluster,
-        allowed: 'must be built with DestinationCluster.IN_CLUSTER, fromServer or fromName',
-        fix: 'use DestinationCluster.fromServer(\'https://...\') or DestinationCluster.fromName(\'prod\')',
-      });
+      throw badValue(ErrorCode.INVALID_URL, this, 'destinationCluster', props.destinationCluster,
+        'must be built with DestinationCluster.IN_CLUSTER, fromServer or fromName', 'use DestinationCluster.fromServer(\'https://...\') or DestinationCluster.fromName(\'prod\')');
     }
     this.destinationCluster = props.destinationCluster ?? DestinationCluster.IN_CLUSTER;
     this.externalSource = props.externalSource;
@@ -252,14 +240,8 @@ export class SafeApplication extends Chart {
     } else {
       const gitops = GitOpsApp.findRoot(this);
       if (!gitops) {
-        throw badValue({
-          code: ErrorCode.WRONG_SCOPE,
-          where: this,
-          prop: 'scope',
-          value: this.node.root.node.path || '<root>',
-          allowed: 'is not a GitOpsApp, so nothing writes the workloads where source.path can point',
-          fix: 'create the app inside `new GitOpsApp()`, or give it an externalSource',
-        });
+        throw badValue(ErrorCode.WRONG_SCOPE, this, 'scope', this.node.root.node.path || '<root>',
+          'is not a GitOpsApp, so nothing writes the workloads where source.path can point', 'create the app inside `new GitOpsApp()`, or give it an externalSource');
       }
       this.sourcePath = gitops.workloadPathFor(this.applicationName);
     }
@@ -344,44 +326,20 @@ export class SafeApplication extends Chart {
   public addToSyncWave(resource: IConstruct, wave: number): void {
     const obj = ApiObject.of(resource);
     if (SafeApplication.enclosing(obj) !== this) {
-      throw badValue({
-        code: ErrorCode.WRONG_SCOPE,
-        where: this,
-        prop: 'resource',
-        value: obj.node.path,
-        allowed: 'is not a resource of this app',
-        fix: 'put resources into waves of the app that deploys them',
-      });
+      throw badValue(ErrorCode.WRONG_SCOPE, this, 'resource', obj.node.path,
+        'is not a resource of this app', 'put resources into waves of the app that deploys them');
     }
     if (obj.kind === 'Job' || obj.kind === 'Pod') {
-      throw badValue({
-        code: ErrorCode.INVALID_SYNC_WAVE,
-        where: this,
-        prop: 'resource',
-        value: `${obj.kind} ${obj.name}`,
-        allowed: 'is a Job or Pod: in a wave it gives no guarantee that it finished before later waves, and a failure is not rolled back',
-        fix: 'run a migration as a MigrationHook (a PreSync hook, which stops the sync when it fails)',
-      });
+      throw badValue(ErrorCode.INVALID_SYNC_WAVE, this, 'resource', `${obj.kind} ${obj.name}`,
+        'is a Job or Pod: in a wave it gives no guarantee that it finished before later waves, and a failure is not rolled back', 'run a migration as a MigrationHook (a PreSync hook, which stops the sync when it fails)');
     }
     if (!Number.isInteger(wave) || Math.abs(wave) > 1000) {
-      throw badValue({
-        code: ErrorCode.INVALID_SYNC_WAVE,
-        where: this,
-        prop: 'wave',
-        value: wave,
-        allowed: 'must be a whole number from -1000 to 1000',
-        fix: 'use small integers, e.g. -1 for resources that must come first',
-      });
+      throw badValue(ErrorCode.INVALID_SYNC_WAVE, this, 'wave', wave,
+        'must be a whole number from -1000 to 1000', 'use small integers, e.g. -1 for resources that must come first');
     }
     if (this.waves.has(obj)) {
-      throw badValue({
-        code: ErrorCode.DUPLICATE,
-        where: this,
-        prop: 'resource',
-        value: obj.node.path,
-        allowed: `is already in wave ${this.waves.get(obj)}`,
-        fix: 'put each resource into one wave',
-      });
+      throw badValue(ErrorCode.DUPLICATE, this, 'resource', obj.node.path,
+        `is already in wave ${this.waves.get(obj)}`, 'put each resource into one wave');
     }
     this.waves.set(obj, wave);
     obj.metadata.addAnnotation(SYNC_WAVE_ANNOTATION, String(wave));
@@ -564,38 +522,20 @@ function checkRevision(scope: IConstruct, revision: string | undefined, isHelmCh
     ? 'contains whitespace'
     : floatingRevisionProblem(revision, isHelmChart);
   if (problem) {
-    throw badValue({
-      code: ErrorCode.INVALID_REVISION,
-      where: scope,
-      prop: 'targetRevision',
-      value: revision,
-      allowed: `is refused: ${problem}`,
-      fix: isHelmChart ? 'give one exact chart version, e.g. "4.11.3"' : 'name the branch, tag or commit to track, e.g. "main"',
-    });
+    throw badValue(ErrorCode.INVALID_REVISION, scope, 'targetRevision', revision,
+      `is refused: ${problem}`, isHelmChart ? 'give one exact chart version, e.g. "4.11.3"' : 'name the branch, tag or commit to track, e.g. "main"');
   }
   return (revision as string).trim();
 }
 
 function checkBreakGlass(scope: IConstruct, breakGlass: BreakGlass): BreakGlass {
   if (typeof breakGlass.reason !== 'string' || breakGlass.reason.trim().length < 10) {
-    throw badValue({
-      code: ErrorCode.BREAK_GLASS,
-      where: scope,
-      prop: 'breakGlass.reason',
-      value: breakGlass.reason,
-      allowed: 'must say, in at least 10 characters, why automated sync is suspended',
-      fix: 'write what the incident is and what was changed by hand',
-    });
+    throw badValue(ErrorCode.BREAK_GLASS, scope, 'breakGlass.reason', breakGlass.reason,
+      'must say, in at least 10 characters, why automated sync is suspended', 'write what the incident is and what was changed by hand');
   }
   if (!isCalendarDate(String(breakGlass.expires))) {
-    throw badValue({
-      code: ErrorCode.BREAK_GLASS,
-      where: scope,
-      prop: 'breakGlass.expires',
-      value: breakGlass.expires,
-      allowed: 'must be a calendar date written YYYY-MM-DD',
-      fix: 'give the day by which automated sync must be back, e.g. "2026-12-03"',
-    });
+    throw badValue(ErrorCode.BREAK_GLASS, scope, 'breakGlass.expires', breakGlass.expires,
+      'must be a calendar date written YYYY-MM-DD', 'give the day by which automated sync must be back, e.g. "2026-12-03"');
   }
   return { reason: breakGlass.reason.trim().replace(/\s+/g, ' '), expires: breakGlass.expires, ticket: breakGlass.ticket?.trim() || undefined };
 }

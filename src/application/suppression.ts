@@ -28,35 +28,17 @@ export class Suppressions {
   public static add(scope: IConstruct, suppression: Suppression): void {
     const obj = ApiObject.of(scope);
     if (!findRule(suppression.ruleId)) {
-      throw badValue({
-        code: ErrorCode.INVALID_SUPPRESSION,
-        where: obj,
-        prop: 'ruleId',
-        value: suppression.ruleId,
-        allowed: 'is not the id of any rule',
-        fix: 'use a rule id listed in RULES.md, e.g. "SA006"',
-      });
+      throw badValue(ErrorCode.INVALID_SUPPRESSION, obj, 'ruleId', suppression.ruleId,
+        'is not the id of any rule', 'use a rule id listed in RULES.md, e.g. "SA006"');
     }
     if (typeof suppression.reason !== 'string' || suppression.reason.trim().length < 10) {
-      throw badValue({
-        code: ErrorCode.INVALID_SUPPRESSION,
-        where: obj,
-        prop: 'reason',
-        value: suppression.reason,
-        allowed: 'must say, in at least 10 characters, why the finding is acceptable here',
-        fix: `write the reason a reviewer would need, e.g. { ruleId: '${suppression.ruleId}', reason: 'retries are handled by the release pipeline' }`,
-      });
+      throw badValue(ErrorCode.INVALID_SUPPRESSION, obj, 'reason', suppression.reason,
+        'must say, in at least 10 characters, why the finding is acceptable here', `write the reason a reviewer would need, e.g. { ruleId: '${suppression.ruleId}', reason: 'retries are handled by the release pipeline' }`);
     }
     const done = recorded.get(obj) ?? new Set<string>();
     if (done.has(suppression.ruleId)) {
-      throw badValue({
-        code: ErrorCode.DUPLICATE,
-        where: obj,
-        prop: 'ruleId',
-        value: suppression.ruleId,
-        allowed: 'is already suppressed on this object',
-        fix: 'suppress each rule once per object, with one reason',
-      });
+      throw badValue(ErrorCode.DUPLICATE, obj, 'ruleId', suppression.ruleId,
+        'is already suppressed on this object', 'suppress each rule once per object, with one reason');
     }
     done.add(suppression.ruleId);
     recorded.set(obj, done);

@@ -1,15 +1,15 @@
 import * as path from 'path';
-import { parseManifests } from './parse';
-import { AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, LocatedManifest, SourceLocation } from './types';
+import { AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
+import { at, describeObject, isObject, listAt, LocatedManifest, Manifest, SourceLocation, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
+import { parseManifests } from '../core/parse-manifests';
 import { stripTrailing } from '../core/text';
 import { runRules } from '../rules/engine';
-import { at, describeObject, isObject, listAt, stringAt } from '../rules/manifest';
 import { isAppProject } from '../rules/projects';
 import { ALL_RULES } from '../rules/registry';
 import { Severity } from '../rules/severity';
-import { Finding, Manifest, Rule } from '../rules/types';
+import { Finding, Rule } from '../rules/types';
 
 /** How to audit. */
 export interface AuditOptions {

@@ -1,7 +1,7 @@
 import { parse } from 'yaml';
 import { ConfigSuppression } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
-import { isObject } from '../rules/manifest';
+import { isObject } from '../core/manifest';
 import { findRule } from '../rules/registry';
 import { Severity } from '../rules/severity';
 

@@ -1,18 +1,5 @@
+import { SourceLocation } from '../core/manifest';
 import { Severity } from '../rules/severity';
-import { Manifest } from '../rules/types';
-
-/** Where an object starts in a file: 1-based line and column. */
-export interface SourceLocation {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-}
-
-/** One Kubernetes object read from a file, with where it starts. */
-export interface LocatedManifest {
-  readonly manifest: Manifest;
-  readonly location: SourceLocation;
-}
 
 /** A file that could not be audited, and why. */
 export interface FileProblem {

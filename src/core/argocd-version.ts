@@ -90,7 +90,7 @@ export class ArgoCdVersion {
   }
 
   private static refuse(version: unknown, allowed: string, fix: string): Error {
-    return badValue({ code: ErrorCode.UNKNOWN_VERSION, where: 'ArgoCdVersion.of', prop: 'version', value: version, allowed, fix });
+    return badValue(ErrorCode.UNKNOWN_VERSION, 'ArgoCdVersion.of', 'version', version, allowed, fix);
   }
 
   private static lastMinorOf(major: number): string {

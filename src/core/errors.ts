@@ -53,29 +53,17 @@ export const ErrorCode = {
 export type ErrorCodeValue = typeof ErrorCode[keyof typeof ErrorCode];
 
 /**
- * What is needed to explain a bad value: where it was given, what it was, what is allowed, how to fix it.
+ * The one way this library reports a bad prop or argument, in one or two lines at the call site:
+ * `throw badValue(code, where, prop, value, allowed, fix)`.
+ *
+ * @param where the construct that received the value, or a label such as `IgnoreRule.jsonPointer` outside the tree
+ * @param prop the prop or argument name
+ * @param allowed what is allowed, as a sentence fragment: "must be ..."
+ * @param fix how to fix it
  */
-export interface BadValue {
-  readonly code: ErrorCodeValue;
-  /** The construct that received the value, or a label such as `IgnoreRule.jsonPointer` outside the tree. */
-  readonly where: IConstruct | string;
-  /** The prop or argument name. */
-  readonly prop: string;
-  readonly value: unknown;
-  /** What is allowed, as a sentence fragment: "must be ...". */
-  readonly allowed: string;
-  /** How to fix it. */
-  readonly fix: string;
-}
-
-/**
- * The one way this library reports a bad prop or argument.
- */
-export function badValue(details: BadValue): Error {
-  const where = typeof details.where === 'string' ? details.where : details.where.node.path || '<root>';
-  return new Error(
-    `[${details.code}] ${where}: ${details.prop} ${describe(details.value)} ${details.allowed}. Fix: ${details.fix}`,
-  );
+export function badValue(code: ErrorCodeValue, where: IConstruct | string, prop: string, value: unknown, allowed: string, fix: string): Error {
+  const place = typeof where === 'string' ? where : where.node.path || '<root>';
+  return new Error(`[${code}] ${place}: ${prop} ${describe(value)} ${allowed}. Fix: ${fix}`);
 }
 
 /**

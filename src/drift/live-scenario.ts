@@ -131,14 +131,8 @@ export class LiveScenario {
       value = undefined as unknown as Json;
     }
     if (problem || value === undefined) {
-      throw badValue({
-        code: problem ? ErrorCode.INVALID_POINTER : ErrorCode.UNREADABLE_INPUT,
-        where: 'LiveScenario.kubectlEdit',
-        prop: problem ? 'pointer' : 'valueJson',
-        value: problem ? pointer : valueJson,
-        allowed: problem ? `is not a valid RFC 6901 pointer: ${problem}` : 'must be JSON',
-        fix: 'e.g. kubectlEdit(\'/spec/template/spec/containers/0/image\', \'"app:2.0.0"\')',
-      });
+      throw badValue(problem ? ErrorCode.INVALID_POINTER : ErrorCode.UNREADABLE_INPUT, 'LiveScenario.kubectlEdit', problem ? 'pointer' : 'valueJson', problem ? pointer : valueJson,
+        problem ? `is not a valid RFC 6901 pointer: ${problem}` : 'must be JSON', 'e.g. kubectlEdit(\'/spec/template/spec/containers/0/image\', \'"app:2.0.0"\')');
     }
     const keys = keysFromPointer(pointer);
     return new LiveScenario(`kubectl edit ${pointer}`, [{

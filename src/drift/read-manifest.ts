@@ -1,6 +1,6 @@
 import { Json } from './json';
-import { parseManifests } from '../audit/parse';
 import { ErrorCode, failure } from '../core/errors';
+import { parseManifests } from '../core/parse-manifests';
 
 /**
  * The one Kubernetes object that `content` (text, or a file's bytes) holds, read as the audit reads a file:

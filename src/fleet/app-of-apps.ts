@@ -93,14 +93,8 @@ export class AppOfApps extends SafeApplication {
   public constructor(scope: Construct, id: string, props: AppOfAppsProps) {
     const gitops = GitOpsApp.findRoot(scope);
     if (!gitops) {
-      throw badValue({
-        code: ErrorCode.WRONG_SCOPE,
-        where: scope,
-        prop: 'scope',
-        value: scope.node.root.node.path || '<root>',
-        allowed: 'is not a GitOpsApp, so there is no folder of Applications for the root to deploy',
-        fix: 'create the root inside `new GitOpsApp()`',
-      });
+      throw badValue(ErrorCode.WRONG_SCOPE, scope, 'scope', scope.node.root.node.path || '<root>',
+        'is not a GitOpsApp, so there is no folder of Applications for the root to deploy', 'create the root inside `new GitOpsApp()`');
     }
     const childProject = props.childProject?.projectName;
     const applicationNamespace = props.applicationNamespace ?? 'argocd';

@@ -22,26 +22,14 @@ export class ApplicationSetCluster {
     if (typeof url === 'string' && hasAction(url)) {
       const parsed = checkTemplateSyntax(where, 'url', url);
       if (/\s/.test(parsed.skeleton)) {
-        throw badValue({
-          code: ErrorCode.INVALID_URL,
-          where,
-          prop: 'url',
-          value: url,
-          allowed: 'has whitespace outside its template actions, so it cannot render to a server URL',
-          fix: 'use e.g. "{{.server}}"',
-        });
+        throw badValue(ErrorCode.INVALID_URL, where, 'url', url,
+          'has whitespace outside its template actions, so it cannot render to a server URL', 'use e.g. "{{.server}}"');
       }
       return new ApplicationSetCluster(url, undefined);
     }
     if (!isServerUrl(url)) {
-      throw badValue({
-        code: ErrorCode.INVALID_URL,
-        where,
-        prop: 'url',
-        value: url,
-        allowed: 'must be the http(s) URL of a Kubernetes API server registered in Argo CD, or a template such as "{{.server}}"',
-        fix: 'copy the server URL from `argocd cluster list`',
-      });
+      throw badValue(ErrorCode.INVALID_URL, where, 'url', url,
+        'must be the http(s) URL of a Kubernetes API server registered in Argo CD, or a template such as "{{.server}}"', 'copy the server URL from `argocd cluster list`');
     }
     return new ApplicationSetCluster(url, undefined);
   }
@@ -54,14 +42,8 @@ export class ApplicationSetCluster {
   public static fromName(name: string): ApplicationSetCluster {
     const where = 'ApplicationSetCluster.fromName';
     if (!isClusterName(name)) {
-      throw badValue({
-        code: ErrorCode.INVALID_NAME,
-        where,
-        prop: 'name',
-        value: name,
-        allowed: 'must be the exact name a cluster is registered under in Argo CD, or a template such as "{{.name}}"',
-        fix: 'copy the name from `argocd cluster list`',
-      });
+      throw badValue(ErrorCode.INVALID_NAME, where, 'name', name,
+        'must be the exact name a cluster is registered under in Argo CD, or a template such as "{{.name}}"', 'copy the name from `argocd cluster list`');
     }
     if (hasAction(name)) {
       checkTemplateSyntax(where, 'name', name);

@@ -42,46 +42,22 @@ export class ApplicationSetGenerator {
   public static list(elements: { [key: string]: string }[]): ApplicationSetGenerator {
     const where = 'ApplicationSetGenerator.list';
     if (!Array.isArray(elements) || elements.length === 0) {
-      throw badValue({
-        code: ErrorCode.INVALID_GENERATOR,
-        where,
-        prop: 'elements',
-        value: elements,
-        allowed: 'must be a non-empty list: a list generator without elements generates no Application',
-        fix: 'give one element per Application, e.g. [{ name: \'eu\' }, { name: \'us\' }]',
-      });
+      throw badValue(ErrorCode.INVALID_GENERATOR, where, 'elements', elements,
+        'must be a non-empty list: a list generator without elements generates no Application', 'give one element per Application, e.g. [{ name: \'eu\' }, { name: \'us\' }]');
     }
     const copies = elements.map((element, i) => {
       if (typeof element !== 'object' || element === null || Array.isArray(element) || Object.keys(element).length === 0) {
-        throw badValue({
-          code: ErrorCode.INVALID_GENERATOR,
-          where,
-          prop: `elements[${i}]`,
-          value: element,
-          allowed: 'must be a non-empty map of parameter names to string values',
-          fix: 'give the parameters this Application is made from, e.g. { name: \'eu\', namespace: \'checkout-eu\' }',
-        });
+        throw badValue(ErrorCode.INVALID_GENERATOR, where, `elements[${i}]`, element,
+          'must be a non-empty map of parameter names to string values', 'give the parameters this Application is made from, e.g. { name: \'eu\', namespace: \'checkout-eu\' }');
       }
       for (const [key, value] of Object.entries(element)) {
         if (!PARAMETER_NAME.test(key)) {
-          throw badValue({
-            code: ErrorCode.INVALID_GENERATOR,
-            where,
-            prop: `elements[${i}]`,
-            value: key,
-            allowed: 'has a parameter name that a Go template cannot read as {{.name}}: use letters, digits and "_", not starting with a digit',
-            fix: `rename the parameter, e.g. ${JSON.stringify(key.replace(/\W+/g, '_').replace(/^(\d)/, '_$1') || 'name')}`,
-          });
+          throw badValue(ErrorCode.INVALID_GENERATOR, where, `elements[${i}]`, key,
+            'has a parameter name that a Go template cannot read as {{.name}}: use letters, digits and "_", not starting with a digit', `rename the parameter, e.g. ${JSON.stringify(key.replace(/\W+/g, '_').replace(/^(\d)/, '_$1') || 'name')}`);
         }
         if (typeof value !== 'string') {
-          throw badValue({
-            code: ErrorCode.INVALID_GENERATOR,
-            where,
-            prop: `elements[${i}].${key}`,
-            value,
-            allowed: 'must be a string',
-            fix: 'write the value as a string, e.g. "3"',
-          });
+          throw badValue(ErrorCode.INVALID_GENERATOR, where, `elements[${i}].${key}`, value,
+            'must be a string', 'write the value as a string, e.g. "3"');
         }
       }
       // Sorted, so the output does not depend on the order the caller built the element in.
@@ -101,38 +77,20 @@ export class ApplicationSetGenerator {
   public static clusters(options: ClusterGeneratorOptions = {}): ApplicationSetGenerator {
     const labels = options.matchLabels ?? {};
     if (typeof labels !== 'object' || labels === null || Array.isArray(labels)) {
-      throw badValue({
-        code: ErrorCode.INVALID_GENERATOR,
-        where: 'ApplicationSetGenerator.clusters',
-        prop: 'matchLabels',
-        value: labels,
-        allowed: 'must be a map of label keys to values',
-        fix: 'give the labels of the cluster Secrets to select, e.g. { env: \'prod\' }',
-      });
+      throw badValue(ErrorCode.INVALID_GENERATOR, 'ApplicationSetGenerator.clusters', 'matchLabels', labels,
+        'must be a map of label keys to values', 'give the labels of the cluster Secrets to select, e.g. { env: \'prod\' }');
     }
     for (const [key, value] of Object.entries(labels)) {
       const slash = key.lastIndexOf('/');
       const prefix = slash < 0 ? undefined : key.slice(0, slash);
       const name = slash < 0 ? key : key.slice(slash + 1);
       if (!LABEL_NAME.test(name) || (prefix !== undefined && !isDns1123Subdomain(prefix))) {
-        throw badValue({
-          code: ErrorCode.INVALID_GENERATOR,
-          where: 'ApplicationSetGenerator.clusters',
-          prop: 'matchLabels',
-          value: key,
-          allowed: 'is not a Kubernetes label key: an optional DNS subdomain and "/", then up to 63 letters, digits, "-", "_" or "."',
-          fix: 'use the label key as it is set on the cluster Secret, e.g. "env" or "example.com/tier"',
-        });
+        throw badValue(ErrorCode.INVALID_GENERATOR, 'ApplicationSetGenerator.clusters', 'matchLabels', key,
+          'is not a Kubernetes label key: an optional DNS subdomain and "/", then up to 63 letters, digits, "-", "_" or "."', 'use the label key as it is set on the cluster Secret, e.g. "env" or "example.com/tier"');
       }
       if (typeof value !== 'string' || (value !== '' && !LABEL_NAME.test(value))) {
-        throw badValue({
-          code: ErrorCode.INVALID_GENERATOR,
-          where: 'ApplicationSetGenerator.clusters',
-          prop: `matchLabels.${key}`,
-          value,
-          allowed: 'is not a Kubernetes label value: up to 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit',
-          fix: 'use the label value as it is set on the cluster Secret, e.g. "prod"',
-        });
+        throw badValue(ErrorCode.INVALID_GENERATOR, 'ApplicationSetGenerator.clusters', `matchLabels.${key}`, value,
+          'is not a Kubernetes label value: up to 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit', 'use the label value as it is set on the cluster Secret, e.g. "prod"');
       }
     }
     const keys = Object.keys(labels).sort();

@@ -9,6 +9,7 @@ import { RetryOptions } from '../application/retry-options';
 import { SafeApplication } from '../application/safe-application';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { badValue, ErrorCode, ErrorCodeValue } from '../core/errors';
+import { Manifest } from '../core/manifest';
 import { isDns1123Label } from '../core/names';
 import { toJson_ApplicationSpec } from '../imports/application-argoproj.io';
 import { checkIgnoreRule, checkLabel, checkProject, checkRepoUrl } from '../private/app-checks';
@@ -19,7 +20,6 @@ import { hardenedAnnotations, hardenedFinalizers, hardenedSpec, jqProblems } fro
 import { renderSyncOptions, ResolvedRetry, resolveRetry } from '../private/sync-policy';
 import { runRules, unsuppressed } from '../rules/engine';
 import { floatingRevisionProblem } from '../rules/sa007-floating-target-revision';
-import { Manifest } from '../rules/types';
 
 /**
  * The one field of a generated Application that may be changed by hand without the ApplicationSet
@@ -223,14 +223,8 @@ export class SafeApplicationSet extends Construct {
     try {
       Chart.of(this);
     } catch {
-      throw badValue({
-        code: ErrorCode.WRONG_SCOPE,
-        where: this,
-        prop: 'scope',
-        value: this.node.path,
-        allowed: 'is not inside a cdk8s Chart',
-        fix: 'define the ApplicationSet inside a Chart: new SafeApplicationSet(chart, \'id\', {...})',
-      });
+      throw badValue(ErrorCode.WRONG_SCOPE, this, 'scope', this.node.path,
+        'is not inside a cdk8s Chart', 'define the ApplicationSet inside a Chart: new SafeApplicationSet(chart, \'id\', {...})');
     }
 
     this.applicationSetName = checkLabel(this, 'name', props.name, 'the ApplicationSet\'s name');
@@ -305,14 +299,8 @@ export class SafeApplicationSet extends Construct {
     // The controller renders every string of the template, the reasons annotation included.
     const templated = [rule.value, rule.reason].find(hasAction);
     if (templated !== undefined) {
-      throw badValue({
-        code: ErrorCode.INVALID_TEMPLATE,
-        where: this,
-        prop: 'rule',
-        value: templated,
-        allowed: 'contains "{{", which the ApplicationSet controller would render as a Go template action',
-        fix: 'reword the reason or expression without "{{"',
-      });
+      throw badValue(ErrorCode.INVALID_TEMPLATE, this, 'rule', templated,
+        'contains "{{", which the ApplicationSet controller would render as a Go template action', 'reword the reason or expression without "{{"');
     }
     this.rules.push(rule);
   }
@@ -376,48 +364,24 @@ export class SafeApplicationSet extends Construct {
     readonly code: ErrorCodeValue;
   }): string {
     if (typeof value !== 'string' || value.length === 0) {
-      throw badValue({
-        code: check.code,
-        where: this,
-        prop,
-        value,
-        allowed: `must be ${check.what}, or a Go template that renders to one`,
-        fix: 'give a value such as "{{.name}}-checkout"',
-      });
+      throw badValue(check.code, this, prop, value,
+        `must be ${check.what}, or a Go template that renders to one`, 'give a value such as "{{.name}}-checkout"');
     }
     const parsed = checkTemplateSyntax(this, prop, value);
     if (check.required && parsed.actions.length === 0) {
-      throw badValue({
-        code: check.code,
-        where: this,
-        prop,
-        value,
-        allowed: 'reads no generator parameter, so every generated Application would get the same value',
-        fix: `read a parameter, e.g. ${JSON.stringify(`{{.name}}-${value}`)}`,
-      });
+      throw badValue(check.code, this, prop, value,
+        'reads no generator parameter, so every generated Application would get the same value', `read a parameter, e.g. ${JSON.stringify(`{{.name}}-${value}`)}`);
     }
     if (!check.shape(parsed.skeleton)) {
-      throw badValue({
-        code: check.code,
-        where: this,
-        prop,
-        value,
-        allowed: `cannot render to ${check.what}${parsed.actions.length > 0 ? ' (its text outside the {{ }} actions already breaks that)' : ''}`,
-        fix: 'keep the literal text to what the rendered value allows; put generator parameters in {{ }}',
-      });
+      throw badValue(check.code, this, prop, value,
+        `cannot render to ${check.what}${parsed.actions.length > 0 ? ' (its text outside the {{ }} actions already breaks that)' : ''}`, 'keep the literal text to what the rendered value allows; put generator parameters in {{ }}');
     }
     this.checkParameters(prop, value, parsed);
     this.generatorList.forEach((g, gi) => g._elements().forEach((element, ei) => {
       const rendered = renderSimple(value, element);
       if (rendered !== undefined && !check.shape(rendered)) {
-        throw badValue({
-          code: check.code,
-          where: this,
-          prop,
-          value,
-          allowed: `renders to ${JSON.stringify(rendered)} for list element ${ei} of generator ${gi}, which is not ${check.what}`,
-          fix: 'change that element\'s parameter values, or the template',
-        });
+        throw badValue(check.code, this, prop, value,
+          `renders to ${JSON.stringify(rendered)} for list element ${ei} of generator ${gi}, which is not ${check.what}`, 'change that element\'s parameter values, or the template');
       }
     }));
     return value;
@@ -428,14 +392,8 @@ export class SafeApplicationSet extends Construct {
       this.generatorList.forEach((g, gi) => {
         const missing = g._missing(parameter);
         if (missing !== undefined) {
-          throw badValue({
-            code: ErrorCode.INVALID_TEMPLATE,
-            where: this,
-            prop,
-            value,
-            allowed: `reads the parameter "${parameter}", but in generator ${gi} ${missing}; with missingkey=error the controller would refuse to render the ApplicationSet`,
-            fix: 'read a parameter every generator gives, or add it to every list element',
-          });
+          throw badValue(ErrorCode.INVALID_TEMPLATE, this, prop, value,
+            `reads the parameter "${parameter}", but in generator ${gi} ${missing}; with missingkey=error the controller would refuse to render the ApplicationSet`, 'read a parameter every generator gives, or add it to every list element');
         }
       });
     }
@@ -443,28 +401,16 @@ export class SafeApplicationSet extends Construct {
 
   private checkCluster(cluster: ApplicationSetCluster): ApplicationSetCluster {
     if (!(cluster instanceof ApplicationSetCluster)) {
-      throw badValue({
-        code: ErrorCode.INVALID_URL,
-        where: this,
-        prop: 'destinationCluster',
-        value: cluster,
-        allowed: 'must be built with an ApplicationSetCluster factory',
-        fix: 'use ApplicationSetCluster.fromServer(\'{{.server}}\'), ApplicationSetCluster.fromName(\'prod-eu\') or ApplicationSetCluster.IN_CLUSTER',
-      });
+      throw badValue(ErrorCode.INVALID_URL, this, 'destinationCluster', cluster,
+        'must be built with an ApplicationSetCluster factory', 'use ApplicationSetCluster.fromServer(\'{{.server}}\'), ApplicationSetCluster.fromName(\'prod-eu\') or ApplicationSetCluster.IN_CLUSTER');
     }
     const value = (cluster.server ?? cluster.name) as string;
     const parsed = parseTemplate(value) as ParsedTemplate;
     this.checkParameters('destinationCluster', value, parsed);
     const perCluster = this.generatorList.some((g) => g._perCluster());
     if (perCluster && parsed.actions.length === 0) {
-      throw badValue({
-        code: ErrorCode.INVALID_TEMPLATE,
-        where: this,
-        prop: 'destinationCluster',
-        value,
-        allowed: 'reads no parameter, so every Application the clusters generator makes would deploy to this one cluster',
-        fix: 'deploy each to its own cluster: ApplicationSetCluster.fromServer(\'{{.server}}\')',
-      });
+      throw badValue(ErrorCode.INVALID_TEMPLATE, this, 'destinationCluster', value,
+        'reads no parameter, so every Application the clusters generator makes would deploy to this one cluster', 'deploy each to its own cluster: ApplicationSetCluster.fromServer(\'{{.server}}\')');
     }
     return cluster;
   }
@@ -480,14 +426,8 @@ export class SafeApplicationSet extends Construct {
       const here = `list element ${ei} of generator ${gi}`;
       const other = seen.get(name);
       if (other !== undefined) {
-        throw badValue({
-          code: ErrorCode.DUPLICATE,
-          where: this,
-          prop: 'applicationName',
-          value: this.applicationName,
-          allowed: `renders to ${JSON.stringify(name)} for both ${other} and ${here}; the controller refuses an ApplicationSet with duplicate names`,
-          fix: 'give every element its own name parameter, or remove the duplicate element',
-        });
+        throw badValue(ErrorCode.DUPLICATE, this, 'applicationName', this.applicationName,
+          `renders to ${JSON.stringify(name)} for both ${other} and ${here}; the controller refuses an ApplicationSet with duplicate names`, 'give every element its own name parameter, or remove the duplicate element');
       }
       seen.set(name, here);
     }));
@@ -512,42 +452,24 @@ export class SafeApplicationSet extends Construct {
 
 function checkGenerators(scope: Construct, generators: ApplicationSetGenerator[]): ApplicationSetGenerator[] {
   if (!Array.isArray(generators) || generators.length === 0 || generators.some((g) => !(g instanceof ApplicationSetGenerator))) {
-    throw badValue({
-      code: ErrorCode.INVALID_GENERATOR,
-      where: scope,
-      prop: 'generators',
-      value: Array.isArray(generators) ? `${generators.length} generator(s)` : generators,
-      allowed: 'must be a non-empty list built with ApplicationSetGenerator factories',
-      fix: 'use e.g. [ApplicationSetGenerator.list([{ name: \'eu\' }])] or [ApplicationSetGenerator.clusters({ matchLabels: { env: \'prod\' } })]',
-    });
+    throw badValue(ErrorCode.INVALID_GENERATOR, scope, 'generators', Array.isArray(generators) ? `${generators.length} generator(s)` : generators,
+      'must be a non-empty list built with ApplicationSetGenerator factories', 'use e.g. [ApplicationSetGenerator.list([{ name: \'eu\' }])] or [ApplicationSetGenerator.clusters({ matchLabels: { env: \'prod\' } })]');
   }
   return [...generators];
 }
 
 function checkFixedProject(scope: Construct, project: IArgoProject): string {
   if (typeof project?.projectName === 'string' && hasAction(project.projectName)) {
-    throw badValue({
-      code: ErrorCode.DEFAULT_PROJECT,
-      where: scope,
-      prop: 'project',
-      value: project.projectName,
-      allowed: 'must be one fixed AppProject: a template could render to "default" or to another team\'s project',
-      fix: 'pass ArgoProject.fromName(\'<team project>\'); use one ApplicationSet per project',
-    });
+    throw badValue(ErrorCode.DEFAULT_PROJECT, scope, 'project', project.projectName,
+      'must be one fixed AppProject: a template could render to "default" or to another team\'s project', 'pass ArgoProject.fromName(\'<team project>\'); use one ApplicationSet per project');
   }
   return checkProject(scope, project);
 }
 
 function checkFixedRepoUrl(scope: Construct, url: string): string {
   if (typeof url === 'string' && hasAction(url)) {
-    throw badValue({
-      code: ErrorCode.INVALID_URL,
-      where: scope,
-      prop: 'repoUrl',
-      value: url,
-      allowed: 'must be one fixed repository URL, without template actions',
-      fix: 'give the repository URL as it is registered in Argo CD; vary `path` per Application instead',
-    });
+    throw badValue(ErrorCode.INVALID_URL, scope, 'repoUrl', url,
+      'must be one fixed repository URL, without template actions', 'give the repository URL as it is registered in Argo CD; vary `path` per Application instead');
   }
   return checkRepoUrl(scope, url);
 }
@@ -561,14 +483,8 @@ function checkFixedRevision(scope: Construct, revision: string | undefined): str
       : /\s/.test(revision.trim()) ? 'contains whitespace'
         : floatingRevisionProblem(revision, false);
   if (problem) {
-    throw badValue({
-      code: ErrorCode.INVALID_REVISION,
-      where: scope,
-      prop: 'targetRevision',
-      value: revision,
-      allowed: `is refused: ${problem}`,
-      fix: 'name the branch, tag or commit to track, e.g. "main"',
-    });
+    throw badValue(ErrorCode.INVALID_REVISION, scope, 'targetRevision', revision,
+      `is refused: ${problem}`, 'name the branch, tag or commit to track, e.g. "main"');
   }
   return revision.trim();
 }

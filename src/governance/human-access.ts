@@ -121,14 +121,8 @@ export class HumanAccess extends Construct {
     super(scope, id);
     const app = SafeApplication.enclosing(this);
     if (app.externalSource) {
-      throw badValue({
-        code: ErrorCode.SOURCE_CONFLICT,
-        where: this,
-        prop: 'scope',
-        value: app.node.path,
-        allowed: 'deploys an external source, so Argo CD would never apply objects defined in it',
-        fix: 'define HumanAccess in a SafeApplication without externalSource that deploys to the same namespace',
-      });
+      throw badValue(ErrorCode.SOURCE_CONFLICT, this, 'scope', app.node.path,
+        'deploys an external source, so Argo CD would never apply objects defined in it', 'define HumanAccess in a SafeApplication without externalSource that deploys to the same namespace');
     }
 
     this.namespace = app.destinationNamespace;
@@ -234,31 +228,19 @@ function grantProblems(rule: unknown): string[] {
 
 function checkRoleName(scope: IConstruct, name: string): string {
   if (typeof name !== 'string' || !isDns1123Subdomain(name)) {
-    throw badValue({
-      code: ErrorCode.INVALID_NAME,
-      where: scope,
-      prop: 'name',
-      value: name,
-      allowed: 'must be a DNS-1123 subdomain: lowercase letters, digits, "-" and ".", starting and ending with a letter or digit, at most 253 characters',
-      fix: `use e.g. ${JSON.stringify(suggestDns1123Label(String(name ?? '')))}`,
-    });
+    throw badValue(ErrorCode.INVALID_NAME, scope, 'name', name,
+      'must be a DNS-1123 subdomain: lowercase letters, digits, "-" and ".", starting and ending with a letter or digit, at most 253 characters', `use e.g. ${JSON.stringify(suggestDns1123Label(String(name ?? '')))}`);
   }
   return name;
 }
 
 function checkGroups(scope: IConstruct, groups: string[]): string[] {
   if (!Array.isArray(groups) || groups.length === 0) {
-    throw badValue({
-      code: ErrorCode.INVALID_GROUP,
-      where: scope,
-      prop: 'groups',
-      value: groups,
-      allowed: 'must name at least one SSO group',
-      fix: 'pass the groups of the people who run this app, e.g. groups: [\'payments-oncall\']',
-    });
+    throw badValue(ErrorCode.INVALID_GROUP, scope, 'groups', groups,
+      'must name at least one SSO group', 'pass the groups of the people who run this app, e.g. groups: [\'payments-oncall\']');
   }
   groups.forEach((group, i) => {
-    const bad = (allowed: string, fix: string) => badValue({ code: ErrorCode.INVALID_GROUP, where: scope, prop: `groups[${i}]`, value: group, allowed, fix });
+    const bad = (allowed: string, fix: string) => badValue(ErrorCode.INVALID_GROUP, scope, `groups[${i}]`, group, allowed, fix);
     if (typeof group !== 'string' || group.length > MAX_GROUP_NAME || !GROUP_NAME.test(group)) {
       throw bad(`must be an SSO group name: letters, digits and "-._:@/", starting and ending with a letter or digit, at most ${MAX_GROUP_NAME} characters`,
         'give the group exactly as the cluster\'s authenticator reports it (one group per entry, no spaces or wildcards)');
@@ -269,14 +251,7 @@ function checkGroups(scope: IConstruct, groups: string[]): string[] {
     }
     const first = groups.indexOf(group);
     if (first !== i) {
-      throw badValue({
-        code: ErrorCode.DUPLICATE,
-        where: scope,
-        prop: `groups[${i}]`,
-        value: group,
-        allowed: `repeats groups[${first}]`,
-        fix: 'list each group once',
-      });
+      throw badValue(ErrorCode.DUPLICATE, scope, `groups[${i}]`, group, `repeats groups[${first}]`, 'list each group once');
     }
   });
   return [...groups];

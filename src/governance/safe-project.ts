@@ -142,109 +142,55 @@ export class SafeProject extends Chart implements IArgoProject {
     this.props = props;
 
     if (typeof props.name !== 'string' || !isDns1123Label(props.name) || props.name === 'default') {
-      throw badValue({
-        code: props.name === 'default' ? ErrorCode.DEFAULT_PROJECT : ErrorCode.INVALID_NAME,
-        where: this,
-        prop: 'name',
-        value: props.name,
-        allowed: 'must be a DNS-1123 label other than "default"',
-        fix: 'name the project after the team, e.g. "payments"',
-      });
+      throw badValue(props.name === 'default' ? ErrorCode.DEFAULT_PROJECT : ErrorCode.INVALID_NAME, this, 'name', props.name,
+        'must be a DNS-1123 label other than "default"', 'name the project after the team, e.g. "payments"');
     }
     this.projectName = props.name;
     if (!Array.isArray(props.sourceRepos) || props.sourceRepos.length === 0) {
-      throw badValue({
-        code: ErrorCode.PROJECT_WILDCARD,
-        where: this,
-        prop: 'sourceRepos',
-        value: props.sourceRepos,
-        allowed: 'must list at least one repository',
-        fix: 'list the repositories the team\'s Applications read',
-      });
+      throw badValue(ErrorCode.PROJECT_WILDCARD, this, 'sourceRepos', props.sourceRepos,
+        'must list at least one repository', 'list the repositories the team\'s Applications read');
     }
     for (const repo of props.sourceRepos) {
       if (typeof repo !== 'string' || repo.trim() === '' || GLOB.test(repo)) {
-        throw badValue({
-          code: ErrorCode.PROJECT_WILDCARD,
-          where: this,
-          prop: 'sourceRepos',
-          value: repo,
-          allowed: 'must be one exact repository URL, without "*"',
-          fix: 'list each repository the team\'s Applications read',
-        });
+        throw badValue(ErrorCode.PROJECT_WILDCARD, this, 'sourceRepos', repo,
+          'must be one exact repository URL, without "*"', 'list each repository the team\'s Applications read');
       }
     }
     this.sourceRepos = [...props.sourceRepos];
     if (!Array.isArray(props.destinations) || props.destinations.length === 0) {
-      throw badValue({
-        code: ErrorCode.PROJECT_WILDCARD,
-        where: this,
-        prop: 'destinations',
-        value: props.destinations,
-        allowed: 'must list at least one destination',
-        fix: 'list the namespaces (and clusters) the team deploys to',
-      });
+      throw badValue(ErrorCode.PROJECT_WILDCARD, this, 'destinations', props.destinations,
+        'must list at least one destination', 'list the namespaces (and clusters) the team deploys to');
     }
     for (const d of props.destinations) {
       const cluster = d?.cluster?.server ?? d?.cluster?.name ?? '';
       if (GLOB.test(cluster)) {
-        throw badValue({
-          code: ErrorCode.PROJECT_WILDCARD,
-          where: this,
-          prop: 'destinations[].cluster',
-          value: cluster,
-          allowed: 'must be one exact cluster: Argo CD matches project destinations by glob',
-          fix: 'list each cluster the team deploys to',
-        });
+        throw badValue(ErrorCode.PROJECT_WILDCARD, this, 'destinations[].cluster', cluster,
+          'must be one exact cluster: Argo CD matches project destinations by glob', 'list each cluster the team deploys to');
       }
       if (typeof d?.namespace !== 'string' || !isDns1123Label(d.namespace)) {
-        throw badValue({
-          code: ErrorCode.PROJECT_WILDCARD,
-          where: this,
-          prop: 'destinations[].namespace',
-          value: d?.namespace,
-          allowed: 'must be one exact namespace (a DNS-1123 label, no "*")',
-          fix: 'list each namespace the team deploys to',
-        });
+        throw badValue(ErrorCode.PROJECT_WILDCARD, this, 'destinations[].namespace', d?.namespace,
+          'must be one exact namespace (a DNS-1123 label, no "*")', 'list each namespace the team deploys to');
       }
     }
     this.destinations = props.destinations.map((d) => ({ namespace: d.namespace, cluster: d.cluster ?? DestinationCluster.IN_CLUSTER }));
     for (const r of props.clusterResources ?? []) {
       if (typeof r?.kind !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(r.kind) || typeof r.group !== 'string' || GLOB.test(r.group)) {
-        throw badValue({
-          code: ErrorCode.PROJECT_WILDCARD,
-          where: this,
-          prop: 'clusterResources',
-          value: r,
-          allowed: 'must name one concrete group and kind, without "*"',
-          fix: 'list each cluster-scoped kind, e.g. { group: "", kind: "Namespace" }',
-        });
+        throw badValue(ErrorCode.PROJECT_WILDCARD, this, 'clusterResources', r,
+          'must name one concrete group and kind, without "*"', 'list each cluster-scoped kind, e.g. { group: "", kind: "Namespace" }');
       }
     }
     for (const [prop, groups] of [['developerGroups', props.developerGroups], ['onCallGroups', props.onCallGroups], ['overrideGrant.groups', props.overrideGrant?.groups]] as const) {
       for (const g of groups ?? []) {
         if (typeof g !== 'string' || g.trim() === '' || /[\s,*]/.test(g)) {
-          throw badValue({
-            code: ErrorCode.INVALID_NAME,
-            where: this,
-            prop,
-            value: g,
-            allowed: 'must be an SSO group name without spaces, commas or "*"',
-            fix: 'use the group name as your identity provider sends it',
-          });
+          throw badValue(ErrorCode.INVALID_NAME, this, prop, g,
+            'must be an SSO group name without spaces, commas or "*"', 'use the group name as your identity provider sends it');
         }
       }
     }
     if (props.overrideGrant && (typeof props.overrideGrant.reason !== 'string' || props.overrideGrant.reason.trim().length < 10
       || props.overrideGrant.groups.length === 0)) {
-      throw badValue({
-        code: ErrorCode.INVALID_REASON,
-        where: this,
-        prop: 'overrideGrant',
-        value: props.overrideGrant,
-        allowed: 'must name at least one group and say, in at least 10 characters, why it may bypass Git',
-        fix: 'leave overrideGrant out unless a team truly needs to sync local manifests',
-      });
+      throw badValue(ErrorCode.INVALID_REASON, this, 'overrideGrant', props.overrideGrant,
+        'must name at least one group and say, in at least 10 characters, why it may bypass Git', 'leave overrideGrant out unless a team truly needs to sync local manifests');
     }
 
     this.resource = new ApiObject(this, 'Resource', {

@@ -12,14 +12,8 @@ import { isDns1123Subdomain, isDns1123Label, isGitRepoUrl, suggestDns1123Label }
 /** A name or namespace that must be a DNS-1123 label ([SAFE-004] for a prop named like a namespace, else [SAFE-001]). */
 export function checkLabel(scope: IConstruct, prop: string, value: string, what: string): string {
   if (typeof value !== 'string' || !isDns1123Label(value)) {
-    throw badValue({
-      code: prop.toLowerCase().includes('namespace') ? ErrorCode.INVALID_NAMESPACE : ErrorCode.INVALID_NAME,
-      where: scope,
-      prop,
-      value,
-      allowed: `must be ${what} that is a DNS-1123 label: lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters`,
-      fix: `use e.g. ${JSON.stringify(suggestDns1123Label(String(value ?? '')))}`,
-    });
+    throw badValue(prop.toLowerCase().includes('namespace') ? ErrorCode.INVALID_NAMESPACE : ErrorCode.INVALID_NAME, scope, prop, value,
+      `must be ${what} that is a DNS-1123 label: lowercase letters, digits and "-", starting and ending with a letter or digit, at most 63 characters`, `use e.g. ${JSON.stringify(suggestDns1123Label(String(value ?? '')))}`);
   }
   return value;
 }
@@ -28,24 +22,12 @@ export function checkLabel(scope: IConstruct, prop: string, value: string, what:
 export function checkProject(scope: IConstruct, project: IArgoProject): string {
   const name = project?.projectName;
   if (name === undefined || name === '' || name === 'default') {
-    throw badValue({
-      code: ErrorCode.DEFAULT_PROJECT,
-      where: scope,
-      prop: 'project',
-      value: name,
-      allowed: 'must name an AppProject other than "default", which allows every repository, destination and kind',
-      fix: 'pass ArgoProject.fromName(\'<team project>\')',
-    });
+    throw badValue(ErrorCode.DEFAULT_PROJECT, scope, 'project', name,
+      'must name an AppProject other than "default", which allows every repository, destination and kind', 'pass ArgoProject.fromName(\'<team project>\')');
   }
   if (typeof name !== 'string' || !isDns1123Subdomain(name)) {
-    throw badValue({
-      code: ErrorCode.INVALID_NAME,
-      where: scope,
-      prop: 'project',
-      value: name,
-      allowed: 'must be an AppProject name (lowercase letters, digits, "-" and ".")',
-      fix: 'pass ArgoProject.fromName(\'<team project>\') or a SafeProject',
-    });
+    throw badValue(ErrorCode.INVALID_NAME, scope, 'project', name,
+      'must be an AppProject name (lowercase letters, digits, "-" and ".")', 'pass ArgoProject.fromName(\'<team project>\') or a SafeProject');
   }
   return name;
 }
@@ -55,14 +37,8 @@ export function checkRepoUrl(scope: IConstruct, url: string): string {
   // A Git repository, or an OCI registry of Helm charts.
   const ok = isGitRepoUrl(url) || (typeof url === 'string' && /^oci:\/\/\S+$/.test(url));
   if (!ok) {
-    throw badValue({
-      code: ErrorCode.INVALID_URL,
-      where: scope,
-      prop: 'repoUrl',
-      value: url,
-      allowed: 'must be a repository URL Argo CD can read (https://, ssh://, oci:// or git@host:path)',
-      fix: 'give the URL of the repository as it is registered in Argo CD',
-    });
+    throw badValue(ErrorCode.INVALID_URL, scope, 'repoUrl', url,
+      'must be a repository URL Argo CD can read (https://, ssh://, oci:// or git@host:path)', 'give the URL of the repository as it is registered in Argo CD');
   }
   return url;
 }
@@ -74,14 +50,8 @@ export function checkRepoUrl(scope: IConstruct, url: string): string {
  */
 export function checkIgnoreRule(scope: IConstruct, prop: string, rule: IgnoreRule, target: string): IgnoreRule {
   if (!(rule instanceof IgnoreRule)) {
-    throw badValue({
-      code: ErrorCode.INVALID_IGNORE_TARGET,
-      where: scope,
-      prop,
-      value: rule,
-      allowed: prop === 'ignoreRules' ? 'must hold rules built with an IgnoreRule factory' : 'must be built with an IgnoreRule factory',
-      fix: `use IgnoreRule.jsonPointer(${target}, '/spec/replicas', 'reason') or another factory`,
-    });
+    throw badValue(ErrorCode.INVALID_IGNORE_TARGET, scope, prop, rule,
+      prop === 'ignoreRules' ? 'must hold rules built with an IgnoreRule factory' : 'must be built with an IgnoreRule factory', `use IgnoreRule.jsonPointer(${target}, '/spec/replicas', 'reason') or another factory`);
   }
   return rule;
 }

@@ -1,4 +1,4 @@
-import { describeObject } from '../rules/manifest';
+import { describeObject } from '../core/manifest';
 import { Finding } from '../rules/types';
 
 /** One finding as a synth error line: rule, object, construct path, field, value and fix. */

@@ -113,14 +113,7 @@ export function renderSimple(value: string, params: { readonly [key: string]: st
 export function checkTemplateSyntax(where: IConstruct | string, prop: string, value: string): ParsedTemplate {
   const parsed = parseTemplate(value);
   if (typeof parsed === 'string') {
-    throw badValue({
-      code: ErrorCode.INVALID_TEMPLATE,
-      where,
-      prop,
-      value,
-      allowed: `is not a valid Go template: ${parsed}`,
-      fix: 'write each parameter as {{.name}}',
-    });
+    throw badValue(ErrorCode.INVALID_TEMPLATE, where, prop, value, `is not a valid Go template: ${parsed}`, 'write each parameter as {{.name}}');
   }
   return parsed;
 }

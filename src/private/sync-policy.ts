@@ -82,14 +82,8 @@ export function resolveRetry(scope: IConstruct, retry: RetryOptions): ResolvedRe
   };
   const bounded = (prop: string, value: number, min: number, max: number, unit: string, fix: string) => {
     if (!Number.isInteger(value) || value < min || value > max) {
-      throw badValue({
-        code: ErrorCode.RETRY_OUT_OF_BOUNDS,
-        where: scope,
-        prop: `retry.${prop}`,
-        value: unit === 's' ? `${value}s` : value,
-        allowed: `must be a whole number from ${min}${unit} to ${max}${unit}`,
-        fix,
-      });
+      throw badValue(ErrorCode.RETRY_OUT_OF_BOUNDS, scope, `retry.${prop}`, unit === 's' ? `${value}s` : value,
+        `must be a whole number from ${min}${unit} to ${max}${unit}`, fix);
     }
   };
   bounded('limit', resolved.limit, 1, 10, '', 'retry between 1 and 10 times; unlimited retries hammer a broken commit forever');

@@ -1,5 +1,4 @@
-import { stringAt } from './manifest';
-import { Manifest } from './types';
+import { Manifest, stringAt } from '../core/manifest';
 
 /** Annotations of a declarative break-glass, written by SafeApplication and read by the rules. */
 export const BREAK_GLASS_REASON_ANNOTATION = 'safe-argocd/break-glass-reason';

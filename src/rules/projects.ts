@@ -1,4 +1,4 @@
-import { Manifest } from './types';
+import { Manifest } from '../core/manifest';
 
 /** Whether a manifest is an Argo CD AppProject. */
 export function isAppProject(m: Manifest): boolean {

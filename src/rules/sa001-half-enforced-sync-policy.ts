@@ -1,6 +1,6 @@
-import { at, isAutoSync } from './manifest';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
+import { at, isAutoSync } from '../core/manifest';
 
 /** Auto-sync on, but prune or self-heal off. */
 export const halfEnforcedSyncPolicy: Rule = {

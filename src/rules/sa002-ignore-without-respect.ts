@@ -1,6 +1,6 @@
-import { listAt, syncOptionsOf } from './manifest';
 import { Severity } from './severity';
 import { Rule } from './types';
+import { listAt, syncOptionsOf } from '../core/manifest';
 
 /** ignoreDifferences without RespectIgnoreDifferences=true. */
 export const ignoreWithoutRespect: Rule = {

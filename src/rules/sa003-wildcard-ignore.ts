@@ -1,6 +1,6 @@
-import { isObject, listAt } from './manifest';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
+import { isObject, listAt } from '../core/manifest';
 import { hasGlob } from '../core/names';
 
 /** An ignoreDifferences entry that matches more than one concrete resource. */

@@ -1,6 +1,6 @@
-import { at, isObject } from './manifest';
 import { Severity } from './severity';
 import { Rule } from './types';
+import { at, isObject } from '../core/manifest';
 
 /** `automated.enabled` on an Argo CD release that does not have the field. */
 export const automatedEnabledUnsupported: Rule = {

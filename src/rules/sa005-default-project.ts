@@ -1,6 +1,6 @@
-import { stringAt } from './manifest';
 import { Severity } from './severity';
 import { Rule } from './types';
+import { stringAt } from '../core/manifest';
 
 /** An Application in the `default` AppProject. */
 export const defaultProject: Rule = {

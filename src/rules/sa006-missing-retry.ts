@@ -1,6 +1,6 @@
-import { at, isAutoSync, isObject } from './manifest';
 import { Severity } from './severity';
 import { Rule } from './types';
+import { at, isAutoSync, isObject } from '../core/manifest';
 
 /** Auto-sync without a bounded retry. */
 export const missingRetry: Rule = {

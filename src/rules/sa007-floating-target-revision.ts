@@ -1,6 +1,6 @@
-import { sourcesOf, stringAt } from './manifest';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
+import { sourcesOf, stringAt } from '../core/manifest';
 
 // One release, as Argo CD tells a chart version from a constraint (a semantic version, optionally with
 // a "v" and fewer than three parts); anything else (`*`, `^1.2`, `!=1.2.3`, `1.x`) is a constraint.

@@ -1,6 +1,6 @@
-import { at, isAutoSync } from './manifest';
 import { Severity } from './severity';
 import { Rule } from './types';
+import { at, isAutoSync } from '../core/manifest';
 
 /** Auto-sync allowed to sync an app down to zero resources. */
 export const allowEmpty: Rule = {

@@ -1,6 +1,6 @@
-import { describeObject, isObject, listAt, sourcesOf, stringAt } from './manifest';
 import { Severity } from './severity';
-import { Manifest, Rule, Violation } from './types';
+import { Rule, Violation } from './types';
+import { describeObject, isObject, listAt, Manifest, sourcesOf, stringAt } from '../core/manifest';
 
 /**
  * Names reserved for documentation and tests (RFC 2606, RFC 6761): no repository or registry is ever served

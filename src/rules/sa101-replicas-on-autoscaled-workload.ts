@@ -1,7 +1,7 @@
-import { at } from './manifest';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
 import { ownerLabel, scaleTargets, ScaleTargetIndex } from './workloads';
+import { at } from '../core/manifest';
 
 /** A workload that declares spec.replicas while an autoscaler in the same app owns it. */
 export const replicasOnAutoscaledWorkload: Rule = {

@@ -1,9 +1,9 @@
-import { isObject, listAt, stringAt, syncOptionsOf } from './manifest';
 import { Severity } from './severity';
-import { Manifest, Rule, Violation } from './types';
+import { Rule, Violation } from './types';
 import { effectiveNamespace, ownerLabel, scaleTargets, ScaleTargetIndex } from './workloads';
 import { globMatches } from '../core/glob';
 import { groupOf } from '../core/kinds';
+import { isObject, listAt, Manifest, stringAt, syncOptionsOf } from '../core/manifest';
 
 /**
  * Whether an ignoreDifferences entry keeps Argo CD away from the target's replicas: it matches the

@@ -1,7 +1,7 @@
-import { at } from './manifest';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
 import { hookTypesOf, isJobOrPod } from './workloads';
+import { at } from '../core/manifest';
 
 /** A hook Job (or Pod) that can run forever. */
 export const hookJobWithoutDeadline: Rule = {

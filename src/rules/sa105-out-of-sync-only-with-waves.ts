@@ -1,7 +1,7 @@
-import { syncOptionsOf } from './manifest';
 import { Severity } from './severity';
 import { Rule } from './types';
 import { isApplied, waveOf } from './workloads';
+import { syncOptionsOf } from '../core/manifest';
 
 /** ApplyOutOfSyncOnly together with sync waves. */
 export const outOfSyncOnlyWithWaves: Rule = {

@@ -1,7 +1,7 @@
-import { isObject, listAt } from './manifest';
 import { isAppProject } from './projects';
 import { Severity } from './severity';
-import { Manifest, Rule, Violation } from './types';
+import { Rule, Violation } from './types';
+import { isObject, listAt, Manifest } from '../core/manifest';
 
 /** An AppProject that allows any repository, any destination, or any cluster-scoped kind. */
 export const permissiveProject: Rule = {

@@ -1,7 +1,7 @@
-import { at, listAt, sourcesOf, stringAt } from './manifest';
 import { isAppProject, isArgoApplication } from './projects';
 import { Severity } from './severity';
-import { Manifest, Rule, Violation } from './types';
+import { Rule, Violation } from './types';
+import { at, listAt, Manifest, sourcesOf, stringAt } from '../core/manifest';
 import { destinationAllowed, sourceAllowed } from '../core/project-policy';
 
 /** An Application whose AppProject, present in the same input, does not allow its destination or source. */

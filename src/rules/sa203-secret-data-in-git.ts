@@ -1,6 +1,6 @@
-import { describeObject, isObject } from './manifest';
 import { Severity } from './severity';
-import { Manifest, Rule, Violation } from './types';
+import { Rule, Violation } from './types';
+import { describeObject, isObject, Manifest } from '../core/manifest';
 
 /** The fields of a core v1 Secret that hold values. */
 const VALUE_FIELDS = ['data', 'stringData'] as const;

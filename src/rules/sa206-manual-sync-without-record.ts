@@ -1,7 +1,7 @@
 import { breakGlassOf } from './break-glass';
-import { at, isAutoSync } from './manifest';
 import { Severity } from './severity';
 import { Rule } from './types';
+import { at, isAutoSync } from '../core/manifest';
 
 /** An Application without automated sync and without a recorded reason. */
 export const manualSyncWithoutRecord: Rule = {

@@ -1,5 +1,4 @@
-import { isObject, at } from './manifest';
-import { Manifest } from './types';
+import { at, isObject, Manifest } from '../core/manifest';
 
 /**
  * Annotations of the form `safe-argocd/suppress.SA003: <reason>` silence one rule on the object that

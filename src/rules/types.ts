@@ -1,8 +1,7 @@
 import { Severity } from './severity';
 import { ArgoCdVersion } from '../core/argocd-version';
+import { Manifest } from '../core/manifest';
 
-/** A Kubernetes object as plain JSON: `apiVersion`, `kind`, `metadata`, and the rest. */
-export type Manifest = { readonly [key: string]: unknown };
 
 /**
  * What a rule looks at: one Argo CD Application and the manifests it deploys.

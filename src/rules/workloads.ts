@@ -1,9 +1,8 @@
-import { at, isObject, stringAt } from './manifest';
-import { Manifest } from './types';
 import { HELM_HOOK_WEIGHT_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../core/argo-annotations';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { HookReading, readHook } from '../core/hooks';
 import { groupOf } from '../core/kinds';
+import { at, isObject, Manifest, stringAt } from '../core/manifest';
 
 /** The namespace an object lands in: its own, else the Application's destination namespace. */
 export function effectiveNamespace(obj: Manifest, application: Manifest | undefined): string {

@@ -198,39 +198,21 @@ function serviceSpec(options: ServiceProjectOptions): ServiceSpec {
 function checkService(service: string): string {
   // It also names the Service, whose name Kubernetes checks as a DNS-1035 label: it must start with a letter.
   if (typeof service !== 'string' || !isDns1123Label(service) || !/^[a-z]/.test(service)) {
-    throw badValue({
-      code: ErrorCode.INVALID_NAME,
-      where: WHERE,
-      prop: 'service',
-      value: service,
-      allowed: 'must be a DNS-1123 label that starts with a letter (lowercase letters, digits and "-", at most 63 characters): '
-        + 'it names the Application, the namespace, the Deployment and the Service',
-      fix: `use e.g. ${JSON.stringify(suggestName(service))}`,
-    });
+    throw badValue(ErrorCode.INVALID_NAME, WHERE, 'service', service,
+      'must be a DNS-1123 label that starts with a letter (lowercase letters, digits and "-", at most 63 characters): '
+        + 'it names the Application, the namespace, the Deployment and the Service', `use e.g. ${JSON.stringify(suggestName(service))}`);
   }
   if (service === 'default' || service.startsWith('kube-')) {
-    throw badValue({
-      code: ErrorCode.INVALID_NAME,
-      where: WHERE,
-      prop: 'service',
-      value: service,
-      allowed: 'must not name a shared or reserved namespace ("default", "kube-..."): the service gets a namespace of its own',
-      fix: 'name the namespace after the service, e.g. "orders"',
-    });
+    throw badValue(ErrorCode.INVALID_NAME, WHERE, 'service', service,
+      'must not name a shared or reserved namespace ("default", "kube-..."): the service gets a namespace of its own', 'name the namespace after the service, e.g. "orders"');
   }
   return service;
 }
 
 function checkProject(project: string): string {
   if (typeof project !== 'string' || !isDns1123Label(project) || project === 'default') {
-    throw badValue({
-      code: project === 'default' ? ErrorCode.DEFAULT_PROJECT : ErrorCode.INVALID_NAME,
-      where: WHERE,
-      prop: '--project',
-      value: project,
-      allowed: 'must be a DNS-1123 label other than "default" (which allows every repository, destination and kind)',
-      fix: `name the project after the team, e.g. ${JSON.stringify(project === 'default' ? 'payments' : suggestName(project))}`,
-    });
+    throw badValue(project === 'default' ? ErrorCode.DEFAULT_PROJECT : ErrorCode.INVALID_NAME, WHERE, '--project', project,
+      'must be a DNS-1123 label other than "default" (which allows every repository, destination and kind)', `name the project after the team, e.g. ${JSON.stringify(project === 'default' ? 'payments' : suggestName(project))}`);
   }
   return project;
 }
@@ -240,28 +222,16 @@ function parseHpa(text: string): { min: number; max: number } {
   const min = match ? Number(match[1]) : NaN;
   const max = match ? Number(match[2]) : NaN;
   if (!match || min < 1 || max < min || max > MAX_REPLICAS) {
-    throw badValue({
-      code: ErrorCode.INVALID_SCAFFOLD_OPTION,
-      where: WHERE,
-      prop: '--hpa',
-      value: text,
-      allowed: `must be MIN:MAX, whole numbers with 1 <= MIN <= MAX <= ${MAX_REPLICAS}`,
-      fix: 'use e.g. --hpa 2:10',
-    });
+    throw badValue(ErrorCode.INVALID_SCAFFOLD_OPTION, WHERE, '--hpa', text,
+      `must be MIN:MAX, whole numbers with 1 <= MIN <= MAX <= ${MAX_REPLICAS}`, 'use e.g. --hpa 2:10');
   }
   return { min, max };
 }
 
 function checkSecretKey(key: string): string {
   if (typeof key !== 'string' || key.length > 253 || !ENV_NAME.test(key)) {
-    throw badValue({
-      code: ErrorCode.INVALID_SCAFFOLD_OPTION,
-      where: WHERE,
-      prop: '--external-secret',
-      value: key,
-      allowed: 'must be the name of the Secret key and environment variable: letters, digits and "_", not starting with a digit',
-      fix: 'use e.g. --external-secret DATABASE_URL; the secret store path is set in main.ts',
-    });
+    throw badValue(ErrorCode.INVALID_SCAFFOLD_OPTION, WHERE, '--external-secret', key,
+      'must be the name of the Secret key and environment variable: letters, digits and "_", not starting with a digit', 'use e.g. --external-secret DATABASE_URL; the secret store path is set in main.ts');
   }
   return key;
 }
@@ -279,14 +249,8 @@ function shellWord(text: string): string {
 function checkImage(image: string): string {
   // A reference as a container runtime reads it: no whitespace or quotes, a name before any tag or digest.
   if (typeof image !== 'string' || !/^[a-z0-9][\w.\-/:@]*$/i.test(image) || image.length > 512) {
-    throw badValue({
-      code: ErrorCode.INVALID_SCAFFOLD_OPTION,
-      where: WHERE,
-      prop: '--image',
-      value: image,
-      allowed: 'must be an image reference: registry/name:tag or name@sha256:digest, without spaces or quotes',
-      fix: 'use e.g. --image registry.example.com/shop/orders:1.0.0',
-    });
+    throw badValue(ErrorCode.INVALID_SCAFFOLD_OPTION, WHERE, '--image', image,
+      'must be an image reference: registry/name:tag or name@sha256:digest, without spaces or quotes', 'use e.g. --image registry.example.com/shop/orders:1.0.0');
   }
   return image;
 }
@@ -295,28 +259,16 @@ function checkRepoUrl(url: string): string {
   // A Git repository URL as SafeApplication accepts it, without quotes or backslashes.
   const ok = isGitRepoUrl(url) && !/['"\\]/.test(url);
   if (!ok) {
-    throw badValue({
-      code: ErrorCode.INVALID_URL,
-      where: WHERE,
-      prop: '--repo-url',
-      value: url,
-      allowed: 'must be a Git repository URL Argo CD can read (https://, ssh://, git:// or git@host:path)',
-      fix: 'give the URL of the repository the synth output is committed to, as it is registered in Argo CD',
-    });
+    throw badValue(ErrorCode.INVALID_URL, WHERE, '--repo-url', url,
+      'must be a Git repository URL Argo CD can read (https://, ssh://, git:// or git@host:path)', 'give the URL of the repository the synth output is committed to, as it is registered in Argo CD');
   }
   return url;
 }
 
 function checkLibrary(spec: string): string {
   if (typeof spec !== 'string' || spec.trim() !== spec || spec.length === 0 || /["\\\n]/.test(spec)) {
-    throw badValue({
-      code: ErrorCode.INVALID_SCAFFOLD_OPTION,
-      where: WHERE,
-      prop: '--library',
-      value: spec,
-      allowed: 'must be a version range of cdk8s-safe-argocd, or the path of a packed tarball or folder',
-      fix: 'use e.g. --library ../cdk8s-safe-argocd-1.0.0.tgz',
-    });
+    throw badValue(ErrorCode.INVALID_SCAFFOLD_OPTION, WHERE, '--library', spec,
+      'must be a version range of cdk8s-safe-argocd, or the path of a packed tarball or folder', 'use e.g. --library ../cdk8s-safe-argocd-1.0.0.tgz');
   }
   return spec;
 }

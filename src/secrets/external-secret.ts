@@ -25,24 +25,12 @@ export class ExternalSecretStore {
   public static fromName(storeName: string, storeKind: SecretStoreKind): ISecretStore {
     const where = 'ExternalSecretStore.fromName';
     if (typeof storeName !== 'string' || !isDns1123Subdomain(storeName)) {
-      throw badValue({
-        code: ErrorCode.INVALID_NAME,
-        where,
-        prop: 'storeName',
-        value: storeName,
-        allowed: 'must be a store name: a DNS-1123 subdomain (lowercase letters, digits, "-" and ".")',
-        fix: 'use the metadata.name of the SecretStore or ClusterSecretStore',
-      });
+      throw badValue(ErrorCode.INVALID_NAME, where, 'storeName', storeName,
+        'must be a store name: a DNS-1123 subdomain (lowercase letters, digits, "-" and ".")', 'use the metadata.name of the SecretStore or ClusterSecretStore');
     }
     if (!Object.values(SecretStoreKind).includes(storeKind)) {
-      throw badValue({
-        code: ErrorCode.INVALID_SECRET_STORE,
-        where,
-        prop: 'storeKind',
-        value: storeKind,
-        allowed: 'must be a SecretStoreKind',
-        fix: 'use SecretStoreKind.SECRET_STORE or SecretStoreKind.CLUSTER_SECRET_STORE',
-      });
+      throw badValue(ErrorCode.INVALID_SECRET_STORE, where, 'storeKind', storeKind,
+        'must be a SecretStoreKind', 'use SecretStoreKind.SECRET_STORE or SecretStoreKind.CLUSTER_SECRET_STORE');
     }
     return { storeName, storeKind };
   }
@@ -203,14 +191,8 @@ export class ExternalSecret extends Construct {
 
 function checkName(scope: Construct, prop: string, value: string): string {
   if (typeof value !== 'string' || !isDns1123Subdomain(value)) {
-    throw badValue({
-      code: ErrorCode.INVALID_NAME,
-      where: scope,
-      prop,
-      value,
-      allowed: 'must be a DNS-1123 subdomain: lowercase letters, digits, "-" and ".", at most 253 characters',
-      fix: 'use e.g. "checkout-db"',
-    });
+    throw badValue(ErrorCode.INVALID_NAME, scope, prop, value,
+      'must be a DNS-1123 subdomain: lowercase letters, digits, "-" and ".", at most 253 characters', 'use e.g. "checkout-db"');
   }
   return value;
 }
@@ -220,24 +202,12 @@ function checkStore(scope: Construct, store: ISecretStore, namespace: string): I
     && typeof store.storeName === 'string' && isDns1123Subdomain(store.storeName)
     && Object.values(SecretStoreKind).includes(store.storeKind);
   if (!valid) {
-    throw badValue({
-      code: ErrorCode.INVALID_SECRET_STORE,
-      where: scope,
-      prop: 'store',
-      value: store,
-      allowed: 'must be a SecretStore or a store reference with a name and a SecretStoreKind',
-      fix: 'pass a SecretStore of this app, or ExternalSecretStore.fromName(\'name\', SecretStoreKind.CLUSTER_SECRET_STORE)',
-    });
+    throw badValue(ErrorCode.INVALID_SECRET_STORE, scope, 'store', store,
+      'must be a SecretStore or a store reference with a name and a SecretStoreKind', 'pass a SecretStore of this app, or ExternalSecretStore.fromName(\'name\', SecretStoreKind.CLUSTER_SECRET_STORE)');
   }
   if (SecretStore.isSecretStore(store) && store.namespace !== namespace) {
-    throw badValue({
-      code: ErrorCode.INVALID_SECRET_STORE,
-      where: scope,
-      prop: 'store',
-      value: `SecretStore ${store.namespace}/${store.storeName}`,
-      allowed: `is in another namespace than the ExternalSecret (${namespace}); a SecretStore serves its own namespace only`,
-      fix: 'define a SecretStore in this namespace, or use a ClusterSecretStore',
-    });
+    throw badValue(ErrorCode.INVALID_SECRET_STORE, scope, 'store', `SecretStore ${store.namespace}/${store.storeName}`,
+      `is in another namespace than the ExternalSecret (${namespace}); a SecretStore serves its own namespace only`, 'define a SecretStore in this namespace, or use a ClusterSecretStore');
   }
   return store;
 }
@@ -245,73 +215,37 @@ function checkStore(scope: Construct, store: ISecretStore, namespace: string): I
 function checkRefresh(scope: Construct, interval: Duration): Duration {
   const seconds = interval?.toSeconds?.({ integral: false });
   if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < 60 || seconds > 86400) {
-    throw badValue({
-      code: ErrorCode.REFRESH_OUT_OF_BOUNDS,
-      where: scope,
-      prop: 'refreshInterval',
-      value: typeof seconds === 'number' ? `${seconds}s` : interval,
-      allowed: 'must be a whole number of seconds from 60s (1 minute) to 86400s (24 hours); 0 would fetch once and never refresh',
-      fix: 'use e.g. Duration.hours(1)',
-    });
+    throw badValue(ErrorCode.REFRESH_OUT_OF_BOUNDS, scope, 'refreshInterval', typeof seconds === 'number' ? `${seconds}s` : interval,
+      'must be a whole number of seconds from 60s (1 minute) to 86400s (24 hours); 0 would fetch once and never refresh', 'use e.g. Duration.hours(1)');
   }
   return interval;
 }
 
 function checkData(scope: Construct, data: ExternalSecretData[]): ExternalSecretData[] {
   if (!Array.isArray(data) || data.length === 0) {
-    throw badValue({
-      code: ErrorCode.INVALID_SECRET_DATA,
-      where: scope,
-      prop: 'data',
-      value: data,
-      allowed: 'must list at least one key',
-      fix: 'add e.g. { secretKey: \'password\', remoteKey: \'checkout/db\', remoteProperty: \'password\' }',
-    });
+    throw badValue(ErrorCode.INVALID_SECRET_DATA, scope, 'data', data,
+      'must list at least one key', 'add e.g. { secretKey: \'password\', remoteKey: \'checkout/db\', remoteProperty: \'password\' }');
   }
   const seen = new Set<string>();
   data.forEach((d, i) => {
     const key = d?.secretKey;
     if (typeof key !== 'string' || key.length > 253 || !SECRET_KEY.test(key)) {
-      throw badValue({
-        code: ErrorCode.INVALID_SECRET_DATA,
-        where: scope,
-        prop: `data[${i}].secretKey`,
-        value: key,
-        allowed: 'must be a Secret key: letters, digits, "-", "_" and ".", at most 253 characters',
-        fix: 'use e.g. "password" or "DB_PASSWORD"',
-      });
+      throw badValue(ErrorCode.INVALID_SECRET_DATA, scope, `data[${i}].secretKey`, key,
+        'must be a Secret key: letters, digits, "-", "_" and ".", at most 253 characters', 'use e.g. "password" or "DB_PASSWORD"');
     }
     if (seen.has(key)) {
-      throw badValue({
-        code: ErrorCode.DUPLICATE,
-        where: scope,
-        prop: `data[${i}].secretKey`,
-        value: key,
-        allowed: 'is already used by an earlier entry; the later value would silently win',
-        fix: 'give each key of the Secret once',
-      });
+      throw badValue(ErrorCode.DUPLICATE, scope, `data[${i}].secretKey`, key,
+        'is already used by an earlier entry; the later value would silently win', 'give each key of the Secret once');
     }
     seen.add(key);
     if (typeof d.remoteKey !== 'string' || d.remoteKey.trim() === '' || d.remoteKey.trim() !== d.remoteKey) {
-      throw badValue({
-        code: ErrorCode.INVALID_SECRET_DATA,
-        where: scope,
-        prop: `data[${i}].remoteKey`,
-        value: d.remoteKey,
-        allowed: 'must name the secret in the provider, without surrounding whitespace',
-        fix: 'use the provider\'s name or path of the secret, e.g. "checkout/db"',
-      });
+      throw badValue(ErrorCode.INVALID_SECRET_DATA, scope, `data[${i}].remoteKey`, d.remoteKey,
+        'must name the secret in the provider, without surrounding whitespace', 'use the provider\'s name or path of the secret, e.g. "checkout/db"');
     }
     if (d.remoteProperty !== undefined
       && (typeof d.remoteProperty !== 'string' || d.remoteProperty.trim() === '' || d.remoteProperty.trim() !== d.remoteProperty)) {
-      throw badValue({
-        code: ErrorCode.INVALID_SECRET_DATA,
-        where: scope,
-        prop: `data[${i}].remoteProperty`,
-        value: d.remoteProperty,
-        allowed: 'must name one property of the provider secret, without surrounding whitespace',
-        fix: 'use e.g. "password", or leave remoteProperty out to take the whole value',
-      });
+      throw badValue(ErrorCode.INVALID_SECRET_DATA, scope, `data[${i}].remoteProperty`, d.remoteProperty,
+        'must name one property of the provider secret, without surrounding whitespace', 'use e.g. "password", or leave remoteProperty out to take the whole value');
     }
   });
   return data;

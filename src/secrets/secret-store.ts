@@ -158,28 +158,16 @@ export class SecretStoreProvider {
   public static vault(options: VaultOptions): SecretStoreProvider {
     const where = 'SecretStoreProvider.vault';
     if (typeof options.server !== 'string' || !/^https:\/\/[^\s/]+(\/\S*)?$/.test(options.server)) {
-      throw badValue({
-        code: ErrorCode.INVALID_URL,
-        where,
-        prop: 'server',
-        value: options.server,
-        allowed: 'must be an https:// URL: over plain http the Vault token and every secret travel in clear text',
-        fix: 'use e.g. "https://vault.example.com:8200"',
-      });
+      throw badValue(ErrorCode.INVALID_URL, where, 'server', options.server,
+        'must be an https:// URL: over plain http the Vault token and every secret travel in clear text', 'use e.g. "https://vault.example.com:8200"');
     }
     const vaultPath = /^[\w.-]+(\/[\w.-]+)*$/;
     const path = matching(where, 'path', options.path, vaultPath,
       'must be the mount path of a KV secrets engine, without leading or trailing "/"', 'use e.g. "secret"');
     const version = options.version ?? VaultKvVersion.V2;
     if (!Object.values(VaultKvVersion).includes(version)) {
-      throw badValue({
-        code: ErrorCode.INVALID_SECRET_STORE,
-        where,
-        prop: 'version',
-        value: version,
-        allowed: 'must be a VaultKvVersion',
-        fix: 'use VaultKvVersion.V2 (or V1 for a KV version 1 engine)',
-      });
+      throw badValue(ErrorCode.INVALID_SECRET_STORE, where, 'version', version,
+        'must be a VaultKvVersion', 'use VaultKvVersion.V2 (or V1 for a KV version 1 engine)');
     }
     const role = matching(where, 'kubernetesAuthRole', options.kubernetesAuthRole, /^[\w.@-]+$/,
       'must be the name of a role of Vault\'s Kubernetes auth method', 'use e.g. "checkout"');
@@ -214,14 +202,8 @@ export class SecretStoreProvider {
       'use the project ID, e.g. "payments-prod", not the project number');
     const identity = options.workloadIdentity;
     if (typeof identity !== 'object' || identity === null) {
-      throw badValue({
-        code: ErrorCode.INVALID_SECRET_STORE,
-        where,
-        prop: 'workloadIdentity',
-        value: identity,
-        allowed: 'is required',
-        fix: 'give { clusterLocation, clusterName, serviceAccount } of the GKE cluster',
-      });
+      throw badValue(ErrorCode.INVALID_SECRET_STORE, where, 'workloadIdentity', identity,
+        'is required', 'give { clusterLocation, clusterName, serviceAccount } of the GKE cluster');
     }
     const clusterLocation = matching(where, 'workloadIdentity.clusterLocation', identity.clusterLocation,
       /^[a-z]+-[a-z]+\d+(-[a-z])?$/, 'must be a Google Cloud region or zone',
@@ -294,24 +276,12 @@ export class SecretStore extends Construct implements ISecretStore {
     const app = SafeApplication.enclosing(this);
 
     if (typeof props.name !== 'string' || !isDns1123Subdomain(props.name)) {
-      throw badValue({
-        code: ErrorCode.INVALID_NAME,
-        where: this,
-        prop: 'name',
-        value: props.name,
-        allowed: 'must be a DNS-1123 subdomain: lowercase letters, digits, "-" and ".", at most 253 characters',
-        fix: 'use e.g. "checkout-secrets"',
-      });
+      throw badValue(ErrorCode.INVALID_NAME, this, 'name', props.name,
+        'must be a DNS-1123 subdomain: lowercase letters, digits, "-" and ".", at most 253 characters', 'use e.g. "checkout-secrets"');
     }
     if (!(props.provider instanceof SecretStoreProvider)) {
-      throw badValue({
-        code: ErrorCode.INVALID_SECRET_STORE,
-        where: this,
-        prop: 'provider',
-        value: props.provider,
-        allowed: 'must be built with a SecretStoreProvider factory',
-        fix: 'use e.g. SecretStoreProvider.awsSecretsManager({ region, serviceAccount })',
-      });
+      throw badValue(ErrorCode.INVALID_SECRET_STORE, this, 'provider', props.provider,
+        'must be built with a SecretStoreProvider factory', 'use e.g. SecretStoreProvider.awsSecretsManager({ region, serviceAccount })');
     }
     this.storeName = props.name;
     this.provider = props.provider;
@@ -328,7 +298,7 @@ export class SecretStore extends Construct implements ISecretStore {
 
 function matching(where: string, prop: string, value: string, pattern: RegExp, allowed: string, fix: string): string {
   if (typeof value !== 'string' || !pattern.test(value)) {
-    throw badValue({ code: ErrorCode.INVALID_SECRET_STORE, where, prop, value, allowed, fix });
+    throw badValue(ErrorCode.INVALID_SECRET_STORE, where, prop, value, allowed, fix);
   }
   return value;
 }
@@ -336,14 +306,8 @@ function matching(where: string, prop: string, value: string, pattern: RegExp, a
 function serviceAccountName(where: string, prop: string, serviceAccount: kplus.IServiceAccount): string {
   const name = serviceAccount?.name;
   if (typeof name !== 'string' || !isDns1123Subdomain(name)) {
-    throw badValue({
-      code: ErrorCode.INVALID_SECRET_STORE,
-      where,
-      prop,
-      value: name,
-      allowed: 'must be a service account with a DNS-1123 name',
-      fix: 'pass a kplus.ServiceAccount, or kplus.ServiceAccount.fromServiceAccountName(scope, id, \'name\')',
-    });
+    throw badValue(ErrorCode.INVALID_SECRET_STORE, where, prop, name,
+      'must be a service account with a DNS-1123 name', 'pass a kplus.ServiceAccount, or kplus.ServiceAccount.fromServiceAccountName(scope, id, \'name\')');
   }
   return name;
 }

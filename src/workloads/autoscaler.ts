@@ -55,46 +55,22 @@ export class Autoscaler {
     const min = options.minReplicas ?? 2;
     const max = options.maxReplicas;
     if (!Number.isInteger(min) || min < 1) {
-      throw badValue({
-        code: ErrorCode.SCALING_OUT_OF_BOUNDS,
-        where,
-        prop: 'minReplicas',
-        value: options.minReplicas,
-        allowed: 'must be a whole number of at least 1 (scaling an HPA to zero needs an alpha feature gate; use KEDA for that)',
-        fix: 'use e.g. minReplicas: 2',
-      });
+      throw badValue(ErrorCode.SCALING_OUT_OF_BOUNDS, where, 'minReplicas', options.minReplicas,
+        'must be a whole number of at least 1 (scaling an HPA to zero needs an alpha feature gate; use KEDA for that)', 'use e.g. minReplicas: 2');
     }
     if (!Number.isInteger(max) || max < min || max > 10000) {
-      throw badValue({
-        code: ErrorCode.SCALING_OUT_OF_BOUNDS,
-        where,
-        prop: 'maxReplicas',
-        value: max,
-        allowed: `must be a whole number from minReplicas (${min}) to 10000`,
-        fix: `use a maximum of at least ${min}`,
-      });
+      throw badValue(ErrorCode.SCALING_OUT_OF_BOUNDS, where, 'maxReplicas', max,
+        `must be a whole number from minReplicas (${min}) to 10000`, `use a maximum of at least ${min}`);
     }
     for (const [prop, value] of [['cpuUtilizationPercent', options.cpuUtilizationPercent], ['memoryUtilizationPercent', options.memoryUtilizationPercent]] as const) {
       if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > 1000)) {
-        throw badValue({
-          code: ErrorCode.SCALING_OUT_OF_BOUNDS,
-          where,
-          prop,
-          value,
-          allowed: 'must be a whole percentage from 1 to 1000 of the containers\' requests',
-          fix: 'use e.g. 70',
-        });
+        throw badValue(ErrorCode.SCALING_OUT_OF_BOUNDS, where, prop, value,
+          'must be a whole percentage from 1 to 1000 of the containers\' requests', 'use e.g. 70');
       }
     }
     if (options.cpuUtilizationPercent === undefined && options.memoryUtilizationPercent === undefined) {
-      throw badValue({
-        code: ErrorCode.SCALING_OUT_OF_BOUNDS,
-        where,
-        prop: 'cpuUtilizationPercent',
-        value: undefined,
-        allowed: 'or memoryUtilizationPercent must be given: an HPA needs at least one metric',
-        fix: 'set cpuUtilizationPercent: 70 (or a memory target)',
-      });
+      throw badValue(ErrorCode.SCALING_OUT_OF_BOUNDS, where, 'cpuUtilizationPercent', undefined,
+        'or memoryUtilizationPercent must be given: an HPA needs at least one metric', 'set cpuUtilizationPercent: 70 (or a memory target)');
     }
     return new Autoscaler(AutoscalerKind.HPA, undefined, { ...options, minReplicas: min });
   }
@@ -135,14 +111,8 @@ export class Autoscaler {
 
 function checkOwnerName(where: string, name: string): string {
   if (typeof name !== 'string' || !isDns1123Subdomain(name)) {
-    throw badValue({
-      code: ErrorCode.INVALID_NAME,
-      where,
-      prop: 'name',
-      value: name,
-      allowed: 'must be the metadata.name of the object that owns the replicas',
-      fix: 'copy the name from the owning object\'s manifest',
-    });
+    throw badValue(ErrorCode.INVALID_NAME, where, 'name', name,
+      'must be the metadata.name of the object that owns the replicas', 'copy the name from the owning object\'s manifest');
   }
   return name;
 }

@@ -154,11 +154,13 @@ export class KnownFieldOwner {
     for (const pointer of props.jsonPointers ?? []) {
       const problem = pointerProblem(pointer);
       if (problem) {
-        throw badValue({ code: ErrorCode.INVALID_POINTER, where, prop: 'jsonPointers', value: pointer, allowed: `is not a valid RFC 6901 pointer: ${problem}`, fix: 'write pointers like "/spec/replicas"' });
+        throw badValue(ErrorCode.INVALID_POINTER, where, 'jsonPointers', pointer,
+          `is not a valid RFC 6901 pointer: ${problem}`, 'write pointers like "/spec/replicas"');
       }
     }
     if ((props.jsonPointers ?? []).length === 0 && (props.jqPaths ?? []).length === 0) {
-      throw badValue({ code: ErrorCode.INVALID_IGNORE_TARGET, where, prop: 'jsonPointers', value: props.jsonPointers, allowed: 'or jqPaths must name at least one field', fix: 'list the fields the owner writes' });
+      throw badValue(ErrorCode.INVALID_IGNORE_TARGET, where, 'jsonPointers', props.jsonPointers,
+        'or jqPaths must name at least one field', 'list the fields the owner writes');
     }
     return new KnownFieldOwner(name, { '*': { jsonPointers: props.jsonPointers, jqPaths: props.jqPaths } });
   }
@@ -185,14 +187,8 @@ export class KnownFieldOwner {
   public ignoreRulesFor(target: IgnoreTarget): IgnoreRule[] {
     const fields = this.table[`${target.group}/${target.kind}`] ?? this.table['*'];
     if (!fields) {
-      throw badValue({
-        code: ErrorCode.NOT_OWNED_BY,
-        where: 'KnownFieldOwner.ignoreRulesFor',
-        prop: 'target',
-        value: `${target.group ? `${target.group}/` : ''}${target.kind} ${target.name}`,
-        allowed: `is not a kind ${this.name} writes (it writes ${this.kinds.join(', ')})`,
-        fix: 'apply the owner to the resource it actually changes',
-      });
+      throw badValue(ErrorCode.NOT_OWNED_BY, 'KnownFieldOwner.ignoreRulesFor', 'target', `${target.group ? `${target.group}/` : ''}${target.kind} ${target.name}`,
+        `is not a kind ${this.name} writes (it writes ${this.kinds.join(', ')})`, 'apply the owner to the resource it actually changes');
     }
     const reason = `written by ${this.name}`;
     return [
@@ -225,14 +221,16 @@ function podTemplateTable(path: JqPath): FieldTable {
 
 function checkName(where: string, name: string): string {
   if (typeof name !== 'string' || !isDns1123Subdomain(name)) {
-    throw badValue({ code: ErrorCode.INVALID_NAME, where, prop: 'name', value: name, allowed: 'must be the metadata.name of the owning object', fix: 'copy the name from the owning object\'s manifest' });
+    throw badValue(ErrorCode.INVALID_NAME, where, 'name', name,
+      'must be the metadata.name of the owning object', 'copy the name from the owning object\'s manifest');
   }
   return name;
 }
 
 function checkText(where: string, prop: string, text: string): string {
   if (typeof text !== 'string' || text.trim().length < 3) {
-    throw badValue({ code: ErrorCode.INVALID_REASON, where, prop, value: text, allowed: 'must say who writes the fields', fix: 'name the controller, e.g. "the vault agent injector"' });
+    throw badValue(ErrorCode.INVALID_REASON, where, prop, text,
+      'must say who writes the fields', 'name the controller, e.g. "the vault agent injector"');
   }
   return text.trim();
 }

@@ -143,14 +143,8 @@ export class MigrationHook extends Construct {
 
     this.namePrefix = props.name ?? defaultPrefix(`${app.applicationName}-${id}`, this.node.path);
     if (typeof this.namePrefix !== 'string' || this.namePrefix.length > MAX_PREFIX || !isDns1123Label(this.namePrefix)) {
-      throw badValue({
-        code: ErrorCode.INVALID_NAME,
-        where: this,
-        prop: 'name',
-        value: props.name,
-        allowed: `must be a DNS-1123 label of at most ${MAX_PREFIX} characters: Argo CD appends 26 characters and the Job name must fit the 63-character job-name label`,
-        fix: `use e.g. ${JSON.stringify(suggestDns1123Label(String(props.name ?? id)).slice(0, MAX_PREFIX).replace(/-+$/, ''))}`,
-      });
+      throw badValue(ErrorCode.INVALID_NAME, this, 'name', props.name,
+        `must be a DNS-1123 label of at most ${MAX_PREFIX} characters: Argo CD appends 26 characters and the Job name must fit the 63-character job-name label`, `use e.g. ${JSON.stringify(suggestDns1123Label(String(props.name ?? id)).slice(0, MAX_PREFIX).replace(/-+$/, ''))}`);
     }
     const activeDeadline = props.activeDeadline ?? Duration.minutes(10);
     const backoffLimit = props.backoffLimit ?? 1;
@@ -161,14 +155,8 @@ export class MigrationHook extends Construct {
 
     if (props.after) {
       if (!MigrationHook.isMigrationHook(props.after) || SafeApplication.enclosing(props.after) !== app) {
-        throw badValue({
-          code: ErrorCode.HOOK_ORDER,
-          where: this,
-          prop: 'after',
-          value: props.after?.node?.path,
-          allowed: 'must be a MigrationHook of the same SafeApplication',
-          fix: 'order migrations only within the app they belong to',
-        });
+        throw badValue(ErrorCode.HOOK_ORDER, this, 'after', props.after?.node?.path,
+          'must be a MigrationHook of the same SafeApplication', 'order migrations only within the app they belong to');
       }
       this.after = props.after;
       this.wave = props.after.wave + 1;
@@ -245,13 +233,7 @@ function defaultPrefix(wanted: string, path: string): string {
 
 function bounded(scope: Construct, prop: string, value: number, min: number, max: number, unit: string, fix: string): void {
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw badValue({
-      code: ErrorCode.HOOK_OUT_OF_BOUNDS,
-      where: scope,
-      prop,
-      value: unit ? `${value}${unit}` : value,
-      allowed: `must be a whole number from ${min}${unit} to ${max}${unit}`,
-      fix,
-    });
+    throw badValue(ErrorCode.HOOK_OUT_OF_BOUNDS, scope, prop, unit ? `${value}${unit}` : value,
+      `must be a whole number from ${min}${unit} to ${max}${unit}`, fix);
   }
 }

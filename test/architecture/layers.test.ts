@@ -32,6 +32,13 @@ describe('the direction of imports (ARCHITECTURE.md) is enforced by the linter',
     expect(problems).toContainEqual(expect.stringMatching(/^import\/no-restricted-paths: .*Constructs render manifests/));
   }, 60_000);
 
+  test('fails when the drift model imports the rules or the audit', async () => {
+    const problems = await importProblems('src/drift/json.ts',
+      'import { runRules } from \'../rules/engine\';\nimport { auditFiles } from \'../audit/audit\';\nexport const x = [runRules, auditFiles];\n');
+    const refusals = problems.filter((p) => /^import\/no-restricted-paths: .*The drift model reads manifests/.test(p));
+    expect(refusals).toHaveLength(2);
+  }, 60_000);
+
   test('fails when two files import each other', async () => {
     // drift/engine.ts imports drift/json.ts: json.ts importing engine.ts back closes a loop.
     const problems = await importProblems('src/drift/json.ts', 'import { simulate } from \'./engine\';\nexport const x = simulate;\n');
@@ -40,7 +47,7 @@ describe('the direction of imports (ARCHITECTURE.md) is enforced by the linter',
 
   test('passes the imports the layers allow', async () => {
     const problems = await importProblems('src/rules/sa008-allow-empty.ts',
-      'import { ArgoCdVersion } from \'../core/argocd-version\';\nimport { at } from \'./manifest\';\nexport const x = [ArgoCdVersion, at];\n');
+      'import { ArgoCdVersion } from \'../core/argocd-version\';\nimport { at } from \'../core/manifest\';\nexport const x = [ArgoCdVersion, at];\n');
     expect(problems).toEqual([]);
   }, 60_000);
 });

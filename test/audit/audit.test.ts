@@ -1,9 +1,9 @@
 import { parse, stringify } from 'yaml';
 import { applicationYaml, configMapYaml, key, keysOf } from './support';
 import { auditFiles, AuditOptions } from '../../src/audit/audit';
-import * as parseModule from '../../src/audit/parse';
 import { AuditFile, AuditResult } from '../../src/audit/types';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
+import * as parseModule from '../../src/core/parse-manifests';
 import { ALL_RULES } from '../../src/rules/registry';
 import { Severity } from '../../src/rules/severity';
 

@@ -11,14 +11,8 @@ describe('badValue', () => {
     const chart = new Chart(Testing.app(), 'payments');
     const app = new Construct(chart, 'checkout');
     // WHEN a bad value is reported on it
-    const error = badValue({
-      code: ErrorCode.INVALID_NAMESPACE,
-      where: app,
-      prop: 'namespace',
-      value: 'Pay_Ments',
-      allowed: 'must be a DNS-1123 label',
-      fix: 'use lowercase letters, digits and "-"',
-    });
+    const error = badValue(ErrorCode.INVALID_NAMESPACE, app, 'namespace', 'Pay_Ments',
+      'must be a DNS-1123 label', 'use lowercase letters, digits and "-"');
     // THEN the message has every part, in order
     expect(error).toBeInstanceOf(Error);
     expect(error.message).toBe(
@@ -29,14 +23,8 @@ describe('badValue', () => {
   test('uses the label when the value was given outside the construct tree', () => {
     // GIVEN a label instead of a construct
     // WHEN a bad value is reported
-    const error = badValue({
-      code: ErrorCode.INVALID_POINTER,
-      where: 'IgnoreRule.jsonPointer',
-      prop: 'pointer',
-      value: 'spec/replicas',
-      allowed: 'is not a valid RFC 6901 pointer',
-      fix: 'start with "/"',
-    });
+    const error = badValue(ErrorCode.INVALID_POINTER, 'IgnoreRule.jsonPointer', 'pointer', 'spec/replicas',
+      'is not a valid RFC 6901 pointer', 'start with "/"');
     // THEN the label stands where the path would be
     expect(error.message).toMatch(/^\[SAFE-007\] IgnoreRule\.jsonPointer: pointer is "spec\/replicas"; it is not a valid RFC 6901 pointer\. Fix: start with "\/"$/);
   });
@@ -45,14 +33,14 @@ describe('badValue', () => {
     // GIVEN the root of a construct tree, whose path is empty
     const root = Testing.app();
     // WHEN a bad value is reported on it
-    const error = badValue({ code: ErrorCode.WRONG_SCOPE, where: root, prop: 'scope', value: '', allowed: 'must be a Chart', fix: 'x' });
+    const error = badValue(ErrorCode.WRONG_SCOPE, root, 'scope', '', 'must be a Chart', 'x');
     // THEN the message says <root>
     expect(error.message).toContain('[SAFE-010] <root>: scope is ""');
   });
 
   test('renders non-string values as JSON and a missing value as missing', () => {
     // GIVEN values of several types
-    const make = (value: unknown) => badValue({ code: ErrorCode.DUPLICATE, where: 'X', prop: 'p', value, allowed: 'must be ok', fix: 'f' }).message;
+    const make = (value: unknown) => badValue(ErrorCode.DUPLICATE, 'X', 'p', value, 'must be ok', 'f').message;
     // WHEN they are reported
     // THEN each is unambiguous
     expect(make(['a', 'b'])).toContain('p is ["a","b"]; it must be ok');

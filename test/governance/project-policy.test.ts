@@ -1,7 +1,7 @@
 import { App } from 'cdk8s';
 import { ArgoCdVersion, DestinationCluster, SafeProject } from '../../src';
+import { Manifest } from '../../src/core/manifest';
 import { destinationNotAllowed } from '../../src/rules/sa202-destination-not-allowed';
-import { Manifest } from '../../src/rules/types';
 
 const REPO = 'https://git.acme.internal/platform/gitops.git';
 

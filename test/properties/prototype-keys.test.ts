@@ -9,9 +9,9 @@ import { stringify } from 'yaml';
 import { runs } from './support';
 import { ArgoCdVersion, DriftSimulator } from '../../src';
 import { auditFiles } from '../../src/audit/audit';
+import { Manifest } from '../../src/core/manifest';
 import { runRules } from '../../src/rules/engine';
 import { ALL_RULES } from '../../src/rules/registry';
-import { Manifest } from '../../src/rules/types';
 
 const DANGEROUS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__', 'polluted'];
 

@@ -2,7 +2,7 @@ import { parse } from 'yaml';
 import { buildCheckoutApp } from '../../examples/checkout/app';
 import { GitOpsApp } from '../../src';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
-import { Manifest } from '../../src/rules/types';
+import { Manifest } from '../../src/core/manifest';
 
 // Apart from support.ts, so that rule tests that do not render the example load no constructs.
 

@@ -1,8 +1,9 @@
 import { deepFreeze, deployment, described, expectFindings, findingsFor, safeApplication } from './support';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
+import { Manifest } from '../../src/core/manifest';
 import { runRules, unsuppressed } from '../../src/rules/engine';
 import { ALL_RULES, findRule } from '../../src/rules/registry';
-import { Manifest, RuleInput } from '../../src/rules/types';
+import { RuleInput } from '../../src/rules/types';
 
 const SUPPRESS_SA006 = 'safe-argocd/suppress.SA006';
 const REASON = 'retries are handled by the release pipeline';

@@ -1,5 +1,5 @@
 import { expectFindings, findingsFor, safeApplication } from './support';
-import { Manifest } from '../../src/rules/types';
+import { Manifest } from '../../src/core/manifest';
 
 function ignoring(...entries: unknown[]): Manifest {
   return safeApplication({ spec: { ignoreDifferences: entries } });

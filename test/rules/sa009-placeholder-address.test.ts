@@ -1,6 +1,6 @@
 import { deployment, expectFindings, findingsFor, safeApplication } from './support';
+import { Manifest } from '../../src/core/manifest';
 import { imageHost, isReservedHost, repoHost } from '../../src/rules/sa009-placeholder-address';
-import { Manifest } from '../../src/rules/types';
 
 function withImage(kind: string, image: string): Manifest {
   const pod = { containers: [{ name: 'web', image }] };

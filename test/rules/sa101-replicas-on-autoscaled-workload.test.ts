@@ -2,8 +2,8 @@ import { renderedCheckout } from './checkout';
 import {
   deployment, expectFindings, findingsOf, findManifest, manifest, modified, Overrides, replaced, safeApplication,
 } from './support';
+import { Manifest } from '../../src/core/manifest';
 import { replicasOnAutoscaledWorkload } from '../../src/rules/sa101-replicas-on-autoscaled-workload';
-import { Manifest } from '../../src/rules/types';
 
 /** An autoscaling/v2 HPA in the checkout namespace that scales the apps/v1 Deployment `target`. */
 function hpa(name: string, target: string, overrides: Overrides = {}): Manifest {

@@ -3,9 +3,9 @@ import {
   deployment, described, expectFindings, findingsOf, findManifest, manifest, modified, Overrides, safeApplication,
 } from './support';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
+import { Manifest } from '../../src/core/manifest';
 import { runRules } from '../../src/rules/engine';
 import { autoscaledWithoutIgnore } from '../../src/rules/sa102-autoscaled-without-ignore';
-import { Manifest } from '../../src/rules/types';
 
 const WITHOUT_RESPECT = ['CreateNamespace=true', 'PruneLast=true'];
 

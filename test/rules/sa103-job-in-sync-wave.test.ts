@@ -2,8 +2,8 @@ import { renderedCheckout } from './checkout';
 import {
   deployment, expectFindings, findingsOf, findManifest, manifest, modified, replaced, safeApplication,
 } from './support';
+import { Manifest } from '../../src/core/manifest';
 import { jobInSyncWave } from '../../src/rules/sa103-job-in-sync-wave';
-import { Manifest } from '../../src/rules/types';
 
 const WAVE = 'argocd.argoproj.io/sync-wave';
 const HOOK = 'argocd.argoproj.io/hook';

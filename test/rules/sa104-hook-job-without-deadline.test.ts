@@ -3,8 +3,8 @@ import {
   deployment, described, expectFindings, findingsOf, findManifest, manifest, modified, Overrides, replaced, safeApplication,
 } from './support';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
+import { Manifest } from '../../src/core/manifest';
 import { hookJobWithoutDeadline } from '../../src/rules/sa104-hook-job-without-deadline';
-import { Manifest } from '../../src/rules/types';
 
 const HOOK = 'argocd.argoproj.io/hook';
 

@@ -4,8 +4,8 @@ import {
   deployment, expectFindings, findingsOf, findManifest, manifest, modified, replaced, safeApplication,
 } from './support';
 import { GitOpsApp, SafeApplication } from '../../src';
+import { Manifest } from '../../src/core/manifest';
 import { outOfSyncOnlyWithWaves } from '../../src/rules/sa105-out-of-sync-only-with-waves';
-import { Manifest } from '../../src/rules/types';
 
 const WAVE = 'argocd.argoproj.io/sync-wave';
 const HOOK = 'argocd.argoproj.io/hook';

@@ -1,8 +1,8 @@
 import { Testing } from 'cdk8s';
 import { expectFindings, findingsOf, manifest, modified, Overrides, safeApplication } from './support';
 import { SafeProject } from '../../src';
+import { Manifest } from '../../src/core/manifest';
 import { permissiveProject } from '../../src/rules/sa201-permissive-project';
-import { Manifest } from '../../src/rules/types';
 
 const REPO = 'https://git.acme.internal/payments/checkout.git';
 

@@ -1,9 +1,9 @@
 import { parse } from 'yaml';
 import { expectFindings, findingsOf, modified, Overrides, safeApplication } from './support';
 import { GitOpsApp, SafeApplication, SafeProject } from '../../src';
+import { Manifest } from '../../src/core/manifest';
 import { normalizeRepoUrl } from '../../src/core/project-policy';
 import { destinationNotAllowed } from '../../src/rules/sa202-destination-not-allowed';
-import { Manifest } from '../../src/rules/types';
 import { addConfigMap, appProps } from '../support/app';
 
 const IN_CLUSTER = 'https://kubernetes.default.svc';

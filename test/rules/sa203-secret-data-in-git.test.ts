@@ -4,11 +4,11 @@ import {
   described, expectFindings, findingsOf, manifest, safeApplication,
 } from './support';
 import { SafeApplication } from '../../src';
+import { Manifest } from '../../src/core/manifest';
 import { runRules, unsuppressed } from '../../src/rules/engine';
 import { secretDataInGit } from '../../src/rules/sa203-secret-data-in-git';
 import { Severity } from '../../src/rules/severity';
 import { suppressionKey } from '../../src/rules/suppressions';
-import { Manifest } from '../../src/rules/types';
 import { newApp } from '../support/app';
 
 /** Values that must never appear in a finding. */

@@ -1,8 +1,9 @@
 import { expectFindings, safeApplication } from './support';
 import { ArgoCdVersion } from '../../src';
+import { Manifest } from '../../src/core/manifest';
 import { runRules } from '../../src/rules/engine';
 import { expiredBreakGlass } from '../../src/rules/sa204-expired-break-glass';
-import { Finding, Manifest } from '../../src/rules/types';
+import { Finding } from '../../src/rules/types';
 import { newApp } from '../support/app';
 
 const POINTER = '/metadata/annotations/safe-argocd~1break-glass-expires';

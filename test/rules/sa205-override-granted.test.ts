@@ -1,8 +1,8 @@
 import { Testing } from 'cdk8s';
 import { expectFindings, findingsOf, modified, Overrides, safeApplication } from './support';
 import { SafeProject, SafeProjectProps } from '../../src';
+import { Manifest } from '../../src/core/manifest';
 import { overrideGranted } from '../../src/rules/sa205-override-granted';
-import { Manifest } from '../../src/rules/types';
 
 /** An AppProject "payments" with a developer role (get, sync), with `overrides` merged in (lists replace). */
 function appProject(overrides: Overrides = {}): Manifest {

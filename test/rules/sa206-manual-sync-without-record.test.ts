@@ -1,7 +1,7 @@
 import { expectFindings, findingsOf, manifest, safeApplication } from './support';
 import { ArgoCdVersion } from '../../src';
+import { Manifest } from '../../src/core/manifest';
 import { manualSyncWithoutRecord } from '../../src/rules/sa206-manual-sync-without-record';
-import { Manifest } from '../../src/rules/types';
 import { newApp } from '../support/app';
 
 const RECORD = { 'safe-argocd/break-glass-reason': 'INC-42: ledger migration fixed by hand', 'safe-argocd/break-glass-expires': '2999-12-31' };

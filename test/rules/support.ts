@@ -1,7 +1,8 @@
 import { ArgoCdVersion } from '../../src/core/argocd-version';
+import { Manifest } from '../../src/core/manifest';
 import { runRules } from '../../src/rules/engine';
 import { ALL_RULES } from '../../src/rules/registry';
-import { Finding, Manifest, Rule } from '../../src/rules/types';
+import { Finding, Rule } from '../../src/rules/types';
 
 /** A partial manifest: objects merge into the base, other values replace, `undefined` removes the key. */
 export type Overrides = { readonly [key: string]: unknown };

@@ -1,4 +1,4 @@
-import { hasTemplateExpressions, parseManifests } from '../../src/audit/parse';
+import { hasTemplateExpressions, parseManifests } from '../../src/core/parse-manifests';
 
 function parse(text: string, file = 'repo/file.yaml') {
   return parseManifests(file, Buffer.from(text, 'utf8'));

@@ -1,5 +1,5 @@
 import { ArgoCdVersion } from '../../src/core/argocd-version';
-import { at, describeObject, isAutoSync, isObject, listAt, sourcesOf, stringAt, syncOptionsOf } from '../../src/rules/manifest';
+import { at, describeObject, isAutoSync, isObject, listAt, sourcesOf, stringAt, syncOptionsOf } from '../../src/core/manifest';
 
 describe('reading manifests', () => {
   const obj = { spec: { list: [1, 'a'], text: 'x', nested: { n: 1 } } };

@@ -1,8 +1,6 @@
 import * as jsyaml from 'js-yaml';
 import { isMap, isSeq, LineCounter, parseAllDocuments } from 'yaml';
-import { LocatedManifest } from './types';
-import { isObject } from '../rules/manifest';
-import { Manifest } from '../rules/types';
+import { isObject, LocatedManifest, Manifest } from './manifest';
 
 /** Deeper than any real manifest; deeper input is refused before it can exhaust the stack. */
 const MAX_DEPTH = 200;

@@ -1,5 +1,20 @@
-import { Manifest } from './types';
-import { ArgoCdVersion } from '../core/argocd-version';
+import { ArgoCdVersion } from './argocd-version';
+
+/** A Kubernetes object as plain JSON: `apiVersion`, `kind`, `metadata`, and the rest. */
+export type Manifest = { readonly [key: string]: unknown };
+
+/** Where an object starts in a file: 1-based line and column. */
+export interface SourceLocation {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** One Kubernetes object read from a file, with where it starts. */
+export interface LocatedManifest {
+  readonly manifest: Manifest;
+  readonly location: SourceLocation;
+}
 
 /** Whether a value is a plain JSON object. */
 export function isObject(value: unknown): value is Manifest {
