@@ -11,10 +11,12 @@ import { IgnoreTarget } from './ignore-target';
 import { RetryOptions } from './retry-options';
 import { renderRunbook } from './runbook';
 import { Suppression, Suppressions } from './suppression';
-import { SYNC_WAVE_ANNOTATION } from '../core/argo-annotations';
+import { BREAK_GLASS_EXPIRES_ANNOTATION, BREAK_GLASS_REASON_ANNOTATION, BREAK_GLASS_TICKET_ANNOTATION, IGNORE_REASONS_ANNOTATION, SKIP_RECONCILE_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../core/annotations';
 import { ArgoCdVersion } from '../core/argocd-version';
+import { isCalendarDate } from '../core/break-glass';
 import { badValue, ErrorCode } from '../core/errors';
 import { Manifest } from '../core/manifest';
+import { floatingRevisionProblem } from '../core/revisions';
 import { SafeProject } from '../governance/safe-project';
 import { ApplicationSpec, ApplicationSpecSyncPolicy, toJson_ApplicationSpec, toJson_ApplicationSpecSyncPolicy } from '../imports/application-argoproj.io';
 import { checkIgnoreRule, checkLabel, checkProject, checkRepoUrl } from '../private/app-checks';
@@ -22,12 +24,9 @@ import { nameFiles } from '../private/file-names';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { hardenedAnnotations, hardenedFinalizers, hardenedSpec, jqProblems } from '../private/hardened-application';
-import { IGNORE_REASONS_ANNOTATION } from '../private/ignore-differences';
 import { renderSyncOptions, renderSyncPolicy, ResolvedRetry, resolveRetry } from '../private/sync-policy';
 import { manifestOf, nearestApplication, SAFE_APPLICATION, SynthIndex, synthIndexOf } from '../private/synth-index';
-import { BREAK_GLASS_EXPIRES_ANNOTATION, BREAK_GLASS_REASON_ANNOTATION, BREAK_GLASS_TICKET_ANNOTATION, isCalendarDate, SKIP_RECONCILE_ANNOTATION } from '../rules/break-glass';
 import { runRules, unsuppressed } from '../rules/engine';
-import { floatingRevisionProblem } from '../rules/sa007-floating-target-revision';
 import type { KnownFieldOwner } from '../workloads/known-field-owner';
 
 /**

@@ -1,8 +1,8 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { badValue, ErrorCode } from '../core/errors';
+import { suppressionKey } from '../core/suppressions';
 import { findRule } from '../rules/registry';
-import { suppressionKey } from '../rules/suppressions';
 
 /**
  * A reasoned decision to accept one rule's finding on one object.

@@ -1,4 +1,4 @@
-import { HELM_HOOK_ANNOTATION, HOOK_ANNOTATION } from './argo-annotations';
+import { HELM_HOOK_ANNOTATION, HOOK_ANNOTATION } from './annotations';
 import { ArgoCdFeature, hasFeature, NEWEST_RELEASE, Release } from './argocd-features';
 
 /** How Argo CD treats one object in a sync, read from its hook annotations. */

@@ -11,6 +11,7 @@ import { ArgoCdVersion } from '../core/argocd-version';
 import { badValue, ErrorCode, ErrorCodeValue } from '../core/errors';
 import { Manifest } from '../core/manifest';
 import { isDns1123Label } from '../core/names';
+import { floatingRevisionProblem } from '../core/revisions';
 import { toJson_ApplicationSpec } from '../imports/application-argoproj.io';
 import { checkIgnoreRule, checkLabel, checkProject, checkRepoUrl } from '../private/app-checks';
 import { formatFinding } from '../private/format';
@@ -18,8 +19,8 @@ import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { checkTemplateSyntax, hasAction, parametersOf, parseTemplate, ParsedTemplate, renderSimple } from '../private/go-template';
 import { hardenedAnnotations, hardenedFinalizers, hardenedSpec, jqProblems } from '../private/hardened-application';
 import { renderSyncOptions, ResolvedRetry, resolveRetry } from '../private/sync-policy';
+import { SAFE_APPLICATION_SET } from '../private/synth-index';
 import { runRules, unsuppressed } from '../rules/engine';
-import { floatingRevisionProblem } from '../rules/sa007-floating-target-revision';
 
 /**
  * The one field of a generated Application that may be changed by hand without the ApplicationSet
@@ -181,13 +182,27 @@ export interface SafeApplicationSetProps {
  * argocd app get argocd/eu-checkout -o json | jq .spec.syncPolicy.automated  # prune and selfHeal must be true
  * ```
  *
- * Must be defined inside a cdk8s Chart. When synthesized it checks its template, wrapped as an
+ * A chart of its own, like SafeApplication and SafeProject: define it in the app (or a GitOpsApp, which writes
+ * it next to its project's Applications). When synthesized it checks its template, wrapped as an
  * Application, against every rule in RULES.md, so escape hatches on `ApiObject.of(set)` are caught too.
  *
  * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/
  * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/Controlling-Resource-Modification/
  */
-export class SafeApplicationSet extends Construct {
+export class SafeApplicationSet extends Chart {
+  /** Whether `x` is a SafeApplicationSet. */
+  public static isSafeApplicationSet(x: unknown): x is SafeApplicationSet {
+    return typeof x === 'object' && x !== null && SAFE_APPLICATION_SET in x;
+  }
+
+  /**
+   * `instanceof SafeApplicationSet` (cdk8s's Chart would otherwise answer true for any chart).
+   * @internal
+   */
+  static [Symbol.hasInstance](x: unknown): x is SafeApplicationSet {
+    return SafeApplicationSet.isSafeApplicationSet(x);
+  }
+
   /** The ApplicationSet's name. */
   public readonly applicationSetName: string;
   /** The template of the generated Applications' names. */
@@ -219,13 +234,8 @@ export class SafeApplicationSet extends Construct {
 
   public constructor(scope: Construct, id: string, props: SafeApplicationSetProps) {
     super(scope, id);
+    Object.defineProperty(this, SAFE_APPLICATION_SET, { value: true });
     Object.defineProperty(this, GITOPS_PART, { value: true });
-    try {
-      Chart.of(this);
-    } catch {
-      throw badValue(ErrorCode.WRONG_SCOPE, this, 'scope', this.node.path,
-        'is not inside a cdk8s Chart', 'define the ApplicationSet inside a Chart: new SafeApplicationSet(chart, \'id\', {...})');
-    }
 
     this.applicationSetName = checkLabel(this, 'name', props.name, 'the ApplicationSet\'s name');
     this.applicationNamespace = checkLabel(this, 'applicationNamespace', props.applicationNamespace ?? 'argocd', 'a namespace name');

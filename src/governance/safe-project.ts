@@ -6,11 +6,11 @@ import { ArgoCdVersion } from '../core/argocd-version';
 import { badValue, ErrorCode } from '../core/errors';
 import { isDns1123Label } from '../core/names';
 import { destinationAllowed, PROJECT_PATTERN, sourceAllowed } from '../core/project-policy';
+import { suppressionKey } from '../core/suppressions';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { SAFE_PROJECT } from '../private/synth-index';
 import { runRules, unsuppressed } from '../rules/engine';
-import { suppressionKey } from '../rules/suppressions';
 
 /** What Argo CD reads as a pattern in a project: globs, brace sets, escapes and a leading "!" (deny). */
 const GLOB = PROJECT_PATTERN;

@@ -1,8 +1,5 @@
 import { IgnoreRule, IgnoreRuleKind } from '../application/ignore-rule';
 
-/** The annotation that records why each ignore rule exists. */
-export const IGNORE_REASONS_ANNOTATION = 'safe-argocd/ignore-reasons';
-
 /** One rendered `spec.ignoreDifferences` entry, with Argo CD's field names. */
 export interface IgnoreDifferencesEntry {
   group?: string;

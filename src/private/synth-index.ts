@@ -7,6 +7,7 @@ import { IConstruct } from 'constructs';
 export const SAFE_APPLICATION = Symbol.for('cdk8s-safe-argocd.SafeApplication');
 export const APP_OF_APPS = Symbol.for('cdk8s-safe-argocd.AppOfApps');
 export const SAFE_PROJECT = Symbol.for('cdk8s-safe-argocd.SafeProject');
+export const SAFE_APPLICATION_SET = Symbol.for('cdk8s-safe-argocd.SafeApplicationSet');
 
 /**
  * The whole-tree lookups of one synth, gathered by one walk of the tree, and each object's rendered

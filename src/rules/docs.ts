@@ -1,5 +1,5 @@
-import { suppressionKey } from './suppressions';
 import { Rule } from './types';
+import { suppressionKey } from '../core/suppressions';
 
 /**
  * RULES.md, rendered from the rules' own metadata. A test fails when the committed file differs.

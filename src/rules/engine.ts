@@ -1,7 +1,7 @@
 import { SYNTH_RULES } from './registry';
-import { suppressionsOf } from './suppressions';
 import { Finding, Rule, RuleInput } from './types';
 import { Manifest } from '../core/manifest';
+import { suppressionsOf } from '../core/suppressions';
 
 /**
  * Runs rules (by default those a synth runs) over one Application and its manifests. Findings keep the rules' order, then the order the

@@ -1,6 +1,7 @@
-import { breakGlassOf, BREAK_GLASS_EXPIRES_ANNOTATION, isCalendarDate } from './break-glass';
 import { Severity } from './severity';
 import { Rule } from './types';
+import { BREAK_GLASS_EXPIRES_ANNOTATION } from '../core/annotations';
+import { breakGlassOf, isCalendarDate } from '../core/break-glass';
 
 const POINTER = `/metadata/annotations/${BREAK_GLASS_EXPIRES_ANNOTATION.replace(/\//g, '~1')}`;
 

@@ -1,6 +1,6 @@
-import { breakGlassOf } from './break-glass';
 import { Severity } from './severity';
 import { Rule } from './types';
+import { breakGlassOf } from '../core/break-glass';
 import { at, isAutoSync } from '../core/manifest';
 
 /** An Application without automated sync and without a recorded reason. */

@@ -1,4 +1,4 @@
-import { HELM_HOOK_WEIGHT_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../core/argo-annotations';
+import { HELM_HOOK_WEIGHT_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../core/annotations';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { HookReading, readHook } from '../core/hooks';
 import { groupOf } from '../core/kinds';

@@ -3,7 +3,7 @@ import { ApiObject, Duration, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { SafeApplication } from '../application/safe-application';
-import { HOOK_ANNOTATION, HOOK_DELETE_POLICY_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../core/argo-annotations';
+import { HOOK_ANNOTATION, HOOK_DELETE_POLICY_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../core/annotations';
 import { badValue, ErrorCode } from '../core/errors';
 import { isDns1123Label, suggestDns1123Label } from '../core/names';
 

@@ -309,11 +309,28 @@ describe('SafeApplicationSet options', () => {
   });
 });
 
-describe('SafeApplicationSet refuses bad props', () => {
-  test('fails when it is not inside a Chart', () => {
-    expect(() => new SafeApplicationSet(Testing.app(), 'loose', setProps()))
-      .toThrow(/^\[SAFE-010\] loose: scope is "loose"; it is not inside a cdk8s Chart\. Fix: /);
+describe('SafeApplicationSet is a chart of its own, like SafeApplication and SafeProject', () => {
+  test('at the app\'s root it synthesizes to a file of its own holding only the ApplicationSet', () => {
+    // GIVEN a set defined directly in the app, beside an unrelated chart
+    const app = Testing.app();
+    new SafeApplicationSet(app, 'fleet', setProps());
+    new Chart(app, 'other');
+    // WHEN the app synthesizes
+    const charts = app.charts.map((c) => ({ id: c.node.id, kinds: c.toJson().map((o: any) => o.kind) }));
+    // THEN the set's chart holds the ApplicationSet and nothing else
+    expect(charts).toEqual([{ id: 'fleet', kinds: ['ApplicationSet'] }, { id: 'other', kinds: [] }]);
   });
+
+  test('instanceof tells it from other charts, and isSafeApplicationSet answers across copies of the library', () => {
+    const app = Testing.app();
+    const set = new SafeApplicationSet(app, 'fleet', setProps());
+    const chart = new Chart(app, 'other');
+    expect([set instanceof SafeApplicationSet, chart instanceof SafeApplicationSet, set instanceof Chart]).toEqual([true, false, true]);
+    expect([SafeApplicationSet.isSafeApplicationSet(set), SafeApplicationSet.isSafeApplicationSet(chart)]).toEqual([true, false]);
+  });
+});
+
+describe('SafeApplicationSet refuses bad props', () => {
 
   test('fails when a template reads a parameter a list element does not give, naming path, prop, value and fix', () => {
     expect(() => newSet({ applicationName: '{{.nmae}}-checkout' })).toThrow(

@@ -5,10 +5,10 @@ import {
 } from './support';
 import { SafeApplication } from '../../src';
 import { Manifest } from '../../src/core/manifest';
+import { suppressionKey } from '../../src/core/suppressions';
 import { runRules, unsuppressed } from '../../src/rules/engine';
 import { secretDataInGit } from '../../src/rules/sa203-secret-data-in-git';
 import { Severity } from '../../src/rules/severity';
-import { suppressionKey } from '../../src/rules/suppressions';
 import { newApp } from '../support/app';
 
 /** Values that must never appear in a finding. */

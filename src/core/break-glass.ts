@@ -1,11 +1,5 @@
-import { Manifest, stringAt } from '../core/manifest';
-
-/** Annotations of a declarative break-glass, written by SafeApplication and read by the rules. */
-export const BREAK_GLASS_REASON_ANNOTATION = 'safe-argocd/break-glass-reason';
-export const BREAK_GLASS_EXPIRES_ANNOTATION = 'safe-argocd/break-glass-expires';
-export const BREAK_GLASS_TICKET_ANNOTATION = 'safe-argocd/break-glass-ticket';
-/** Argo CD (2.7+, alpha) does not reconcile an Application that carries this annotation with "true". */
-export const SKIP_RECONCILE_ANNOTATION = 'argocd.argoproj.io/skip-reconcile';
+import { BREAK_GLASS_EXPIRES_ANNOTATION, BREAK_GLASS_REASON_ANNOTATION } from './annotations';
+import { Manifest, stringAt } from './manifest';
 
 /** Whether a `YYYY-MM-DD` string names a day that exists. */
 export function isCalendarDate(text: string): boolean {

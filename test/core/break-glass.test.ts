@@ -1,4 +1,4 @@
-import { breakGlassOf, isCalendarDate } from '../../src/rules/break-glass';
+import { breakGlassOf, isCalendarDate } from '../../src/core/break-glass';
 
 describe('isCalendarDate', () => {
   test.each([

@@ -1,10 +1,5 @@
-import { at, isObject, Manifest } from '../core/manifest';
-
-/**
- * Annotations of the form `safe-argocd/suppress.SA003: <reason>` silence one rule on the object that
- * carries them. A suppression without a reason is not honoured.
- */
-export const SUPPRESSION_PREFIX = 'safe-argocd/suppress.';
+import { SUPPRESSION_PREFIX } from './annotations';
+import { at, isObject, Manifest } from './manifest';
 
 /** The annotation key that suppresses `ruleId`. */
 export function suppressionKey(ruleId: string): string {
