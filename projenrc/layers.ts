@@ -1,7 +1,9 @@
 import { cdk8s } from 'projen';
 
-/** The folders of src/ that hold constructs and their internals. */
-const CONSTRUCTS = ['application', 'workloads', 'secrets', 'governance', 'fleet', 'private'];
+/** The folders of src/ that hold constructs; `application/` is the base the others build on. */
+const CONSTRUCTS = ['application', 'workloads', 'secrets', 'governance', 'fleet'];
+/** Below the constructs: their internals, and the value types their props take. */
+const INTERNALS = ['private', 'values'];
 /** The folders above the constructs: what wires files and commands to the library. */
 const TOOLS = ['cli', 'audit', 'drift', 'scaffold'];
 
@@ -24,28 +26,43 @@ export function enforceLayers(project: cdk8s.ConstructLibraryCdk8s): void {
           message: 'core/ is the bottom layer: it imports nothing else of src/ (ARCHITECTURE.md).',
         },
         {
-          target: './src/rules',
+          target: './src/values',
+          from: dirs([...CONSTRUCTS, 'private', 'rules', ...TOOLS]),
+          message: 'values/ holds the value types of props: it imports core/ only (ARCHITECTURE.md).',
+        },
+        {
+          target: './src/private',
           from: dirs([...CONSTRUCTS, ...TOOLS]),
+          message: 'private/ holds what the constructs share: it imports core/, values/ and rules/, never a construct (ARCHITECTURE.md).',
+        },
+        {
+          target: './src/application',
+          from: dirs(['workloads', 'secrets', 'governance', 'fleet']),
+          message: 'application/ is the base the other constructs build on: it never imports them (ARCHITECTURE.md).',
+        },
+        {
+          target: './src/rules',
+          from: dirs([...CONSTRUCTS, ...INTERNALS, ...TOOLS]),
           message: 'Rules are pure functions over manifests: they import only core/ (ARCHITECTURE.md).',
         },
         {
           target: './src/drift',
-          from: dirs([...CONSTRUCTS, 'rules', 'cli', 'audit', 'scaffold']),
+          from: dirs([...CONSTRUCTS, ...INTERNALS, 'rules', 'cli', 'audit', 'scaffold']),
           message: 'The drift model reads manifests, not constructs or findings: it imports core/ only (ARCHITECTURE.md).',
         },
         {
           target: './src/audit',
-          from: dirs([...CONSTRUCTS, 'cli', 'drift', 'scaffold']),
+          from: dirs([...CONSTRUCTS, ...INTERNALS, 'cli', 'drift', 'scaffold']),
           message: 'The audit reads manifests, not constructs: it imports core/ and rules/ (ARCHITECTURE.md).',
         },
         {
-          target: dirs(CONSTRUCTS),
+          target: dirs([...CONSTRUCTS, ...INTERNALS]),
           from: dirs(TOOLS),
           message: 'Constructs render manifests; the tools above them call them, never the other way (ARCHITECTURE.md).',
         },
         {
           target: './src/scaffold',
-          from: dirs(['cli', ...CONSTRUCTS]),
+          from: dirs(['cli', ...CONSTRUCTS, ...INTERNALS]),
           message: 'The scaffolder writes text from templates; it imports core/ only (ARCHITECTURE.md).',
         },
       ],

@@ -1,14 +1,8 @@
 import { ApiObject, Chart, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
-import { IArgoProject } from './argo-project';
 import { BreakGlass } from './break-glass';
-import { DeletionPolicy } from './deletion-policy';
-import { DestinationCluster } from './destination-cluster';
 import { ExternalSource } from './external-source';
 import { GitOpsApp } from './gitops-app';
-import { IgnoreRule } from './ignore-rule';
-import { IgnoreTarget } from './ignore-target';
-import { RetryOptions } from './retry-options';
 import { renderRunbook } from './runbook';
 import { Suppression, Suppressions } from './suppression';
 import { BREAK_GLASS_EXPIRES_ANNOTATION, BREAK_GLASS_REASON_ANNOTATION, BREAK_GLASS_TICKET_ANNOTATION, IGNORE_REASONS_ANNOTATION, SKIP_RECONCILE_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../core/annotations';
@@ -17,7 +11,6 @@ import { isCalendarDate } from '../core/break-glass';
 import { badValue, ErrorCode } from '../core/errors';
 import { Manifest } from '../core/manifest';
 import { floatingRevisionProblem } from '../core/revisions';
-import { SafeProject } from '../governance/safe-project';
 import { ApplicationSpec, ApplicationSpecSyncPolicy, toJson_ApplicationSpec, toJson_ApplicationSpecSyncPolicy } from '../imports/application-argoproj.io';
 import { checkIgnoreRule, checkLabel, checkProject, checkRepoUrl } from '../private/app-checks';
 import { nameFiles } from '../private/file-names';
@@ -25,9 +18,15 @@ import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { hardenedAnnotations, hardenedFinalizers, hardenedSpec, jqProblems } from '../private/hardened-application';
 import { renderSyncOptions, renderSyncPolicy, ResolvedRetry, resolveRetry } from '../private/sync-policy';
-import { manifestOf, nearestApplication, SAFE_APPLICATION, SynthIndex, synthIndexOf } from '../private/synth-index';
+import { asSafeProject, manifestOf, nearestApplication, SAFE_APPLICATION, SynthIndex, synthIndexOf } from '../private/synth-index';
 import { runRules, unsuppressed } from '../rules/engine';
-import type { KnownFieldOwner } from '../workloads/known-field-owner';
+import { IArgoProject } from '../values/argo-project';
+import { DeletionPolicy } from '../values/deletion-policy';
+import { DestinationCluster } from '../values/destination-cluster';
+import { IgnoreRule } from '../values/ignore-rule';
+import { IgnoreTarget } from '../values/ignore-target';
+import type { KnownFieldOwner } from '../values/known-field-owner';
+import { RetryOptions } from '../values/retry-options';
 
 /**
  * Props of a {@link SafeApplication}.
@@ -472,7 +471,7 @@ export class SafeApplication extends Chart {
     }
     // A project named with ArgoProject.fromName is checked too when this app defines it as a SafeProject.
     const named = (synthIndexOf(this) ?? new SynthIndex(this.node.root)).projectNamed(this.projectName);
-    const project = SafeProject.isSafeProject(this.project) ? this.project : SafeProject.isSafeProject(named) ? named : undefined;
+    const project = asSafeProject(this.project) ?? asSafeProject(named);
     if (project) {
       if (!project.allowsDestination(this.destinationNamespace, this.destinationCluster)) {
         errors.push(`[${ErrorCode.DESTINATION_NOT_ALLOWED}] project ${this.projectName} does not allow the destination namespace `

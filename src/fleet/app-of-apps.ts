@@ -1,15 +1,15 @@
 import { Construct } from 'constructs';
-import { IArgoProject } from '../application/argo-project';
 import { ExternalSource } from '../application/external-source';
 import { GitOpsApp } from '../application/gitops-app';
-import { IgnoreRule } from '../application/ignore-rule';
-import { IgnoreTarget } from '../application/ignore-target';
-import { RetryOptions } from '../application/retry-options';
 import { SafeApplication } from '../application/safe-application';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { badValue, ErrorCode } from '../core/errors';
 import { GitOpsLayout } from '../private/gitops-part';
 import { APP_OF_APPS, synthIndexOf } from '../private/synth-index';
+import { IArgoProject } from '../values/argo-project';
+import { IgnoreRule } from '../values/ignore-rule';
+import { IgnoreTarget } from '../values/ignore-target';
+import { RetryOptions } from '../values/retry-options';
 
 /**
  * Props of an {@link AppOfApps}. There is no break-glass: the root is never suspended, its children are.

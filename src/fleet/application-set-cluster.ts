@@ -1,5 +1,5 @@
+import { IN_CLUSTER_SERVER, isClusterName, isServerUrl } from '../core/cluster';
 import { badValue, ErrorCode } from '../core/errors';
-import { IN_CLUSTER_SERVER, isClusterName, isServerUrl } from '../private/cluster';
 import { checkTemplateSyntax, hasAction } from '../private/go-template';
 
 /**

@@ -2,10 +2,6 @@ import { ApiObject, Chart, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { ApplicationSetCluster } from './application-set-cluster';
 import { ApplicationSetGenerator } from './application-set-generator';
-import { IArgoProject } from '../application/argo-project';
-import { DeletionPolicy } from '../application/deletion-policy';
-import { IgnoreRule } from '../application/ignore-rule';
-import { RetryOptions } from '../application/retry-options';
 import { SafeApplication } from '../application/safe-application';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { badValue, ErrorCode, ErrorCodeValue } from '../core/errors';
@@ -21,6 +17,10 @@ import { hardenedAnnotations, hardenedFinalizers, hardenedSpec, jqProblems } fro
 import { renderSyncOptions, ResolvedRetry, resolveRetry } from '../private/sync-policy';
 import { SAFE_APPLICATION_SET } from '../private/synth-index';
 import { runRules, unsuppressed } from '../rules/engine';
+import { IArgoProject } from '../values/argo-project';
+import { DeletionPolicy } from '../values/deletion-policy';
+import { IgnoreRule } from '../values/ignore-rule';
+import { RetryOptions } from '../values/retry-options';
 
 /**
  * The one field of a generated Application that may be changed by hand without the ApplicationSet

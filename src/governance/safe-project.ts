@@ -1,7 +1,5 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { IArgoProject } from '../application/argo-project';
-import { DestinationCluster } from '../application/destination-cluster';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { badValue, ErrorCode } from '../core/errors';
 import { isDns1123Label } from '../core/names';
@@ -11,6 +9,8 @@ import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { SAFE_PROJECT } from '../private/synth-index';
 import { runRules, unsuppressed } from '../rules/engine';
+import { IArgoProject } from '../values/argo-project';
+import { DestinationCluster } from '../values/destination-cluster';
 
 /** What Argo CD reads as a pattern in a project: globs, brace sets, escapes and a leading "!" (deny). */
 const GLOB = PROJECT_PATTERN;

@@ -1,8 +1,8 @@
 import { IConstruct } from 'constructs';
-import { IArgoProject } from '../application/argo-project';
-import { IgnoreRule } from '../application/ignore-rule';
 import { badValue, ErrorCode } from '../core/errors';
 import { isDns1123Subdomain, isDns1123Label, isGitRepoUrl, suggestDns1123Label } from '../core/names';
+import { IArgoProject } from '../values/argo-project';
+import { IgnoreRule } from '../values/ignore-rule';
 
 /**
  * Checks of the props every Application-rendering construct shares, with the same codes and messages

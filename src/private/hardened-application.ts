@@ -1,12 +1,12 @@
 import { renderIgnoreDifferences, renderIgnoreReasons } from './ignore-differences';
 import { compileJq, JQ_UNCHECKED } from './jq';
 import { renderSyncPolicy, ResolvedRetry } from './sync-policy';
-import { DeletionPolicy } from '../application/deletion-policy';
-import { IgnoreRule } from '../application/ignore-rule';
 import { IGNORE_REASONS_ANNOTATION } from '../core/annotations';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { ErrorCode } from '../core/errors';
 import { ApplicationSpec } from '../imports/application-argoproj.io';
+import { DeletionPolicy } from '../values/deletion-policy';
+import { IgnoreRule } from '../values/ignore-rule';
 
 /**
  * The one renderer of the hardened Application: SafeApplication (and AppOfApps, a SafeApplication) and

@@ -1,4 +1,4 @@
-import { IgnoreRule, IgnoreRuleKind } from '../application/ignore-rule';
+import { IgnoreRule, IgnoreRuleKind } from '../values/ignore-rule';
 
 /** One rendered `spec.ignoreDifferences` entry, with Argo CD's field names. */
 export interface IgnoreDifferencesEntry {

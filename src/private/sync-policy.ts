@@ -1,10 +1,10 @@
 import { Duration } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { goDuration } from './go-duration';
-import { RetryOptions } from '../application/retry-options';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { badValue, ErrorCode } from '../core/errors';
 import { ApplicationSpecSyncPolicy } from '../imports/application-argoproj.io';
+import { RetryOptions } from '../values/retry-options';
 
 /** Retry bounds with every default filled in and checked. */
 export interface ResolvedRetry {

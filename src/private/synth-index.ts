@@ -1,5 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { DestinationCluster } from '../values/destination-cluster';
 
 // The marker symbols of SafeApplication and AppOfApps, defined here so that this module and the GitOpsApp can
 // recognize them without importing the classes (which would be circular). `Symbol.for`, so that two copies
@@ -8,6 +9,17 @@ export const SAFE_APPLICATION = Symbol.for('cdk8s-safe-argocd.SafeApplication');
 export const APP_OF_APPS = Symbol.for('cdk8s-safe-argocd.AppOfApps');
 export const SAFE_PROJECT = Symbol.for('cdk8s-safe-argocd.SafeProject');
 export const SAFE_APPLICATION_SET = Symbol.for('cdk8s-safe-argocd.SafeApplicationSet');
+
+/** What a SafeProject decides about the Applications of its project. */
+export interface ProjectGate {
+  allowsDestination(namespace: string, cluster: DestinationCluster): boolean;
+  allowsSource(repoUrl: string): boolean;
+}
+
+/** `x` as a SafeProject, recognized by its marker, or undefined when it is something else. */
+export function asSafeProject(x: unknown): ProjectGate | undefined {
+  return typeof x === 'object' && x !== null && SAFE_PROJECT in x ? x as unknown as ProjectGate : undefined;
+}
 
 /**
  * The whole-tree lookups of one synth, gathered by one walk of the tree, and each object's rendered

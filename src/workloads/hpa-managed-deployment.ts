@@ -2,9 +2,9 @@ import { ApiObjectMetadata, Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Autoscaler, AutoscalerKind } from './autoscaler';
-import { IgnoreRule } from '../application/ignore-rule';
-import { IgnoreTarget } from '../application/ignore-target';
 import { SafeApplication } from '../application/safe-application';
+import { IgnoreRule } from '../values/ignore-rule';
+import { IgnoreTarget } from '../values/ignore-target';
 
 /**
  * Props of an {@link HpaManagedDeployment}. There is deliberately no `replicas`: the autoscaler owns it.

@@ -1,14 +1,14 @@
 import { ApiObject, Chart, Duration, JsonPatch, Testing } from 'cdk8s';
-import { ArgoProject, IArgoProject } from '../../src/application/argo-project';
-import { DeletionPolicy } from '../../src/application/deletion-policy';
-import { IgnoreRule } from '../../src/application/ignore-rule';
-import { IgnoreTarget } from '../../src/application/ignore-target';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { ApplicationSetCluster } from '../../src/fleet/application-set-cluster';
 import { ApplicationSetGenerator } from '../../src/fleet/application-set-generator';
 import { SafeApplicationSet, SafeApplicationSetProps } from '../../src/fleet/safe-application-set';
 import { runRules, unsuppressed } from '../../src/rules/engine';
 import { ALL_RULES } from '../../src/rules/registry';
+import { ArgoProject, IArgoProject } from '../../src/values/argo-project';
+import { DeletionPolicy } from '../../src/values/deletion-policy';
+import { IgnoreRule } from '../../src/values/ignore-rule';
+import { IgnoreTarget } from '../../src/values/ignore-target';
 import { crdErrors } from '../support/crd';
 
 const REGIONS = [{ name: 'eu', namespace: 'checkout-eu' }, { name: 'us', namespace: 'checkout-us' }];

@@ -1,7 +1,7 @@
-import { IgnoreRule } from '../../src/application/ignore-rule';
-import { IgnoreTarget } from '../../src/application/ignore-target';
-import { JqPath } from '../../src/application/jq-path';
 import { renderIgnoreDifferences, renderIgnoreReasons } from '../../src/private/ignore-differences';
+import { IgnoreRule } from '../../src/values/ignore-rule';
+import { IgnoreTarget } from '../../src/values/ignore-target';
+import { JqPath } from '../../src/values/jq-path';
 
 const web = IgnoreTarget.resource({ group: 'apps', kind: 'Deployment', name: 'web', namespace: 'payments' });
 const svc = IgnoreTarget.resource({ kind: 'Service', name: 'web', namespace: 'payments' });

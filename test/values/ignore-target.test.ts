@@ -1,6 +1,6 @@
 import { ApiObject, Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { IgnoreTarget, ResourceCoordinates } from '../../src/application/ignore-target';
+import { IgnoreTarget, ResourceCoordinates } from '../../src/values/ignore-target';
 
 function paymentsChart(): Chart {
   return new Chart(Testing.app(), 'payments', { namespace: 'payments' });

@@ -1,6 +1,6 @@
-import { IgnoreRule } from '../application/ignore-rule';
-import { IgnoreTarget } from '../application/ignore-target';
-import { JqPath } from '../application/jq-path';
+import { IgnoreRule } from './ignore-rule';
+import { IgnoreTarget } from './ignore-target';
+import { JqPath } from './jq-path';
 import { badValue, ErrorCode } from '../core/errors';
 import { pointerProblem } from '../core/json-pointer';
 import { isDns1123Subdomain } from '../core/names';

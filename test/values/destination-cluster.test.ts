@@ -1,4 +1,4 @@
-import { DestinationCluster } from '../../src/application/destination-cluster';
+import { DestinationCluster } from '../../src/values/destination-cluster';
 
 describe('DestinationCluster', () => {
   test('IN_CLUSTER is the in-cluster API server, by URL', () => {

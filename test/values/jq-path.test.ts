@@ -1,7 +1,7 @@
 import * as fc from 'fast-check';
 import { loadJq } from 'jq-wasm';
-import { JqPath } from '../../src/application/jq-path';
 import { compileJq } from '../../src/private/jq';
+import { JqPath } from '../../src/values/jq-path';
 
 /** Keys and values that trip naive escaping: quotes, backslashes, brackets, "$", unicode, spaces, pipes. */
 const TRICKY = [

@@ -1,4 +1,4 @@
-import { JqPath } from '../../src/application/jq-path';
+import { JqPath } from '../../src/values/jq-path';
 
 /** The refusal of `prop` given to `where`, with the value as shown. */
 function keysRefusal(where: string, prop: string, shown: string): string {

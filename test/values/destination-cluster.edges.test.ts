@@ -1,4 +1,4 @@
-import { DestinationCluster } from '../../src/application/destination-cluster';
+import { DestinationCluster } from '../../src/values/destination-cluster';
 
 const NOT_A_SERVER = 'it must be the http(s) URL of a Kubernetes API server registered in Argo CD. Fix: copy the server URL from `argocd cluster list`';
 

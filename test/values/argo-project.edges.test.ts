@@ -1,4 +1,4 @@
-import { ArgoProject } from '../../src/application/argo-project';
+import { ArgoProject } from '../../src/values/argo-project';
 
 const NOT_A_NAME = 'it must be an AppProject name (lowercase letters, digits, "-" and "."). Fix: use the metadata.name of the AppProject';
 

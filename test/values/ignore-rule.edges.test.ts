@@ -1,6 +1,6 @@
-import { IgnoreRule } from '../../src/application/ignore-rule';
-import { IgnoreTarget } from '../../src/application/ignore-target';
-import { JqPath } from '../../src/application/jq-path';
+import { IgnoreRule } from '../../src/values/ignore-rule';
+import { IgnoreTarget } from '../../src/values/ignore-target';
+import { JqPath } from '../../src/values/jq-path';
 
 const web = IgnoreTarget.resource({ group: 'apps', kind: 'Deployment', name: 'web', namespace: 'payments' });
 const REASON = 'replicas are owned by HPA web';

@@ -1,4 +1,4 @@
-import { ArgoProject } from '../../src/application/argo-project';
+import { ArgoProject } from '../../src/values/argo-project';
 
 describe('ArgoProject.fromName', () => {
   test.each(['payments', 'team-a', 'platform.prod'])('references the AppProject %p', (name) => {
