@@ -293,9 +293,37 @@ const KIND_DEFAULTS: Record<string, (obj: JsonMap, spec: JsonMap | undefined) =>
       }
     }
   },
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration': (obj) => defaultWebhooks(obj, true),
+  'admissionregistration.k8s.io/ValidatingWebhookConfiguration': (obj) => defaultWebhooks(obj, false),
   'rbac.authorization.k8s.io/RoleBinding': (obj) => defaultSubjects(obj),
   'rbac.authorization.k8s.io/ClusterRoleBinding': (obj) => defaultSubjects(obj),
 };
+
+/** admissionregistration v1 and v1beta1 defaults (pkg/apis/admissionregistration/{v1,v1beta1}/defaults.go). */
+function defaultWebhooks(obj: JsonMap, mutating: boolean): void {
+  const beta = String(obj.apiVersion ?? '').endsWith('/v1beta1');
+  for (const webhook of items(obj, 'webhooks')) {
+    def(webhook, 'failurePolicy', beta ? 'Ignore' : 'Fail');
+    def(webhook, 'matchPolicy', beta ? 'Exact' : 'Equivalent');
+    def(webhook, 'namespaceSelector', {});
+    def(webhook, 'objectSelector', {});
+    def(webhook, 'timeoutSeconds', beta ? 30 : 10);
+    if (beta) {
+      def(webhook, 'sideEffects', 'Unknown');
+      def(webhook, 'admissionReviewVersions', ['v1beta1']);
+    }
+    if (mutating) {
+      def(webhook, 'reinvocationPolicy', 'Never');
+    }
+    for (const rule of items(webhook, 'rules')) {
+      def(rule, 'scope', '*');
+    }
+    const service = child(child(webhook, 'clientConfig') ?? {}, 'service');
+    if (service) {
+      def(service, 'port', 443);
+    }
+  }
+}
 
 function defaultSubjects(obj: JsonMap): void {
   for (const subject of items(obj, 'subjects')) {

@@ -34,7 +34,8 @@ export function typedRoundTrip(obj: Json): Json {
     const key = path[path.length - 1] ?? '';
     const parent = path[path.length - 2] ?? '';
     if (value === null) {
-      return undefined;
+      // A null value in a Go map decodes to the zero value: `""` (a Secret's `[]byte` comes back as `""` too).
+      return FREE_FORM_MAPS.has(parent) && path.length >= 2 ? '' : undefined;
     }
     if (Array.isArray(value)) {
       if (value.length === 0) {
