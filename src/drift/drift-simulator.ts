@@ -1,10 +1,27 @@
 import { BoundedJq } from './bounded-jq';
 import { DriftReport } from './drift-report';
-import { simulate } from './engine';
+import { simulate, SimulateOptions } from './engine';
 import { formatDriftText } from './format';
 import { Json } from './json';
 import { JqRunner } from './normalize';
 import { readOneManifest } from './read-manifest';
+import { DEFAULT_INSTANCE_LABEL, TrackingOptions } from './tracking';
+import { hasFeature } from '../core/argocd-features';
+import { ArgoCdVersion } from '../core/argocd-version';
+
+/**
+ * How Argo CD marks the resources of an Application (`application.resourceTrackingMethod` in argocd-cm).
+ *
+ * @see https://argo-cd.readthedocs.io/en/stable/user-guide/resource_tracking/
+ */
+export enum TrackingMethod {
+  /** The `argocd.argoproj.io/tracking-id` annotation (the default from Argo CD 3.0). */
+  ANNOTATION = 'annotation',
+  /** The instance label, `app.kubernetes.io/instance` unless configured (the default before Argo CD 3.0). */
+  LABEL = 'label',
+  /** Both the annotation and the instance label. */
+  ANNOTATION_AND_LABEL = 'annotation+label',
+}
 
 /**
  * One resource to simulate, as YAML or JSON text (one document each).
@@ -23,6 +40,42 @@ export interface DriftInput {
    * @default - the resource does not exist yet
    */
   readonly live?: string;
+
+  /**
+   * The Argo CD release that compares: it decides the default tracking method.
+   *
+   * @default ArgoCdVersion.LATEST
+   */
+  readonly argoCdVersion?: ArgoCdVersion;
+
+  /**
+   * How Argo CD tracks the Application's resources. The controller stamps this metadata on the target before
+   * comparing it, so a live object that lacks it is OutOfSync.
+   *
+   * @default - the release's default (annotation from Argo CD 3.0, label before), applied only when the live
+   * object carries tracking metadata (an annotation or the instance label); a live object without any is
+   * compared as it is
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/resource_tracking/
+   */
+  readonly trackingMethod?: TrackingMethod;
+
+  /**
+   * The instance label key (`application.instanceLabelKey` in argocd-cm).
+   *
+   * @default 'app.kubernetes.io/instance'
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/resource_tracking/
+   */
+  readonly instanceLabelKey?: string;
+}
+
+/** The engine's tracking options for an input. */
+function trackingOf(input: DriftInput): { tracking: TrackingOptions; trackingOnlyWhenLiveTracked: boolean } {
+  const version = input.argoCdVersion ?? ArgoCdVersion.LATEST;
+  const method = input.trackingMethod ?? (hasFeature(version, 'annotationTrackingByDefault') ? TrackingMethod.ANNOTATION : TrackingMethod.LABEL);
+  return {
+    tracking: { method, labelKey: input.instanceLabelKey ?? DEFAULT_INSTANCE_LABEL },
+    trackingOnlyWhenLiveTracked: input.trackingMethod === undefined,
+  };
 }
 
 /**
@@ -37,9 +90,15 @@ export interface DriftInput {
  * for built-in kinds and JSON merge for custom resources. The apply model copies ignored live values into
  * Git's object under RespectIgnoreDifferences and gives deleted fields their API defaults (replicas 1).
  *
- * Not modelled: server-side diff (`ServerSideDiff=true`) and server-side apply, Argo CD's known-type
- * normalizations (quantities such as `0.5` vs `500m`), system-level ignore rules from `argocd-cm`, defaults
- * beyond those of replicas and a few related fields, and the order of merged list items.
+ * Both sides go through Argo CD's normalizations first: the tracking metadata the controller stamps on the
+ * target, the typed round trip of built-in kinds (nulls and omitempty zero values vanish, quantities become
+ * canonical), the API server's defaults for the common built-in kinds, Secrets' `stringData` folded into
+ * `data`, last-applied read without its namespace and empty annotations, and custom resources compared on
+ * the fields their last-applied has.
+ *
+ * Not modelled: server-side diff (`ServerSideDiff=true`) and server-side apply, `argocd-cm` resource
+ * overrides and system-level ignore rules, defaults of kinds beyond the common built-in ones, and the order
+ * of merged list items.
  *
  * @see https://argo-cd.readthedocs.io/en/stable/user-guide/diffing/
  */
@@ -77,12 +136,12 @@ export class DriftSimulator {
     const application = readOneManifest('application', input.application);
     const desired = readOneManifest('desired', input.desired);
     const live = input.live === undefined ? undefined : readOneManifest('live', input.live);
-    const result = simulate(this.jq, application, desired, live);
+    const result = simulate(this.jq, application, desired, live, trackingOf(input));
     return { ...result, liveAfterApply: JSON.stringify(result.liveAfterApply) };
   }
 
   /** @internal Simulates on parsed objects. */
-  public _simulateObjects(application: Json, desired: Json, live: Json | undefined) {
-    return simulate(this.jq, application, desired, live);
+  public _simulateObjects(application: Json, desired: Json, live: Json | undefined, options?: SimulateOptions) {
+    return simulate(this.jq, application, desired, live, options);
   }
 }

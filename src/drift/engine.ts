@@ -1,11 +1,13 @@
-import { applyDeletionDefaults } from './defaults';
+import { applyApiDefaults, applyDeletionDefaults } from './defaults';
 import { DriftReport } from './drift-report';
 import { entriesFor, ignoreEntriesOf, resourceKeyOf } from './ignore-entries';
 import { clone, deepEqual, hasOwn, isMap, Json, JsonMap, valueAt } from './json';
+import { normalizeKnownKinds, withoutNamespaceAndEmptyAnnotations } from './known-kinds';
 import { normalizeManagedFields } from './managed-fields';
 import { merge3, mergeContextFor, restoreIgnored } from './merge';
 import { JqRunner, normalizeIgnored, remarshal } from './normalize';
 import { differingPointers } from './pointers';
+import { DEFAULT_INSTANCE_LABEL, hasTrackingMetadata, normalizeTracking, stampTracking, TrackingOptions } from './tracking';
 import { readHook } from '../core/hooks';
 import { keysFromPointer } from '../core/json-pointer';
 
@@ -44,13 +46,42 @@ function lastAppliedOf(live: Json, warnings: string[]): Json | undefined {
   }
 }
 
+/** How the engine models what the controller does besides the diff itself. */
+export interface SimulateOptions {
+  /**
+   * How Argo CD tracks the Application's resources.
+   *
+   * @default - annotation tracking (Argo CD 3.x), with the instance label `app.kubernetes.io/instance`
+   */
+  readonly tracking?: TrackingOptions;
+  /**
+   * Whether the tracking metadata is stamped only when the live object carries some (a live object built
+   * without knowing the Application, for example by LiveScenario, is then compared as it is).
+   *
+   * @default true when `tracking` is not given, false when it is
+   */
+  readonly trackingOnlyWhenLiveTracked?: boolean;
+}
+
 /**
  * Models Argo CD's default comparison (a client-side three-way diff, gitops-engine pkg/diff/diff.go) and
  * the `kubectl apply` that a sync performs, for one resource.
  */
-export function simulate(jq: JqRunner, application: Json, desired: Json, live: Json | undefined): DriftResult {
+export function simulate(
+  jq: JqRunner, application: Json, desiredAsRendered: Json, live: Json | undefined, options: SimulateOptions = {},
+): DriftResult {
   const warnings: string[] = [];
   const destinationNamespace = valueAt(application, ['spec', 'destination', 'namespace']);
+  const appName = valueAt(application, ['metadata', 'name']);
+  const named = typeof appName === 'string' ? appName : undefined;
+  const tracking: TrackingOptions = options.tracking ?? { method: 'annotation', labelKey: DEFAULT_INSTANCE_LABEL };
+  const onlyWhenTracked = options.trackingOnlyWhenLiveTracked ?? options.tracking === undefined;
+  const stamps = named !== undefined && tracking.method !== 'none'
+    && (!onlyWhenTracked || hasTrackingMetadata(live, tracking.labelKey));
+  // The controller compares and applies the target with its tracking metadata (controller/state.go).
+  const desired = stamps
+    ? stampTracking(desiredAsRendered, named, typeof destinationNamespace === 'string' ? destinationNamespace : '', tracking)
+    : desiredAsRendered;
   const key = resourceKeyOf(desired, typeof destinationNamespace === 'string' ? destinationNamespace : '');
   const entries = entriesFor(ignoreEntriesOf(application), key);
   const managers = [...new Set(entries.flatMap((e) => e.managedFieldsManagers))];
@@ -97,20 +128,24 @@ export function simulate(jq: JqRunner, application: Json, desired: Json, live: J
   const strategic = mergeContextFor(desired).strategic;
   const config = (strategic ? remarshal(desired) : clone(desired)) as JsonMap;
   const liveCopy = (strategic ? remarshal(live) : clone(live)) as JsonMap;
+  if (stamps) {
+    normalizeTracking(config, liveCopy, tracking);
+  }
   if (isMap(config) && isMap(liveCopy)) {
     normalizeManagedFields(liveCopy, config, managers, mergeContextFor(desired));
   }
   const rawLastApplied = lastAppliedOf(live, warnings);
-  const appName = valueAt(application, ['metadata', 'name']);
-  const named = typeof appName === 'string' ? appName : undefined;
-  const configN = normalizeIgnored(config, entries, jq, warnings, named);
-  const liveN = normalizeIgnored(liveCopy, entries, jq, warnings, named);
+  const configN = normalizeIgnored(normalizeKnownKinds(config), entries, jq, warnings, named);
+  const liveN = normalizeIgnored(normalizeKnownKinds(liveCopy), entries, jq, warnings, named);
   // The last-applied annotation is normalized but not re-encoded (gitops-engine pkg/diff Diff).
-  const originalN = rawLastApplied === undefined ? configN : normalizeIgnored(rawLastApplied, entries, jq, warnings);
+  const originalN = rawLastApplied === undefined ? configN : normalizeIgnored(normalizeKnownKinds(rawLastApplied), entries, jq, warnings);
 
-  // 2. Predict live: the three-way patch (two-way without last-applied) applied to live; compare.
-  const predicted = clone(merge3(originalN, configN, liveN, mergeContextFor(desired)));
-  const differences = differingPointers(predicted, liveN);
+  // 2. Predict live: the three-way patch (two-way without last-applied) applied to live, both with the API
+  //    server's defaults (gitops-engine pkg/diff/diff.go, ThreeWayDiff and applyPatch); compare.
+  const merged = merge3(withoutNamespaceAndEmptyAnnotations(originalN), withoutNamespaceAndEmptyAnnotations(configN), liveN,
+    mergeContextFor(desired, true));
+  const predicted = strategic ? applyApiDefaults(clone(merged) as Json) : clone(merged);
+  const differences = differingPointers(predicted, strategic ? applyApiDefaults(clone(liveN)) : liveN);
 
   // 3. The apply a sync performs: Git's object as rendered (the sync path does not re-encode it), with live's
   //    ignored values copied in under RespectIgnoreDifferences (controller/sync.go, normalizeTargetResources).

@@ -1,4 +1,5 @@
 import { clone, deepEqual, hasOwn, isMap, Json, JsonMap, own, put } from './json';
+import { unchangedAgainstReduced } from './known-kinds';
 import { groupOf } from '../core/kinds';
 
 /**
@@ -35,12 +36,35 @@ export interface MergeContext {
   readonly kind: string;
   /** Pointers (as key lists) of fields the merge deleted: a field that left Git but was in last-applied. */
   readonly deleted: string[][];
+  /**
+   * Whether lists replaced whole are compared with live reduced to the fields last-applied has, as Argo CD's
+   * diff does (not `kubectl apply`): every list of a custom resource, a StatefulSet's volumeClaimTemplates.
+   */
+  readonly reduceLists?: boolean;
 }
 
-export function mergeContextFor(obj: Json): MergeContext {
+/**
+ * @param forDiff the context of Argo CD's diff rather than of `kubectl apply` (see MergeContext.reduceLists)
+ */
+export function mergeContextFor(obj: Json, forDiff = false): MergeContext {
   const m = isMap(obj) ? obj : {};
   const apiVersion = typeof m.apiVersion === 'string' ? m.apiVersion : '';
-  return { strategic: STRATEGIC_GROUPS.has(groupOf(apiVersion)), kind: typeof m.kind === 'string' ? m.kind : '', deleted: [] };
+  const ctx = { strategic: STRATEGIC_GROUPS.has(groupOf(apiVersion)), kind: typeof m.kind === 'string' ? m.kind : '', deleted: [] };
+  return forDiff ? { ...ctx, reduceLists: true } : ctx;
+}
+
+/** Maps a strategic merge replaces whole (`patchStrategy:"replace"` in the Kubernetes API types). */
+function replacedWhole(path: readonly string[], ctx: MergeContext): boolean {
+  return ctx.strategic && ctx.kind === 'PodDisruptionBudget' && path.length === 2 && path[0] === 'spec' && path[1] === 'selector';
+}
+
+/** Lists the diff compares against reduced live (gitops-engine pkg/diff/diff.go, threeWayMergePatch). */
+function comparedReduced(path: readonly string[], ctx: MergeContext): boolean {
+  if (!ctx.reduceLists) {
+    return false;
+  }
+  // statefulSetWorkaround: the API server fills each claim template (kind, apiVersion, volumeMode, status).
+  return !ctx.strategic || (ctx.kind === 'StatefulSet' && path.length === 2 && path[0] === 'spec' && path[1] === 'volumeClaimTemplates');
 }
 
 /** The merge key of the list at `path`, or undefined when the list is replaced whole. */
@@ -86,10 +110,21 @@ export function merge3(
     return clone(current);
   }
   if (isMap(modified)) {
+    if (replacedWhole(path, ctx)) {
+      return clone(modified);
+    }
     const result: JsonMap = isMap(current) ? { ...current } : {};
     const o = isMap(original) ? original : {};
     const c = isMap(current) ? current : {};
     for (const [key, value] of Object.entries(modified)) {
+      if (value === null && !ctx.strategic) {
+        // A JSON merge patch reads null as "absent": only a deletion of what last-applied had.
+        if (hasOwn(o, key) && o[key] !== null && hasOwn(result, key)) {
+          delete result[key];
+          ctx.deleted.push([...path, key]);
+        }
+        continue;
+      }
       const merged = merge3(own(o, key), value, own(c, key), ctx, [...path, key]);
       if (merged !== undefined) {
         put(result, key, merged);
@@ -107,6 +142,9 @@ export function merge3(
     const key = mergeKeyFor(path, ctx);
     if (key && modified.every((item) => keyOf(item, key) !== undefined)) {
       return mergeKeyedList(Array.isArray(original) ? original : [], modified, Array.isArray(current) ? current : [], key, ctx, path);
+    }
+    if (comparedReduced(path, ctx) && current !== undefined && unchangedAgainstReduced(original, modified, current)) {
+      return clone(current);
     }
     if (ctx.strategic && path.length === 2 && path[0] === 'metadata' && path[1] === 'finalizers') {
       return mergeSet(Array.isArray(original) ? original : [], modified, Array.isArray(current) ? current : []);

@@ -1,5 +1,6 @@
 import { IgnoreEntry } from './ignore-entries';
-import { clone, isMap, Json, put, removeAt } from './json';
+import { clone, isMap, Json, removeAt } from './json';
+import { typedRoundTrip } from './typed-round-trip';
 import { keysFromPointer, pointerProblem } from '../core/json-pointer';
 
 /** Runs `del(<expression>)` on a value with a real jq engine. */
@@ -58,40 +59,10 @@ function firstLine(e: unknown): string {
   return String((e as Error)?.message ?? e).split('\n')[0];
 }
 
-/** Map-typed fields (Go maps with omitempty): an empty one disappears when the object is decoded and encoded. */
-const OMITTED_EMPTY_MAPS = new Set(['labels', 'annotations', 'matchLabels', 'nodeSelector', 'data', 'binaryData', 'stringData', 'selector']);
-/** Non-pointer scalar fields with omitempty in the common built-in kinds: their zero value disappears the same way. */
-const OMITTED_ZERO_SCALARS = new Set(['hostNetwork', 'hostPID', 'hostIPC', 'minReadySeconds', 'paused', 'stdin', 'stdinOnce', 'tty', 'publishNotReadyAddresses']);
-
 /**
  * gitops-engine decodes and re-encodes built-in kinds through their Go types before comparing
- * (pkg/diff/diff.go, remarshal), which drops omitempty zero values: empty lists, empty label and annotation
- * maps, and zero scalars such as `hostNetwork: false`. This models the common cases; a pointer field
- * (`replicas: 0`, `automountServiceAccountToken: false`, `emptyDir: {}`) keeps its value, as it does there.
- * Returns a copy.
+ * (pkg/diff/diff.go, remarshal); see typedRoundTrip. Returns a copy.
  */
 export function remarshal(obj: Json): Json {
-  const walk = (value: Json): Json | undefined => {
-    if (Array.isArray(value)) {
-      return value.length === 0 ? undefined : value.map((v) => walk(v) ?? v);
-    }
-    if (isMap(value)) {
-      const out: { [key: string]: Json } = {};
-      for (const [key, child] of Object.entries(value)) {
-        if (OMITTED_ZERO_SCALARS.has(key) && (child === false || child === 0)) {
-          continue;
-        }
-        if (OMITTED_EMPTY_MAPS.has(key) && isMap(child) && Object.keys(child).length === 0) {
-          continue;
-        }
-        const v = walk(child);
-        if (v !== undefined) {
-          put(out, key, v);
-        }
-      }
-      return out;
-    }
-    return value;
-  };
-  return walk(clone(obj)) ?? {};
+  return typedRoundTrip(obj);
 }

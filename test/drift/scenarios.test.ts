@@ -93,7 +93,8 @@ describe('the checkout example: HpaManagedDeployment with an HPA, a Service and 
     expect(report.outOfSync).toBe(true);
     expect(report.differences).toEqual([pointer]);
     expect(report.selfHealReverts).toEqual([pointer]);
-    expect(after(report).spec.template.spec.containers[0].resources.limits.memory).toBe('2048Mi');
+    // Git's 2048Mi, as the API server stores it: in canonical form.
+    expect(after(report).spec.template.spec.containers[0].resources.limits.memory).toBe('2Gi');
   });
 
   test('a human edits the container port: OutOfSync, and Git\'s port 8080 is put back', () => {
