@@ -16,6 +16,7 @@ export * from './workloads/hpa-managed-deployment';
 export * from './values/known-field-owner';
 export * from './workloads/migration-hook';
 export * from './drift/drift-report';
+export * from './drift/application-drift-report';
 export * from './drift/drift-simulator';
 export * from './drift/live-scenario';
 export * from './application/break-glass';

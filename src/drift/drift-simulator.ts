@@ -1,3 +1,5 @@
+import { simulateApplication } from './application-drift';
+import { ApplicationDriftReport, ManifestSource } from './application-drift-report';
 import { BoundedJq } from './bounded-jq';
 import { DriftReport } from './drift-report';
 import { simulate, SimulateOptions } from './engine';
@@ -24,23 +26,9 @@ export enum TrackingMethod {
 }
 
 /**
- * One resource to simulate, as YAML or JSON text (one document each).
+ * How Argo CD is set up to compare: the release, and how it tracks an Application's resources.
  */
-export interface DriftInput {
-  /** The Argo CD Application that deploys the resource: its ignoreDifferences and sync options are used. */
-  readonly application: string;
-
-  /** The resource as Git renders it. */
-  readonly desired: string;
-
-  /**
-   * The resource as the cluster returns it (`kubectl get -o yaml`), with `metadata.managedFields` and the
-   * `kubectl.kubernetes.io/last-applied-configuration` annotation when it has them.
-   *
-   * @default - the resource does not exist yet
-   */
-  readonly live?: string;
-
+export interface DriftOptions {
   /**
    * The Argo CD release that compares: it decides the default tracking method.
    *
@@ -68,8 +56,44 @@ export interface DriftInput {
   readonly instanceLabelKey?: string;
 }
 
+/**
+ * One resource to simulate, as YAML or JSON text (one document each).
+ */
+export interface DriftInput extends DriftOptions {
+  /** The Argo CD Application that deploys the resource: its ignoreDifferences and sync options are used. */
+  readonly application: string;
+
+  /** The resource as Git renders it. */
+  readonly desired: string;
+
+  /**
+   * The resource as the cluster returns it (`kubectl get -o yaml`), with `metadata.managedFields` and the
+   * `kubectl.kubernetes.io/last-applied-configuration` annotation when it has them.
+   *
+   * @default - the resource does not exist yet
+   */
+  readonly live?: string;
+}
+
+/**
+ * A whole Application to simulate: its objects as Git renders them and as the cluster returns them.
+ */
+export interface ApplicationDriftInput extends DriftOptions {
+  /** The Argo CD Application: its name, destination namespace, ignoreDifferences and sync options are used. */
+  readonly application: string;
+
+  /** The Application's objects as Git renders them (`cdk8s synth`, `kustomize build`, `helm template`). */
+  readonly desired: ManifestSource[];
+
+  /**
+   * The objects as the cluster returns them (`kubectl get deploy,svc,hpa -n payments -o yaml`); objects that
+   * neither Git nor the Application's tracking names are left out.
+   */
+  readonly live: ManifestSource[];
+}
+
 /** The engine's tracking options for an input. */
-function trackingOf(input: DriftInput): { tracking: TrackingOptions; trackingOnlyWhenLiveTracked: boolean } {
+function trackingOf(input: DriftOptions): { tracking: TrackingOptions; trackingOnlyWhenLiveTracked: boolean } {
   const version = input.argoCdVersion ?? ArgoCdVersion.LATEST;
   const method = input.trackingMethod ?? (hasFeature(version, 'annotationTrackingByDefault') ? TrackingMethod.ANNOTATION : TrackingMethod.LABEL);
   return {
@@ -138,6 +162,22 @@ export class DriftSimulator {
     const live = input.live === undefined ? undefined : readOneManifest('live', input.live);
     const result = simulate(this.jq, application, desired, live, trackingOf(input));
     return { ...result, liveAfterApply: JSON.stringify(result.liveAfterApply) };
+  }
+
+  /**
+   * Simulates Argo CD's comparison of a whole Application: Git's objects and the cluster's paired by group,
+   * kind, namespace and name; one verdict per resource (Synced, OutOfSync with its fields, missing in the
+   * cluster, left over and tracked by the Application so a pruning sync deletes it) and the Application's.
+   *
+   * @throws when a source cannot be read, or two objects of one side have the same group, kind, namespace and name
+   */
+  public simulateApplication(input: ApplicationDriftInput): ApplicationDriftReport {
+    const application = readOneManifest('application', input.application);
+    const options = trackingOf(input);
+    return simulateApplication((desired, live) => {
+      const result = simulate(this.jq, application, desired, live, options);
+      return { ...result, liveAfterApply: JSON.stringify(result.liveAfterApply) };
+    }, application, input.desired, input.live, options.tracking);
   }
 
   /** @internal Simulates on parsed objects. */

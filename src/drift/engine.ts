@@ -198,7 +198,7 @@ export function simulate(
  * `hook` for a resource Argo CD runs as a hook, `skip` for one it leaves alone, undefined for one it applies
  * and compares (see readHook).
  */
-function hookOf(obj: Json): 'hook' | 'skip' | undefined {
+export function hookOf(obj: Json): 'hook' | 'skip' | undefined {
   const annotations = valueAt(obj, ['metadata', 'annotations']);
   const reading = readHook(isMap(annotations) ? annotations : undefined);
   return reading.hook ? 'hook' : reading.skipped ? 'skip' : undefined;
