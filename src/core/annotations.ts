@@ -8,6 +8,14 @@ export const SYNC_WAVE_ANNOTATION = 'argocd.argoproj.io/sync-wave';
 export const HELM_HOOK_ANNOTATION = 'helm.sh/hook';
 /** Helm's hook weight, which Argo CD reads as the sync wave when no sync-wave annotation is set. */
 export const HELM_HOOK_WEIGHT_ANNOTATION = 'helm.sh/hook-weight';
+/** Argo CD's resource tracking annotation (`<app>:<group>/<kind>:<namespace>/<name>`), the default method from 3.0. */
+export const TRACKING_ID_ANNOTATION = 'argocd.argoproj.io/tracking-id';
+/** The instance label Argo CD tracks resources by with the label method, unless argocd-cm names another. */
+export const DEFAULT_INSTANCE_LABEL = 'app.kubernetes.io/instance';
+/** Per-resource compare options, e.g. `IgnoreExtraneous`. */
+export const COMPARE_OPTIONS_ANNOTATION = 'argocd.argoproj.io/compare-options';
+/** Where a client-side apply records what it applied: the third side of the three-way diff. */
+export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
 /** Argo CD (2.7+, alpha) does not reconcile an Application that carries this annotation with "true". */
 export const SKIP_RECONCILE_ANNOTATION = 'argocd.argoproj.io/skip-reconcile';
 

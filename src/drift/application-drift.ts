@@ -3,7 +3,7 @@ import { DriftReport } from './drift-report';
 import { hookOf, SimulateOptions } from './engine';
 import { ResourceKey, resourceKeyOf } from './ignore-entries';
 import { isMap, Json, JsonMap, own, valueAt } from './json';
-import { TRACKING_ID } from './tracking';
+import { COMPARE_OPTIONS_ANNOTATION, TRACKING_ID_ANNOTATION } from '../core/annotations';
 import { ErrorCode, failure } from '../core/errors';
 import { compareStrings } from '../core/order';
 import { parseManifests } from '../core/parse-manifests';
@@ -80,7 +80,7 @@ function byKey(role: string, objects: readonly Sourced[], defaultNamespace: stri
  * object names a different one.
  */
 function trackingOf(live: Json, app: string, tracking: SimulateOptions['tracking']): 'other-app' | 'self' | 'copied' {
-  const annotation = valueAt(live, ['metadata', 'annotations', TRACKING_ID]);
+  const annotation = valueAt(live, ['metadata', 'annotations', TRACKING_ID_ANNOTATION]);
   const label = tracking ? valueAt(live, ['metadata', 'labels', tracking.labelKey]) : undefined;
   if (tracking?.method === 'label') {
     return label === app ? 'self' : 'other-app';
@@ -100,7 +100,7 @@ function trackingOf(live: Json, app: string, tracking: SimulateOptions['tracking
 }
 
 function hasCompareOption(obj: Json, option: string): boolean {
-  const value = valueAt(obj, ['metadata', 'annotations', 'argocd.argoproj.io/compare-options']);
+  const value = valueAt(obj, ['metadata', 'annotations', COMPARE_OPTIONS_ANNOTATION]);
   return typeof value === 'string' && value.split(',').map((o) => o.trim()).includes(option);
 }
 

@@ -7,7 +7,8 @@ import { formatDriftText } from './format';
 import { Json } from './json';
 import { JqRunner } from './normalize';
 import { readOneManifest } from './read-manifest';
-import { DEFAULT_INSTANCE_LABEL, TrackingOptions } from './tracking';
+import { TrackingOptions } from './tracking';
+import { DEFAULT_INSTANCE_LABEL } from '../core/annotations';
 import { hasFeature } from '../core/argocd-features';
 import { ArgoCdVersion } from '../core/argocd-version';
 

@@ -7,11 +7,11 @@ import { normalizeManagedFields } from './managed-fields';
 import { merge3, mergeContextFor, restoreIgnored } from './merge';
 import { JqRunner, normalizeIgnored, remarshal } from './normalize';
 import { differingPointers } from './pointers';
-import { DEFAULT_INSTANCE_LABEL, hasTrackingMetadata, normalizeTracking, stampTracking, TrackingOptions } from './tracking';
+import { hasTrackingMetadata, normalizeTracking, stampTracking, TrackingOptions } from './tracking';
+import { DEFAULT_INSTANCE_LABEL, LAST_APPLIED_ANNOTATION } from '../core/annotations';
 import { readHook } from '../core/hooks';
 import { keysFromPointer } from '../core/json-pointer';
 
-const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 const LAST_APPLIED_POINTER = '/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration';
 
 /**
@@ -34,14 +34,14 @@ function selfHeals(application: Json): boolean {
 }
 
 function lastAppliedOf(live: Json, warnings: string[]): Json | undefined {
-  const text = valueAt(live, ['metadata', 'annotations', LAST_APPLIED]);
+  const text = valueAt(live, ['metadata', 'annotations', LAST_APPLIED_ANNOTATION]);
   if (typeof text !== 'string') {
     return undefined;
   }
   try {
     return JSON.parse(text) as Json;
   } catch {
-    warnings.push(`the ${LAST_APPLIED} annotation is not JSON; the diff is two-way`);
+    warnings.push(`the ${LAST_APPLIED_ANNOTATION} annotation is not JSON; the diff is two-way`);
     return undefined;
   }
 }
@@ -167,7 +167,7 @@ export function simulate(
   if (isMap(applied)) {
     const metadata = isMap(applied.metadata) ? applied.metadata : (applied.metadata = {});
     const annotations = isMap(metadata.annotations) ? metadata.annotations : (metadata.annotations = {});
-    annotations[LAST_APPLIED] = JSON.stringify(stripStatus(target));
+    annotations[LAST_APPLIED_ANNOTATION] = JSON.stringify(stripStatus(target));
   }
   // The API server stores built-in kinds without their omitempty zero values, as it did for live.
   const stored = (obj: Json) => (strategic ? remarshal(stripStatus(obj)) : stripStatus(obj));

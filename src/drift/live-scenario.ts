@@ -2,10 +2,10 @@ import { applyDeletionDefaultsForAbsent } from './defaults';
 import { clone, isMap, Json, JsonMap, own, setAt, valueAt } from './json';
 import { mergeContextFor, mergeKeyFor } from './merge';
 import { readOneManifest } from './read-manifest';
+import { LAST_APPLIED_ANNOTATION } from '../core/annotations';
 import { badValue, ErrorCode } from '../core/errors';
 import { keysFromPointer, pointerProblem } from '../core/json-pointer';
 
-const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 const FIXED_TIME = '2026-01-01T00:00:00Z';
 
 /** A change made to a live object by one field manager. */
@@ -177,7 +177,7 @@ export class LiveScenario {
     const live = clone(desired) as JsonMap;
     const metadata = isMap(live.metadata) ? live.metadata : (live.metadata = {});
     const annotations = isMap(metadata.annotations) ? metadata.annotations : (metadata.annotations = {});
-    annotations[LAST_APPLIED] = JSON.stringify(desired);
+    annotations[LAST_APPLIED_ANNOTATION] = JSON.stringify(desired);
     metadata.uid = '00000000-0000-4000-8000-000000000000';
     metadata.resourceVersion = '1';
     metadata.generation = 1;

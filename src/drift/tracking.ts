@@ -1,8 +1,7 @@
 import { clone, isMap, Json, JsonMap, own, put } from './json';
+import { TRACKING_ID_ANNOTATION } from '../core/annotations';
 import { groupOf } from '../core/kinds';
 
-export const TRACKING_ID = 'argocd.argoproj.io/tracking-id';
-export const DEFAULT_INSTANCE_LABEL = 'app.kubernetes.io/instance';
 
 /** How Argo CD marks the resources of an Application: `none` when the model leaves tracking out. */
 export type Tracking = 'annotation' | 'label' | 'annotation+label' | 'none';
@@ -41,7 +40,7 @@ export function hasTrackingMetadata(obj: Json | undefined, labelKey: string): bo
   }
   const annotations = own(metadata, 'annotations');
   const labels = own(metadata, 'labels');
-  return (isMap(annotations) && typeof own(annotations, TRACKING_ID) === 'string')
+  return (isMap(annotations) && typeof own(annotations, TRACKING_ID_ANNOTATION) === 'string')
     || (isMap(labels) && typeof own(labels, labelKey) === 'string');
 }
 
@@ -60,7 +59,7 @@ export function stampTracking(desired: Json, app: string, destinationNamespace: 
   if (tracking.method !== 'label') {
     const namespace = typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : destinationNamespace;
     const value = `${app}:${groupOf(String(copy.apiVersion ?? ''))}/${String(copy.kind ?? '')}:${namespace}/${String(metadata.name ?? '')}`;
-    put(mapAt(metadata, 'annotations'), TRACKING_ID, value);
+    put(mapAt(metadata, 'annotations'), TRACKING_ID_ANNOTATION, value);
   }
   if (tracking.method !== 'annotation') {
     put(mapAt(metadata, 'labels'), tracking.labelKey, tracking.method === 'label' ? app : app.slice(0, 63).replace(/[-_.]+$/, ''));
@@ -84,10 +83,10 @@ export function normalizeTracking(config: Json, live: Json, tracking: TrackingOp
   }
   const configMetadata = isMap(own(config, 'metadata')) ? config.metadata as JsonMap : {};
   const liveAnnotations = own(liveMetadata, 'annotations');
-  if (!isMap(liveAnnotations) || typeof own(liveAnnotations, TRACKING_ID) !== 'string' || liveAnnotations[TRACKING_ID] === '') {
+  if (!isMap(liveAnnotations) || typeof own(liveAnnotations, TRACKING_ID_ANNOTATION) !== 'string' || liveAnnotations[TRACKING_ID_ANNOTATION] === '') {
     const configAnnotations = own(configMetadata, 'annotations');
-    const value = isMap(configAnnotations) ? own(configAnnotations, TRACKING_ID) : undefined;
-    put(mapAt(liveMetadata, 'annotations'), TRACKING_ID, typeof value === 'string' ? value : '');
+    const value = isMap(configAnnotations) ? own(configAnnotations, TRACKING_ID_ANNOTATION) : undefined;
+    put(mapAt(liveMetadata, 'annotations'), TRACKING_ID_ANNOTATION, typeof value === 'string' ? value : '');
   }
   const configLabels = own(configMetadata, 'labels');
   if (!isMap(configLabels) || !own(configLabels, tracking.labelKey)) {
