@@ -43,6 +43,11 @@ export function addProjectTasks(project: cdk8s.ConstructLibraryCdk8s): void {
     exec: 'ts-node --transpile-only --project test/tsconfig.json bench/audit.ts',
   });
 
+  project.addTask('bench:simulate', {
+    description: 'Benchmark simulating a whole Application of 500 resources against its live objects, against parsing the same input',
+    exec: 'ts-node --transpile-only --project test/tsconfig.json bench/simulate.ts',
+  });
+
   project.addTask('bench:synth', {
     description: 'Benchmark synthesizing a fleet (100, 400 and 2,000 services) against plain cdk8s ApiObjects of the same manifests',
     exec: 'ts-node --transpile-only --project test/tsconfig.json bench/synth.ts',
