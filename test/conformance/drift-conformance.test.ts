@@ -86,4 +86,13 @@ describe('drift conformance: Argo CD\'s verdicts on cases from its own tests', (
       + `${cases.filter((c) => c.meta.outOfScope !== undefined).map((c) => c.name).join(', ') || 'none'}`);
     expect(inScopeAgreeing.map((c) => c.name)).toEqual(inScope.map((c) => c.name));
   });
+
+  test('GIVEN the README and docs/drift-conformance.md WHEN read THEN they state the figure this suite measures', () => {
+    const agreeing = inScope.filter((c) => verdictOf(c) === c.meta.expected).length;
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'drift-conformance.md'), 'utf8');
+    expect(readme).toContain(`Argo CD's verdict in ${agreeing} of the ${inScope.length} cases in scope`);
+    expect(readme).toContain(`${cases.length} cases transcribed from Argo CD`);
+    expect(doc).toContain(`**${agreeing} / ${inScope.length} (`);
+  });
 });
