@@ -15,8 +15,10 @@ import { ArgoCdVersion } from '../core/argocd-version';
 import { ErrorCode } from '../core/errors';
 import { isGitRepoUrl } from '../core/names';
 import { compareStrings } from '../core/order';
+import { parseManifests } from '../core/parse-manifests';
+import { ManifestSource } from '../drift/application-drift-report';
 import { DriftSimulator } from '../drift/drift-simulator';
-import { formatDriftJson, formatDriftText } from '../drift/format';
+import { formatApplicationDriftJson, formatApplicationDriftText, formatDriftJson, formatDriftText } from '../drift/format';
 import { checkDriftInputs } from '../drift/input-roles';
 import { Json } from '../drift/json';
 import { readOneManifest } from '../drift/read-manifest';
@@ -42,6 +44,10 @@ export interface CliIo {
    * throws naming the reason otherwise, without reading a larger file, a FIFO or a device.
    */
   readBytes(file: string, maxBytes: number): Uint8Array;
+  /**
+   * Standard input, at most `maxBytes` (throws naming the limit beyond it). Without it, `-` is refused as an input.
+   */
+  readStdin?(maxBytes: number): Uint8Array;
   writeFile(file: string, text: string): void;
   /** Whether a file or folder exists at `file`. */
   exists(file: string): boolean;
@@ -182,6 +188,14 @@ async function simulateCommand(args: readonly string[], io: CliIo, debug: boolea
   if (limit === undefined) {
     return usageError(io, 'simulate', badFlag(MAX_FILE_SIZE[0], values['max-file-size'], MAX_FILE_SIZE[1]), MAX_FILE_SIZE[2]);
   }
+  const sources = readSimulateSources(io, values.desired, values.live, limit);
+  if (typeof sources === 'string') {
+    io.stderr(sources);
+    return EXIT_USAGE;
+  }
+  if (sources.wholeApplication) {
+    return simulateWholeApplication(io, values.app, sources, limit, values.format, debug);
+  }
   // Each input is read and checked on its own, so that an unreadable one is named by its flag and file.
   const texts: { application?: string; desired?: string; live?: string } = {};
   const manifests: { application?: Json; desired?: Json; live?: Json } = {};
@@ -225,6 +239,130 @@ async function simulateCommand(args: readonly string[], io: CliIo, debug: boolea
     const report = simulator.simulateDrift({ application: texts.application!, desired: texts.desired!, live: texts.live });
     const subject = describeManifest(manifests.desired!);
     io.stdout(values.format === 'json' ? formatDriftJson(subject, report) : formatDriftText(subject, report));
+    return report.outOfSync ? EXIT_FINDINGS : EXIT_OK;
+  } catch (e) {
+    io.stderr(thrownError('simulate', e, debug, 'correct the input the message names'));
+    return EXIT_USAGE;
+  }
+}
+
+/** The desired and live inputs of `simulate`, and whether they make a whole-Application simulation. */
+interface SimulateSources {
+  readonly desired: ManifestSource[];
+  readonly live: ManifestSource[];
+  /** A folder, standard input, or a file of several objects: one verdict per resource. */
+  readonly wholeApplication: boolean;
+}
+
+/**
+ * Reads `--desired` and `--live`: a file, a folder of YAML and JSON files (read as the audit reads them), or `-`
+ * for standard input (live only). Returns the error line for anything that cannot be read: a simulation of part
+ * of the input would be a verdict on something else.
+ */
+function readSimulateSources(io: CliIo, desired: string, live: string | undefined, limit: number): SimulateSources | string {
+  const read = (flag: string, given: string): { sources: ManifestSource[]; folder: boolean } | string => {
+    if (given === '-') {
+      if (flag !== 'live' || io.readStdin === undefined) {
+        return errorLine('simulate', ErrorCode.USAGE, `--${flag} - (standard input) is not supported here`,
+          flag === 'live' ? 'give --live a file or folder' : 'give --desired a file or folder; only --live reads standard input');
+      }
+      try {
+        return { sources: [{ name: '-', text: utf8Text(io.readStdin(limit)) }], folder: true };
+      } catch (e) {
+        return errorLine('simulate', ErrorCode.UNREADABLE_INPUT, `cannot read --live - (standard input): ${messageOf(e)}`, 'pipe a YAML or JSON stream of objects');
+      }
+    }
+    if (!fs.existsSync(given) || !fs.statSync(given).isDirectory()) {
+      return { sources: [], folder: false };
+    }
+    const collected = collectFiles([given], given, limit);
+    if (collected.problems.length > 0) {
+      const first = collected.problems[0];
+      return errorLine('simulate', ErrorCode.UNREADABLE_INPUT, `cannot read --${flag} ${given}: ${first.file} ${first.message}`
+        + (collected.problems.length > 1 ? ` (and ${collected.problems.length - 1} more)` : ''), `give --${flag} a folder whose every YAML or JSON file can be read`);
+    }
+    const sources: ManifestSource[] = [];
+    for (const file of collected.files) {
+      try {
+        sources.push({ name: path.join(given, file.path), text: utf8Text(file.content) });
+      } catch (e) {
+        return errorLine('simulate', ErrorCode.UNREADABLE_INPUT, `cannot read --${flag} ${path.join(given, file.path)}: ${messageOf(e)}`,
+          `give --${flag} a folder whose every YAML or JSON file can be read`);
+      }
+    }
+    return { sources, folder: true };
+  };
+  const desiredRead = read('desired', desired);
+  if (typeof desiredRead === 'string') {
+    return desiredRead;
+  }
+  const liveRead = live === undefined ? { sources: [], folder: false } : read('live', live);
+  if (typeof liveRead === 'string') {
+    return liveRead;
+  }
+  // A single file is one resource unless it holds several objects (a List counts as its items).
+  const many = (file: string | undefined) => {
+    if (file === undefined || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      return false;
+    }
+    try {
+      return parseManifests(file, io.readBytes(file, limit)).objects.length > 1;
+    } catch {
+      return false;
+    }
+  };
+  const wholeApplication = desiredRead.folder || liveRead.folder || many(desired) || many(live);
+  if (!wholeApplication) {
+    return { desired: [], live: [], wholeApplication };
+  }
+  const fileSource = (flag: string, file: string): ManifestSource | string => {
+    try {
+      return { name: file, text: utf8Text(io.readBytes(file, limit)) };
+    } catch (e) {
+      return errorLine('simulate', ErrorCode.UNREADABLE_INPUT, `cannot read --${flag} ${file}: ${messageOf(e)}`, `give --${flag} a readable file or folder`);
+    }
+  };
+  const desiredSources = desiredRead.folder ? desiredRead.sources : fileSource('desired', desired);
+  if (typeof desiredSources === 'string') {
+    return desiredSources;
+  }
+  const liveSources = live === undefined ? [] : liveRead.folder ? liveRead.sources : fileSource('live', live);
+  if (typeof liveSources === 'string') {
+    return liveSources;
+  }
+  return {
+    desired: Array.isArray(desiredSources) ? desiredSources : [desiredSources],
+    live: Array.isArray(liveSources) ? liveSources : [liveSources],
+    wholeApplication,
+  };
+}
+
+/** Bytes as text, or an error saying why they are not a manifest file (binary, not UTF-8), as the audit would. */
+function utf8Text(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Error(parseManifests('', bytes).problem ?? 'not valid UTF-8');
+  }
+}
+
+async function simulateWholeApplication(
+  io: CliIo, app: string, sources: SimulateSources, limit: number, format: string | undefined, debug: boolean,
+): Promise<number> {
+  let application: string;
+  try {
+    const bytes = io.readBytes(app, limit);
+    readOneManifest(`--app ${app}`, bytes);
+    application = utf8Text(bytes);
+  } catch (e) {
+    io.stderr(hasCode(messageOf(e)) ? thrownError('simulate', e, debug, 'give --app one Argo CD Application')
+      : errorLine('simulate', ErrorCode.UNREADABLE_INPUT, `cannot read --app ${app}: ${messageOf(e)}`, 'give --app a readable regular file'));
+    return EXIT_USAGE;
+  }
+  try {
+    const simulator = await DriftSimulator.create();
+    const report = simulator.simulateApplication({ application, desired: sources.desired, live: sources.live });
+    io.stdout(format === 'json' ? formatApplicationDriftJson(report) : formatApplicationDriftText(report));
     return report.outOfSync ? EXIT_FINDINGS : EXIT_OK;
   } catch (e) {
     io.stderr(thrownError('simulate', e, debug, 'correct the input the message names'));

@@ -1,7 +1,7 @@
-import { lstatSync, mkdirSync, writeFileSync } from 'fs';
+import { lstatSync, mkdirSync, readSync, writeFileSync } from 'fs';
 import { CliIo, EXIT_USAGE } from './main';
 import { errorLine, messageOf } from './messages';
-import { readRegularFile } from './read-file';
+import { overLimit, readRegularFile } from './read-file';
 import { ErrorCode } from '../core/errors';
 
 /** The environment variables the CLI reads. */
@@ -42,6 +42,7 @@ export function nodeIo(): CliIo {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     readBytes,
+    readStdin,
     writeFile: (path, text) => writeFileSync(path, text),
     // lstat, not exists: a dangling symbolic link is there too, and writing through it would land elsewhere.
     exists: (path) => lstatSync(path, { throwIfNoEntry: false }) !== undefined,
@@ -49,6 +50,38 @@ export function nodeIo(): CliIo {
     color: colorFor(process.env, Boolean(process.stdout.isTTY)),
     debug: debugFor(process.env),
   };
+}
+
+/** Reads standard input to its end, refusing it as soon as it passes `maxBytes`. */
+function readStdin(maxBytes: number): Uint8Array {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const chunk = Buffer.alloc(65536);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(0, chunk, 0, chunk.length, null);
+    } catch (e) {
+      // A non-blocking stdin with nothing buffered yet: wait for the writer.
+      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+        continue;
+      }
+      if ((e as NodeJS.ErrnoException).code === 'EOF') {
+        break;
+      }
+      throw e;
+    }
+    if (n === 0) {
+      break;
+    }
+    total += n;
+    if (total > maxBytes) {
+      throw new Error(overLimit(total, maxBytes));
+    }
+    chunks.push(Buffer.from(chunk.subarray(0, n)));
+  }
+  return Buffer.concat(chunks);
 }
 
 /** Reads a regular file of at most `maxBytes`: no FIFO or device, and the size checked before reading. */

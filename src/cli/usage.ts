@@ -11,7 +11,7 @@ export const OVERVIEW = `usage: safe-argocd <command> [options]
 
 commands:
   audit [paths...]                        check YAML and JSON manifests against the rules of RULES.md
-  simulate --app <file> --desired <file>  predict Argo CD's diff and self-heal for one resource
+  simulate --app <file> --desired <path>  predict Argo CD's diff and self-heal for a resource or an app
   new <service>                           write a cdk8s app for one service
 
 options:
@@ -42,14 +42,21 @@ exit codes:
   2  a usage error, an unreadable file or config, or an unexpected error
 `;
 
-const SIMULATE = `usage: safe-argocd simulate --app <application.yaml> --desired <resource.yaml> [--live <live.yaml>] [options]
+const SIMULATE = `usage: safe-argocd simulate --app <application.yaml> --desired <file|folder> [--live <file|folder|->] [options]
 
-Predicts, offline, Argo CD's diff and self-heal for one resource.
+Predicts, offline, Argo CD's diff and self-heal for one resource, or for a whole Application.
+
+With one object in --desired and at most one in --live, it reports on that resource. With a folder, a file of
+several objects (a List counts as its items), or - (standard input, e.g. kubectl get deploy,svc -n payments -o yaml),
+it pairs Git's objects with the cluster's by group, kind, namespace and name and prints one verdict per resource:
+Synced, OutOfSync with its fields, missing (the sync creates it), left over and tracked by the Application (a sync
+with pruning deletes it), hooks not compared; then the Application's.
 
 options:
-  --app <file>           the Argo CD Application (argoproj.io/v1alpha1) that deploys the resource
-  --desired <file>       the resource as Git has it: one Kubernetes object
-  --live <file>          the resource as the cluster has it (default: it does not exist yet)
+  --app <file>           the Argo CD Application (argoproj.io/v1alpha1) that deploys the resources
+  --desired <path>       the resources as Git has them: a file or a folder of YAML and JSON files
+  --live <path>          the resources as the cluster has them: a file, a folder, or - for standard input
+                         (default: none exists yet)
   --format <format>      text (default) or json
   --max-file-size <MB>   larger files are refused without being read (default 5)
 ${GLOBAL_OPTIONS}
@@ -57,8 +64,8 @@ ${GLOBAL_OPTIONS}
 exit codes:
   0  Synced
   1  OutOfSync
-  2  a usage error, an unreadable input, inputs in the wrong places (e.g. --app and --desired swapped),
-     or an unexpected error
+  2  a usage error, an unreadable input (nothing is reported then), two objects of one side with the same group,
+     kind, namespace and name, inputs in the wrong places (e.g. --app and --desired swapped), or an unexpected error
 `;
 
 const NEW = `usage: safe-argocd new <service> [--project <name>] [--hpa MIN:MAX] [--migration] [--external-secret KEY] [--dir <dir>]

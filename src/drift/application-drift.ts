@@ -2,6 +2,7 @@ import { ApplicationDriftReport, ManifestSource, ResourceDrift, ResourceSyncStat
 import { DriftReport } from './drift-report';
 import { hookOf, SimulateOptions } from './engine';
 import { ResourceKey, resourceKeyOf } from './ignore-entries';
+import { isApplication } from './input-roles';
 import { isMap, Json, JsonMap, own, valueAt } from './json';
 import { COMPARE_OPTIONS_ANNOTATION, TRACKING_ID_ANNOTATION } from '../core/annotations';
 import { ErrorCode, failure } from '../core/errors';
@@ -120,6 +121,11 @@ export function simulateApplication(
   liveSources: readonly ManifestSource[],
   tracking: SimulateOptions['tracking'],
 ): ApplicationDriftReport {
+  if (!isApplication(application)) {
+    const { kind } = resourceKeyOf(application, '');
+    throw failure(ErrorCode.SWAPPED_INPUT, `application: is a ${kind || 'object without a kind'}, not an Argo CD Application (argoproj.io). `
+      + 'Fix: give the Application that deploys the desired objects.');
+  }
   const appName = String(valueAt(application, ['metadata', 'name']) ?? '');
   const destination = valueAt(application, ['spec', 'destination', 'namespace']);
   const defaultNamespace = typeof destination === 'string' ? destination : '';

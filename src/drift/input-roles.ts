@@ -55,7 +55,8 @@ function kindOf(manifest: Json): { apiVersion: string; kind: string } {
   return { apiVersion: String(obj.apiVersion ?? ''), kind: String(obj.kind ?? '') };
 }
 
-function isApplication(manifest: Json): boolean {
+/** Whether the object is an Argo CD Application. */
+export function isApplication(manifest: Json): boolean {
   const { apiVersion, kind } = kindOf(manifest);
   return kind === 'Application' && groupOf(apiVersion) === 'argoproj.io';
 }

@@ -30,6 +30,8 @@ interface HostileInput {
   readonly name: string;
   readonly write: (path: string, dir: string) => void;
   readonly reason: RegExp;
+  /** The inputs it is hostile as; a folder or several objects are a whole Application as --desired or --live. */
+  readonly flags?: readonly ('app' | 'desired' | 'live')[];
 }
 
 const INPUTS: HostileInput[] = [
@@ -59,9 +61,9 @@ const INPUTS: HostileInput[] = [
     },
     reason: /ELOOP/,
   },
-  { name: 'a folder', write: (p) => mkdirSync(p), reason: /EISDIR|is not a regular file/ },
+  { name: 'a folder', write: (p) => mkdirSync(p), reason: /EISDIR|is not a regular file/, flags: ['app'] },
   { name: 'empty', write: (p) => writeFileSync(p, ''), reason: /expected exactly one Kubernetes object \(with apiVersion and kind\), found nothing/ },
-  { name: 'a YAML list of two objects', write: (p) => writeFileSync(p, 'apiVersion: v1\nkind: List\nitems:\n  - {apiVersion: v1, kind: Service, metadata: {name: a}}\n  - {apiVersion: v1, kind: Service, metadata: {name: b}}\n'), reason: /found 2 Kubernetes object\(s\)/ },
+  { name: 'a YAML list of two objects', write: (p) => writeFileSync(p, 'apiVersion: v1\nkind: List\nitems:\n  - {apiVersion: v1, kind: Service, metadata: {name: a}}\n  - {apiVersion: v1, kind: Service, metadata: {name: b}}\n'), reason: /found 2 Kubernetes object\(s\)/, flags: ['app'] },
 ];
 
 describe('safe-argocd simulate of hostile input', () => {
@@ -69,7 +71,7 @@ describe('safe-argocd simulate of hostile input', () => {
   const { app, desired } = writeCheckoutInputs(tempDir());
 
   describe.each(['app', 'desired', 'live'] as const)('as --%s', (flag) => {
-    test.each(INPUTS.map((i) => [i.name, i] as const))('%s: exit 2 naming the flag, the file and the reason, in bounded time', async (_name, input) => {
+    test.each(INPUTS.filter((i) => (i.flags ?? [flag]).includes(flag)).map((i) => [i.name, i] as const))('%s: exit 2 naming the flag, the file and the reason, in bounded time', async (_name, input) => {
       // GIVEN the hostile file in the place of one input
       const caseDir = tempDir();
       const hostile = join(caseDir, `hostile-${flag}.yaml`);
