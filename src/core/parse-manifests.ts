@@ -1,6 +1,7 @@
 import * as jsyaml from 'js-yaml';
-import { isMap, isSeq, LineCounter, parseAllDocuments } from 'yaml';
-import { isObject, LocatedManifest, Manifest } from './manifest';
+import { Document, isAlias, isMap, isScalar, isSeq, LineCounter, Node, parseAllDocuments } from 'yaml';
+import { keysFromPointer } from './json-pointer';
+import { isObject, LocatedManifest, Manifest, SourceLocation } from './manifest';
 
 /** Deeper than any real manifest; deeper input is refused before it can exhaust the stack. */
 const MAX_DEPTH = 200;
@@ -135,11 +136,29 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
   const objects: LocatedManifest[] = [];
   let skipped = 0;
   let index = 0;
+  // Field positions: js-yaml keeps none. A finding's field is found by scanning the document's lines; what the
+  // scan is unsure of, the file is read again for, with positions, once.
+  let reread: { docs: Document.Parsed[]; lineCounter: LineCounter } | undefined;
+  const documentAt = (i: number, line: number) => {
+    reread ??= readAgain(text);
+    const doc = reread.docs[i];
+    // The same document the fast path saw, or none: then the finding stays at the object's start.
+    return doc && reread.lineCounter.linePos(doc.contents!.range![0]).line === line ? { doc, lineCounter: reread.lineCounter } : undefined;
+  };
   for (const value of values) {
     if (value === null || value === undefined) {
       continue;
     }
     const start = starts[index];
+    const docIndex = index;
+    const locator = (prefix: string, fallback: SourceLocation) => (pointer: string): SourceLocation => {
+      const scanned = scanPointer(lines, start, keysFromPointer(`${prefix}${pointer}`));
+      if (scanned !== undefined) {
+        return scanned === 'start' ? fallback : { file, line: scanned.li + 1, column: scanned.col + 1 };
+      }
+      const found = documentAt(docIndex, start.line);
+      return found ? positionOf(found.doc, found.lineCounter, `${prefix}${pointer}`, fallback) : fallback;
+    };
     let itemStarts: LocatedManifest['location'][] = [];
     if (isObject(value) && value.kind === 'List' && Array.isArray(value.items)) {
       // A List's items are located by their `- ` lines; anything less plain takes the careful path.
@@ -150,9 +169,80 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
       itemStarts = found.map((p) => ({ file, ...p }));
     }
     index++;
-    skipped += collect(value, { file, line: start.line, column: start.column }, objects, itemStarts);
+    skipped += collect(value, { file, line: start.line, column: start.column }, objects, itemStarts, locator);
   }
   return { objects, skipped };
+}
+
+/** The documents of a file the fast path read, with positions, for locating fields; empty documents left out as the fast path does. */
+function readAgain(text: string): { docs: Document.Parsed[]; lineCounter: LineCounter } {
+  const lineCounter = new LineCounter();
+  try {
+    const all = parseAllDocuments(text, { lineCounter, prettyErrors: false });
+    const docs = (Array.isArray(all) ? all : [all]).filter((d) => d.contents !== null && !(isScalar(d.contents) && d.contents.value === null));
+    return { docs, lineCounter };
+  } catch {
+    return { docs: [], lineCounter };
+  }
+}
+
+/**
+ * Where the field at `pointer` is written in `doc`: the key of each mapping entry (through `<<` merges and
+ * aliases), the item of each sequence; the last step found when the rest is not written; `fallback` when
+ * nothing is. Walks at most as many steps as the pointer has.
+ */
+function positionOf(doc: Document.Parsed, lineCounter: LineCounter, pointer: string, fallback: SourceLocation): SourceLocation {
+  let node: unknown = doc.contents;
+  let offset = (node as Node | null)?.range?.[0];
+  for (const token of keysFromPointer(pointer)) {
+    const step = childOf(doc, node, token);
+    if (!step) {
+      break;
+    }
+    node = step.node;
+    offset = step.offset ?? offset;
+  }
+  if (offset === undefined) {
+    return fallback;
+  }
+  const p = lineCounter.linePos(offset);
+  return { file: fallback.file, line: p.line, column: p.col };
+}
+
+/** The child of a mapping or sequence node named by one pointer token, and where it is written. */
+function childOf(doc: Document.Parsed, parent: unknown, token: string, depth: number = 0): { node: unknown; offset?: number } | undefined {
+  const node = isAlias(parent) ? parent.resolve(doc) : parent;
+  if (isSeq(node)) {
+    if (!/^(0|[1-9]\d*)$/.test(token)) {
+      return undefined;
+    }
+    const item = node.items[Number(token)] as Node | undefined;
+    return item === undefined ? undefined : { node: item, offset: item?.range?.[0] };
+  }
+  if (!isMap(node)) {
+    return undefined;
+  }
+  let merged: unknown;
+  for (const pair of node.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+    if (key === token) {
+      return { node: pair.value, offset: (pair.key as Node).range?.[0] };
+    }
+    if (key === '<<' && merged === undefined) {
+      merged = pair.value;
+    }
+  }
+  // A field that came in through `<<`: where the merged mapping writes it (merges nest only a few levels in practice).
+  if (merged !== undefined && depth < 10) {
+    const sources = isSeq(merged) ? merged.items : [merged];
+    for (const source of sources) {
+      const found = childOf(doc, source, token, depth + 1);
+      if (found) {
+        return found;
+      }
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -230,24 +320,33 @@ function parseCareful(file: string, text: string): ParsedFile {
       const p = lineCounter.linePos((node as { range?: [number] })?.range?.[0] ?? 0);
       return { file, line: p.line, column: p.col };
     }) : [];
-    skipped += collect(value, { file, line: pos.line, column: pos.col }, objects, itemStarts);
+    const parsedDoc = doc;
+    const locator = (prefix: string, fallback: SourceLocation) => (pointer: string): SourceLocation =>
+      positionOf(parsedDoc, lineCounter, `${prefix}${pointer}`, fallback);
+    skipped += collect(value, { file, line: pos.line, column: pos.col }, objects, itemStarts, locator);
   }
   return { objects, skipped };
 }
 
+/** Makes the `locate` of an object: its pointers are prefixed with `prefix` (`/items/3` in a List) within its document. */
+type Locator = (prefix: string, fallback: SourceLocation) => (pointer: string) => SourceLocation;
+
 /** Adds the Kubernetes objects of one document (a `List` gives its items) and returns how many documents were skipped. */
-function collect(value: unknown, location: LocatedManifest['location'], objects: LocatedManifest[], itemStarts: LocatedManifest['location'][] = []): number {
+function collect(
+  value: unknown, location: LocatedManifest['location'], objects: LocatedManifest[], itemStarts: LocatedManifest['location'][], locator: Locator,
+): number {
   let skipped = 0;
   if (isObject(value) && value.kind === 'List' && Array.isArray(value.items)) {
     for (const [i, item] of value.items.entries()) {
       if (isKubernetesObject(item)) {
-        objects.push({ manifest: item, location: itemStarts[i] ?? location });
+        const itemLocation = itemStarts[i] ?? location;
+        objects.push({ manifest: item, location: itemLocation, locate: locator(`/items/${i}`, itemLocation) });
       } else {
         skipped++;
       }
     }
   } else if (isKubernetesObject(value)) {
-    objects.push({ manifest: value, location });
+    objects.push({ manifest: value, location, locate: locator('', location) });
   } else {
     skipped++;
   }
@@ -387,4 +486,295 @@ export function nestingDepth(text: string): number {
 
 function firstLine(e: unknown): string {
   return String((e as Error)?.message ?? e).split('\n')[0];
+}
+
+/** A place in a file's lines, 0-based. */
+interface LinePos {
+  readonly li: number;
+  readonly col: number;
+}
+
+/** A node to step into: where it starts, the line before which it ends, and whether it lies inside a flow collection. */
+interface ScanNode extends LinePos {
+  readonly end: number;
+  readonly flow: boolean;
+}
+
+const BLOCK_KEY = /^(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"{[\]}&*!|>%@`?,-][^#]*?|-[^\s#][^#]*?))[ \t]*:(?:[ \t\r]+|$)/;
+const DASH = /^-(?:[ \t]|$)/;
+
+/**
+ * Where the field at `tokens` is written, found in the lines of a plain document (no anchors: the fast path's
+ * files) without building a tree: block mappings and sequences by indentation, flow collections by brackets.
+ * The key of the last field found (the nearest written ancestor when the rest is absent), `'start'` when not
+ * even the first is written, or undefined when the text is beyond this scan (complex keys, tags, merges).
+ */
+function scanPointer(lines: readonly string[], start: { line: number; column: number }, tokens: readonly string[]): LinePos | 'start' | undefined {
+  const first = start.line - 1;
+  let end = first + 1;
+  while (end < lines.length && !DOCUMENT_MARKER.test(lines[end]) && !/^\.\.\.(\s|$)/.test(lines[end])) {
+    end++;
+  }
+  let node: ScanNode | undefined = { li: first, col: start.column - 1, end, flow: false };
+  let found: LinePos | 'start' = 'start';
+  for (const token of tokens) {
+    if (node === undefined) {
+      return found;
+    }
+    const step: Step = node.flow || /^[[{]/.test(lines[node.li].slice(node.col)) ? flowStep(lines, node, token) : blockStep(lines, node, token);
+    if (step === 'unsure') {
+      return undefined;
+    }
+    if (step === 'absent') {
+      return found;
+    }
+    found = step.at;
+    node = step.child;
+  }
+  return found;
+}
+
+function isContent(line: string): boolean {
+  const t = line.trimStart();
+  return t !== '' && !t.startsWith('#');
+}
+
+function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
+}
+
+/** The first line with content in [from, end), or -1. */
+function nextContent(lines: readonly string[], from: number, end: number): number {
+  for (let i = from; i < end; i++) {
+    if (isContent(lines[i])) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/**
+ * The value of a key (`afterKey`) or item written from `col` of line `li` to the rest of the entry (before
+ * `end`): undefined for a scalar after a key, which has no fields; `'unsure'` for a tag or anchor.
+ */
+function blockValue(lines: readonly string[], li: number, col: number, end: number, afterKey: boolean): ScanNode | undefined | 'unsure' {
+  const rest = lines[li].slice(col);
+  const valueCol = col + (rest.length - rest.trimStart().length);
+  if (isContent(rest)) {
+    const first = rest.trimStart()[0];
+    if (afterKey && first !== '{' && first !== '[') {
+      return first === '!' || first === '&' || first === '*' ? 'unsure' : undefined;
+    }
+    return { li, col: valueCol, end, flow: false };
+  }
+  const next = nextContent(lines, li + 1, end);
+  return next === -1 ? undefined : { li: next, col: indentOf(lines[next]), end, flow: false };
+}
+
+type Step = { at: LinePos; child: ScanNode | undefined } | 'absent' | 'unsure';
+
+/** One step into a block mapping or sequence starting at `node`. */
+function blockStep(lines: readonly string[], node: ScanNode, token: string): Step {
+  const head = lines[node.li].slice(node.col);
+  if (/^[!&*?|>]/.test(head)) {
+    return 'unsure';
+  }
+  const c = node.col;
+  const entries = [node.li];
+  const isSequence = DASH.test(head);
+  for (let j = node.li + 1; j < node.end; j++) {
+    const line = lines[j];
+    if (!isContent(line)) {
+      continue;
+    }
+    const indent = indentOf(line);
+    if (indent < c) {
+      break;
+    }
+    // A mapping's entries are its keys; a sequence at the same indentation under a key belongs to that key.
+    if (indent === c && DASH.test(line.slice(c)) === isSequence) {
+      entries.push(j);
+    }
+  }
+  if (isSequence) {
+    if (!/^(0|[1-9]\d*)$/.test(token) || Number(token) >= entries.length) {
+      return 'absent';
+    }
+    const k = Number(token);
+    const li = entries[k];
+    const itemEnd = entries[k + 1] ?? node.end;
+    const child = blockValue(lines, li, c + 1, itemEnd, false);
+    return child === 'unsure' ? 'unsure' : child ? { at: { li: child.li, col: child.col }, child } : 'absent';
+  }
+  for (let k = 0; k < entries.length; k++) {
+    const li = entries[k];
+    const text = lines[li].slice(c);
+    const m = BLOCK_KEY.exec(text);
+    if (!m) {
+      return 'unsure';
+    }
+    const key = m[1] !== undefined ? unescapeDouble(m[1]) : m[2] !== undefined ? m[2].replace(/''/g, "'") : m[3];
+    if (key === undefined || key === '<<') {
+      return 'unsure';
+    }
+    if (key === token) {
+      const child = blockValue(lines, li, c + m[0].length, entries[k + 1] ?? node.end, true);
+      return child === 'unsure' ? 'unsure' : { at: { li, col: c }, child };
+    }
+  }
+  return 'absent';
+}
+
+function unescapeDouble(raw: string): string | undefined {
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A cursor over lines, for flow collections, which may span lines. */
+class FlowCursor {
+  constructor(private readonly lines: readonly string[], public li: number, public col: number, private readonly end: number) {}
+  /** The character here; '\n' at a line's end; '' past the document. */
+  peek(): string {
+    if (this.li >= this.end) {
+      return '';
+    }
+    return this.col < this.lines[this.li].length ? this.lines[this.li][this.col] : '\n';
+  }
+  advance(): void {
+    if (this.col < this.lines[this.li].length) {
+      this.col++;
+    } else {
+      this.li++;
+      this.col = 0;
+    }
+  }
+  /** Skips blanks, line ends and comments. */
+  skipSpace(): void {
+    for (let c = this.peek(); c !== ''; c = this.peek()) {
+      if (c === '#' && (this.col === 0 || /\s/.test(this.lines[this.li][this.col - 1]))) {
+        this.col = this.lines[this.li].length;
+      } else if (c === ' ' || c === '\t' || c === '\r' || c === '\n') {
+        this.advance();
+      } else {
+        return;
+      }
+    }
+  }
+  here(): LinePos {
+    return { li: this.li, col: this.col };
+  }
+  /** Reads a quoted scalar starting at its quote; undefined when it does not close. */
+  readQuoted(): string | undefined {
+    const q = this.peek();
+    let raw = '';
+    this.advance();
+    for (let c = this.peek(); c !== ''; c = this.peek()) {
+      this.advance();
+      if (q === '"' && c === '\\') {
+        raw += c + this.peek();
+        this.advance();
+      } else if (c === q) {
+        if (q === "'" && this.peek() === "'") {
+          raw += "'";
+          this.advance();
+        } else {
+          return q === '"' ? unescapeDouble(raw.replace(/\n/g, ' ')) : raw;
+        }
+      } else {
+        raw += c;
+      }
+    }
+    return undefined;
+  }
+  /** Skips one value (a scalar or a nested collection) up to the `,` or closing bracket after it. */
+  skipValue(): boolean {
+    let depth = 0;
+    for (let c = this.peek(); c !== ''; c = this.peek()) {
+      if (c === '"' || c === "'") {
+        if (this.readQuoted() === undefined) {
+          return false;
+        }
+        continue;
+      }
+      if (c === '#' && (this.col === 0 || /\s/.test(this.lines[this.li][this.col - 1]))) {
+        this.col = this.lines[this.li].length;
+        continue;
+      }
+      if (c === '[' || c === '{') {
+        depth++;
+      } else if (c === ']' || c === '}') {
+        if (depth === 0) {
+          return true;
+        }
+        depth--;
+      } else if (c === ',' && depth === 0) {
+        return true;
+      }
+      this.advance();
+    }
+    return false;
+  }
+}
+
+/** One step into a flow mapping or sequence starting at `node`. */
+function flowStep(lines: readonly string[], node: ScanNode, token: string): Step {
+  const cur = new FlowCursor(lines, node.li, node.col, node.end);
+  const open = cur.peek();
+  if (open !== '{' && open !== '[') {
+    return 'absent';
+  }
+  cur.advance();
+  const wanted = open === '[' ? (/^(0|[1-9]\d*)$/.test(token) ? Number(token) : -1) : -1;
+  if (open === '[' && wanted < 0) {
+    return 'absent';
+  }
+  for (let index = 0; ; index++) {
+    cur.skipSpace();
+    const c = cur.peek();
+    if (c === '') {
+      return 'unsure';
+    }
+    if (c === '}' || c === ']') {
+      return 'absent';
+    }
+    const at = cur.here();
+    if (open === '[') {
+      if (index === wanted) {
+        return { at, child: { ...at, end: node.end, flow: true } };
+      }
+    } else {
+      let key: string | undefined;
+      if (c === '"' || c === "'") {
+        key = cur.readQuoted();
+      } else if (c === '?' || c === '{' || c === '[') {
+        return 'unsure';
+      } else {
+        const line = lines[cur.li];
+        const m = /^[^,\]}#]*?(?=:(?:[\s,\]}]|$)|[,\]}]|\s#|$)/.exec(line.slice(cur.col));
+        key = m ? m[0].trimEnd() : undefined;
+        cur.col += m ? m[0].length : 0;
+      }
+      if (key === undefined) {
+        return 'unsure';
+      }
+      cur.skipSpace();
+      if (cur.peek() === ':') {
+        cur.advance();
+        cur.skipSpace();
+      }
+      if (key === token) {
+        const value = cur.peek();
+        return { at, child: value === ',' || value === '}' ? undefined : { ...cur.here(), end: node.end, flow: true } };
+      }
+    }
+    if (!cur.skipValue()) {
+      return 'unsure';
+    }
+    if (cur.peek() === ',') {
+      cur.advance();
+    }
+  }
 }

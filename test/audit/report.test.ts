@@ -42,7 +42,7 @@ describe('audit reports', () => {
     const row = formatMarkdown(audit).split('\n').find((l) => l.startsWith('| SA006 |'))!;
 
     // THEN the row keeps four cells
-    expect(row).toBe('| SA006 | Application argocd/web | `apps/web.yaml:1` | retries \\| are done by the pipeline (config) |');
+    expect(row).toBe('| SA006 | Application argocd/web | `apps/web.yaml:15` | retries \\| are done by the pipeline (config) |');
     expect(row.split(/(?<!\\)\|/).slice(1, -1)).toHaveLength(4);
   });
 });
@@ -80,7 +80,7 @@ describe('audit reports of hostile file names', () => {
     const row = markdown.split('\n').find((l) => l.startsWith('| error | SA001'))!;
 
     // THEN the span's fence is longer than any backtick run in the name, and the row keeps six cells
-    expect(row).toContain('``apps/`web` \\| x\\x1b.yaml:1``');
+    expect(row).toContain('``apps/`web` \\| x\\x1b.yaml:18``');
     expect(row.split(/(?<!\\)\|/).slice(1, -1)).toHaveLength(6);
     expect(markdown).toContain('- ``apps/`web` \\| x\\x1b.yaml.broken``: YAML error');
     expect(markdown).not.toContain('\u001b');
