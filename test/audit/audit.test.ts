@@ -64,7 +64,7 @@ describe('auditFiles: pairing Applications with their manifests', () => {
       key('SA101', 'workloads/web/deployment.yaml', 'web'),
       key('SA102', 'workloads/web/deployment.yaml', 'web'),
     ]);
-    expect(result.stats).toEqual({ files: 3, manifests: 3, applications: 1, skippedDocuments: 0, skippedTemplates: 0 });
+    expect(result.stats).toEqual({ files: 3, manifests: 3, applications: 1, skippedDocuments: 0, skippedTemplates: 0, excludedFiles: 0 });
     expect(result.notes).toEqual([]);
   });
 
@@ -359,7 +359,7 @@ describe('auditFiles: file formats', () => {
 
     // WHEN they are audited
     // THEN every object is counted and paired
-    expect(result.stats).toEqual({ files: 3, manifests: 4, applications: 1, skippedDocuments: 0, skippedTemplates: 0 });
+    expect(result.stats).toEqual({ files: 3, manifests: 4, applications: 1, skippedDocuments: 0, skippedTemplates: 0, excludedFiles: 0 });
     expect(keysOf(result.findings)).toEqual([key('SA101', 'workloads/web/both.yaml', 'web'), key('SA102', 'workloads/web/both.yaml', 'web')]);
     expect(result.problems).toEqual([]);
   });
@@ -537,7 +537,7 @@ describe('auditFiles: Helm', () => {
     // WHEN it is audited
     // THEN every file is a skipped template
     expect(result.problems).toEqual([]);
-    expect(result.stats).toEqual({ files: 4, manifests: 0, applications: 0, skippedDocuments: 0, skippedTemplates: 4 });
+    expect(result.stats).toEqual({ files: 4, manifests: 0, applications: 0, skippedDocuments: 0, skippedTemplates: 4, excludedFiles: 0 });
   });
 
   test('fails when a Helm template lies outside any chart: a problem that says to render it', () => {

@@ -61,8 +61,8 @@ describe('audit reports of hostile file names', () => {
     // GIVEN a file whose name holds a newline, an ANSI escape and a right-to-left override
     const audit = named('apps/web\n  1:1  error  SA000 forged\u001b[2J\u202e.yaml');
 
-    // WHEN it is formatted as text
-    const text = formatText(audit, false);
+    // WHEN it is formatted as text, listing the notes
+    const text = formatText(audit, { color: false, verbose: true });
 
     // THEN the name stays on its line (file header, problem, note) with its control characters written as escapes
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f\u202e]/);
