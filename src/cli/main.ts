@@ -369,7 +369,7 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   let report: string;
   switch (format) {
     case 'json': report = formatJson(result); break;
-    case 'sarif': report = formatSarif(result, rulesFor(options), packageVersion()); break;
+    case 'sarif': report = formatSarif(result, rulesFor(options), packageVersion(), rulesDocUri()); break;
     case 'markdown': report = formatMarkdown(result); break;
     // A file is never coloured, whatever stdout is.
     default: report = formatText(result, { color: io.color && values.output === undefined, verbose: values.verbose === true });
@@ -572,6 +572,23 @@ function librarySpec(value: string, appDir: string): string {
     return `file:${path.relative(appDir, path.resolve(value)).split(path.sep).join('/')}`;
   }
   return value;
+}
+
+/**
+ * Where RULES.md of this release is read: the package's repository at the release tag (`v` and the version), or
+ * undefined when the package names no https repository.
+ */
+function rulesDocUri(): string | undefined {
+  try {
+    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
+    const url = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
+    if (typeof url !== 'string' || !/^https:\/\/[^\s#?]+$/.test(url)) {
+      return undefined;
+    }
+    return `${url.replace(/\.git$/, '')}/blob/v${pkg.version ?? '0.0.0'}/RULES.md`;
+  } catch {
+    return undefined;
+  }
 }
 
 function packageVersion(): string {
