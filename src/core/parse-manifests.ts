@@ -139,6 +139,10 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
   // Field positions: js-yaml keeps none. A finding's field is found by scanning the document's lines; what the
   // scan is unsure of, the file is read again for, with positions, once.
   let reread: { docs: Document.Parsed[]; lineCounter: LineCounter } | undefined;
+  // Split again when asked rather than kept: the lines of every file held until the findings are placed cost more
+  // in garbage collection than splitting the few files with findings twice.
+  let fileLines: string[] | undefined;
+  const linesOf = () => (fileLines ??= text.split('\n'));
   const documentAt = (i: number, line: number) => {
     reread ??= readAgain(text);
     const doc = reread.docs[i];
@@ -152,7 +156,7 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
     const start = starts[index];
     const docIndex = index;
     const locator = (prefix: string, fallback: SourceLocation) => (pointer: string): SourceLocation => {
-      const scanned = scanPointer(lines, start, keysFromPointer(`${prefix}${pointer}`));
+      const scanned = scanPointer(linesOf(), start, keysFromPointer(`${prefix}${pointer}`));
       if (scanned !== undefined) {
         return scanned === 'start' ? fallback : { file, line: scanned.li + 1, column: scanned.col + 1 };
       }
@@ -500,8 +504,8 @@ interface ScanNode extends LinePos {
   readonly flow: boolean;
 }
 
-const BLOCK_KEY = /^(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"{[\]}&*!|>%@`?,-][^#]*?|-[^\s#][^#]*?))[ \t]*:(?:[ \t\r]+|$)/;
-const DASH = /^-(?:[ \t]|$)/;
+/** A block mapping's key where `lastIndex` points (sticky: no copy of the rest of the line). */
+const BLOCK_KEY = /(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"{[\]}&*!|>%@`?,-][^#]*?|-[^\s#][^#]*?))[ \t]*:(?:[ \t\r]+|$)/y;
 
 /**
  * Where the field at `tokens` is written, found in the lines of a plain document (no anchors: the fast path's
@@ -534,13 +538,30 @@ function scanPointer(lines: readonly string[], start: { line: number; column: nu
   return found;
 }
 
+/** Whether a line holds more than blanks and a comment. Without allocating: it runs over every line a finding's document has. */
 function isContent(line: string): boolean {
-  const t = line.trimStart();
-  return t !== '' && !t.startsWith('#');
+  let i = 0;
+  while (i < line.length && isBlank(line.charCodeAt(i))) {
+    i++;
+  }
+  return i < line.length && line.charCodeAt(i) !== 35;
+}
+
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9 || code === 13;
 }
 
 function indentOf(line: string): number {
-  return line.length - line.trimStart().length;
+  let i = 0;
+  while (i < line.length && line.charCodeAt(i) === 32) {
+    i++;
+  }
+  return i;
+}
+
+/** Whether a block sequence entry (`-` and a blank, or `-` alone) starts at column `c`. */
+function isDashAt(line: string, c: number): boolean {
+  return line.charCodeAt(c) === 45 && (c + 1 >= line.length || isBlank(line.charCodeAt(c + 1)));
 }
 
 /** The first line with content in [from, end), or -1. */
@@ -558,10 +579,13 @@ function nextContent(lines: readonly string[], from: number, end: number): numbe
  * `end`): undefined for a scalar after a key, which has no fields; `'unsure'` for a tag or anchor.
  */
 function blockValue(lines: readonly string[], li: number, col: number, end: number, afterKey: boolean): ScanNode | undefined | 'unsure' {
-  const rest = lines[li].slice(col);
-  const valueCol = col + (rest.length - rest.trimStart().length);
-  if (isContent(rest)) {
-    const first = rest.trimStart()[0];
+  const line = lines[li];
+  let valueCol = col;
+  while (valueCol < line.length && isBlank(line.charCodeAt(valueCol))) {
+    valueCol++;
+  }
+  if (valueCol < line.length && line.charCodeAt(valueCol) !== 35) {
+    const first = line.charAt(valueCol);
     if (afterKey && first !== '{' && first !== '[') {
       return first === '!' || first === '&' || first === '*' ? 'unsure' : undefined;
     }
@@ -575,41 +599,46 @@ type Step = { at: LinePos; child: ScanNode | undefined } | 'absent' | 'unsure';
 
 /** One step into a block mapping or sequence starting at `node`. */
 function blockStep(lines: readonly string[], node: ScanNode, token: string): Step {
-  const head = lines[node.li].slice(node.col);
-  if (/^[!&*?|>]/.test(head)) {
+  const head = lines[node.li].charAt(node.col);
+  if ('!&*?|>'.includes(head)) {
     return 'unsure';
   }
   const c = node.col;
-  const entries = [node.li];
-  const isSequence = DASH.test(head);
-  for (let j = node.li + 1; j < node.end; j++) {
-    const line = lines[j];
-    if (!isContent(line)) {
+  const isSequence = isDashAt(lines[node.li], c);
+  const wanted = isSequence ? (/^(0|[1-9]\d*)$/.test(token) ? Number(token) : -1) : -1;
+  if (isSequence && wanted < 0) {
+    return 'absent';
+  }
+  /** The entries, one by one: a mapping's are its keys; a sequence at the same indentation under a key belongs to that key. */
+  let next = node.li;
+  const nextEntry = (): number => {
+    for (let j = next + 1; j < node.end; j++) {
+      const line = lines[j];
+      if (!isContent(line)) {
+        continue;
+      }
+      const indent = indentOf(line);
+      if (indent < c) {
+        break;
+      }
+      if (indent === c && isDashAt(line, c) === isSequence) {
+        return j;
+      }
+    }
+    return -1;
+  };
+  for (let k = 0, li = node.li; li !== -1; k++, li = nextEntry()) {
+    next = li;
+    if (isSequence) {
+      if (k === wanted) {
+        const itemEnd = nextEntry();
+        const child = blockValue(lines, li, c + 1, itemEnd === -1 ? node.end : itemEnd, false);
+        return child === 'unsure' ? 'unsure' : child ? { at: { li: child.li, col: child.col }, child } : 'absent';
+      }
       continue;
     }
-    const indent = indentOf(line);
-    if (indent < c) {
-      break;
-    }
-    // A mapping's entries are its keys; a sequence at the same indentation under a key belongs to that key.
-    if (indent === c && DASH.test(line.slice(c)) === isSequence) {
-      entries.push(j);
-    }
-  }
-  if (isSequence) {
-    if (!/^(0|[1-9]\d*)$/.test(token) || Number(token) >= entries.length) {
-      return 'absent';
-    }
-    const k = Number(token);
-    const li = entries[k];
-    const itemEnd = entries[k + 1] ?? node.end;
-    const child = blockValue(lines, li, c + 1, itemEnd, false);
-    return child === 'unsure' ? 'unsure' : child ? { at: { li: child.li, col: child.col }, child } : 'absent';
-  }
-  for (let k = 0; k < entries.length; k++) {
-    const li = entries[k];
-    const text = lines[li].slice(c);
-    const m = BLOCK_KEY.exec(text);
+    BLOCK_KEY.lastIndex = c;
+    const m = BLOCK_KEY.exec(lines[li]);
     if (!m) {
       return 'unsure';
     }
@@ -618,7 +647,8 @@ function blockStep(lines: readonly string[], node: ScanNode, token: string): Ste
       return 'unsure';
     }
     if (key === token) {
-      const child = blockValue(lines, li, c + m[0].length, entries[k + 1] ?? node.end, true);
+      const entryEnd = nextEntry();
+      const child = blockValue(lines, li, c + m[0].length, entryEnd === -1 ? node.end : entryEnd, true);
       return child === 'unsure' ? 'unsure' : { at: { li, col: c }, child };
     }
   }
@@ -719,6 +749,9 @@ class FlowCursor {
   }
 }
 
+/** A plain key of a flow mapping where `lastIndex` points: up to `: `, a `,`, a closing bracket, a comment or the line's end. */
+const FLOW_KEY = /[^,\]}#]*?(?=:(?:[\s,\]}]|$)|[,\]}]|\s#|$)/y;
+
 /** One step into a flow mapping or sequence starting at `node`. */
 function flowStep(lines: readonly string[], node: ScanNode, token: string): Step {
   const cur = new FlowCursor(lines, node.li, node.col, node.end);
@@ -753,7 +786,8 @@ function flowStep(lines: readonly string[], node: ScanNode, token: string): Step
         return 'unsure';
       } else {
         const line = lines[cur.li];
-        const m = /^[^,\]}#]*?(?=:(?:[\s,\]}]|$)|[,\]}]|\s#|$)/.exec(line.slice(cur.col));
+        FLOW_KEY.lastIndex = cur.col;
+        const m = FLOW_KEY.exec(line);
         key = m ? m[0].trimEnd() : undefined;
         cur.col += m ? m[0].length : 0;
       }
