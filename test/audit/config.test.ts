@@ -1,3 +1,5 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
 import { parseAuditConfig } from '../../src/audit/config';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { Severity } from '../../src/rules/severity';
@@ -126,5 +128,21 @@ describe('parseAuditConfig: exclude and failOnUnreadable', () => {
   ])('fails when the config says %p', (text, message) => {
     // GIVEN a config with a bad value / WHEN it is parsed / THEN the error names the key
     expect(() => parseAuditConfig(text, 'ci/.safe-argocd.yaml')).toThrow(`ci/.safe-argocd.yaml: ${message}`);
+  });
+});
+
+describe('the config of docs/audit-in-ci.md', () => {
+  test('parses, with every key the recipe explains', () => {
+    // GIVEN the first YAML block of the CI recipe
+    const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'audit-in-ci.md'), 'utf8');
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(doc)![1];
+
+    // WHEN it is parsed
+    const config = parseAuditConfig(yaml, 'docs/audit-in-ci.md');
+
+    // THEN it is a valid config that excludes and fails on unreadable files
+    expect(config.exclude).toEqual(['dashboards/**', '**/values*.yaml']);
+    expect(config.failOnUnreadable).toBe(true);
+    expect(config.suppressions.map((s) => s.ruleId)).toEqual(['SA007']);
   });
 });
