@@ -155,13 +155,19 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
     }
     const start = starts[index];
     const docIndex = index;
-    const locator = (prefix: string, fallback: SourceLocation) => (pointer: string): SourceLocation => {
-      const scanned = scanPointer(linesOf(), start, keysFromPointer(`${prefix}${pointer}`));
+    let documentEnd: number | undefined;
+    const locator: Locator = (item, fallback) => (pointer) => {
+      documentEnd ??= endOfDocument(linesOf(), start.line - 1);
+      // A List item is scanned from its own start to the next item's: linear in the item, not the List.
+      const next = item === undefined ? undefined : itemStarts[item + 1];
+      const scanned = item === undefined
+        ? scanPointer(linesOf(), start, documentEnd, keysFromPointer(pointer))
+        : scanPointer(linesOf(), itemStarts[item], next ? next.line - 1 : documentEnd, keysFromPointer(pointer));
       if (scanned !== undefined) {
         return scanned === 'start' ? fallback : { file, line: scanned.li + 1, column: scanned.col + 1 };
       }
       const found = documentAt(docIndex, start.line);
-      return found ? positionOf(found.doc, found.lineCounter, `${prefix}${pointer}`, fallback) : fallback;
+      return found ? positionOf(found.doc, found.lineCounter, `${item === undefined ? '' : `/items/${item}`}${pointer}`, fallback) : fallback;
     };
     let itemStarts: LocatedManifest['location'][] = [];
     if (isObject(value) && value.kind === 'List' && Array.isArray(value.items)) {
@@ -325,15 +331,15 @@ function parseCareful(file: string, text: string): ParsedFile {
       return { file, line: p.line, column: p.col };
     }) : [];
     const parsedDoc = doc;
-    const locator = (prefix: string, fallback: SourceLocation) => (pointer: string): SourceLocation =>
-      positionOf(parsedDoc, lineCounter, `${prefix}${pointer}`, fallback);
+    const locator: Locator = (item, fallback) => (pointer) =>
+      positionOf(parsedDoc, lineCounter, `${item === undefined ? '' : `/items/${item}`}${pointer}`, fallback);
     skipped += collect(value, { file, line: pos.line, column: pos.col }, objects, itemStarts, locator);
   }
   return { objects, skipped };
 }
 
-/** Makes the `locate` of an object: its pointers are prefixed with `prefix` (`/items/3` in a List) within its document. */
-type Locator = (prefix: string, fallback: SourceLocation) => (pointer: string) => SourceLocation;
+/** Makes the `locate` of a document's object, or of the List item of that index (its pointers lie under `/items/<item>`). */
+type Locator = (item: number | undefined, fallback: SourceLocation) => (pointer: string) => SourceLocation;
 
 /** Adds the Kubernetes objects of one document (a `List` gives its items) and returns how many documents were skipped. */
 function collect(
@@ -344,13 +350,13 @@ function collect(
     for (const [i, item] of value.items.entries()) {
       if (isKubernetesObject(item)) {
         const itemLocation = itemStarts[i] ?? location;
-        objects.push({ manifest: item, location: itemLocation, locate: locator(`/items/${i}`, itemLocation) });
+        objects.push({ manifest: item, location: itemLocation, locate: locator(i, itemLocation) });
       } else {
         skipped++;
       }
     }
   } else if (isKubernetesObject(value)) {
-    objects.push({ manifest: value, location, locate: locator('', location) });
+    objects.push({ manifest: value, location, locate: locator(undefined, location) });
   } else {
     skipped++;
   }
@@ -492,6 +498,15 @@ function firstLine(e: unknown): string {
   return String((e as Error)?.message ?? e).split('\n')[0];
 }
 
+/** The line before which the document whose content starts on line `first` (0-based) ends: the next marker, or the file's end. */
+function endOfDocument(lines: readonly string[], first: number): number {
+  let end = first + 1;
+  while (end < lines.length && !DOCUMENT_MARKER.test(lines[end]) && !/^\.\.\.(\s|$)/.test(lines[end])) {
+    end++;
+  }
+  return end;
+}
+
 /** A place in a file's lines, 0-based. */
 interface LinePos {
   readonly li: number;
@@ -509,16 +524,14 @@ const BLOCK_KEY = /(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"{[\]}&*!|>%@`
 
 /**
  * Where the field at `tokens` is written, found in the lines of a plain document (no anchors: the fast path's
- * files) without building a tree: block mappings and sequences by indentation, flow collections by brackets.
+ * files) from `start` to the line `end`, without building a tree: block mappings and sequences by indentation, flow collections by brackets.
  * The key of the last field found (the nearest written ancestor when the rest is absent), `'start'` when not
  * even the first is written, or undefined when the text is beyond this scan (complex keys, tags, merges).
  */
-function scanPointer(lines: readonly string[], start: { line: number; column: number }, tokens: readonly string[]): LinePos | 'start' | undefined {
+function scanPointer(
+  lines: readonly string[], start: { line: number; column: number }, end: number, tokens: readonly string[],
+): LinePos | 'start' | undefined {
   const first = start.line - 1;
-  let end = first + 1;
-  while (end < lines.length && !DOCUMENT_MARKER.test(lines[end]) && !/^\.\.\.(\s|$)/.test(lines[end])) {
-    end++;
-  }
   let node: ScanNode | undefined = { li: first, col: start.column - 1, end, flow: false };
   let found: LinePos | 'start' = 'start';
   for (const token of tokens) {
