@@ -1,5 +1,5 @@
 import * as jsyaml from 'js-yaml';
-import { Document, isAlias, isMap, isScalar, isSeq, LineCounter, Node, parseAllDocuments } from 'yaml';
+import { Alias, Document, isAlias, isMap, isScalar, isSeq, LineCounter, Node, parseAllDocuments } from 'yaml';
 import { keysFromPointer } from './json-pointer';
 import { isObject, LocatedManifest, Manifest, SourceLocation } from './manifest';
 
@@ -219,9 +219,19 @@ function positionOf(doc: Document.Parsed, lineCounter: LineCounter, pointer: str
   return { file: fallback.file, line: p.line, column: p.col };
 }
 
+/** Resolved aliases, per alias node: resolving one searches the whole document, and many findings may pass one. */
+const resolvedAliases = new WeakMap<object, unknown>();
+
+function resolveAlias(doc: Document.Parsed, alias: Alias): unknown {
+  if (!resolvedAliases.has(alias)) {
+    resolvedAliases.set(alias, alias.resolve(doc));
+  }
+  return resolvedAliases.get(alias);
+}
+
 /** The child of a mapping or sequence node named by one pointer token, and where it is written. */
 function childOf(doc: Document.Parsed, parent: unknown, token: string, depth: number = 0): { node: unknown; offset?: number } | undefined {
-  const node = isAlias(parent) ? parent.resolve(doc) : parent;
+  const node = isAlias(parent) ? resolveAlias(doc, parent) : parent;
   if (isSeq(node)) {
     if (!/^(0|[1-9]\d*)$/.test(token)) {
       return undefined;
@@ -234,11 +244,13 @@ function childOf(doc: Document.Parsed, parent: unknown, token: string, depth: nu
   }
   let merged: unknown;
   for (const pair of node.items) {
-    const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+    // With merge keys on, the parser gives `<<` a symbol as its value.
+    const isMerge = isScalar(pair.key) && (typeof pair.key.value === 'symbol' || pair.key.value === '<<');
+    const key = isScalar(pair.key) && !isMerge ? String(pair.key.value) : undefined;
     if (key === token) {
       return { node: pair.value, offset: (pair.key as Node).range?.[0] };
     }
-    if (key === '<<' && merged === undefined) {
+    if (isMerge && merged === undefined) {
       merged = pair.value;
     }
   }

@@ -361,6 +361,31 @@ describe('parseManifests: where a field is written', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  test('places a field reached through an alias or a << merge where the anchored mapping writes it', () => {
+    // GIVEN labels written once with an anchor and used through an alias and a merge
+    const anchored = [
+      'apiVersion: apps/v1', //               1
+      'kind: Deployment', //                  2
+      'metadata:', //                         3
+      '  name: web', //                       4
+      '  labels: &labels', //                 5
+      '    app: web', //                      6
+      'spec:', //                             7
+      '  selector: {matchLabels: *labels}', // 8
+      '  template:', //                       9
+      '    metadata:', //                    10
+      '      labels: {<<: *labels, tier: a}', // 11
+    ].join('\n');
+
+    // WHEN fields under the alias and the merge are located
+    const deployment = parse(anchored).objects[0];
+
+    // THEN the alias leads to the anchored key; a merged key too, and a key of its own stays on its line
+    expect(deployment.locate!('/spec/selector/matchLabels/app')).toEqual({ file: 'repo/file.yaml', line: 6, column: 5 });
+    expect(deployment.locate!('/spec/template/metadata/labels/app')).toEqual({ file: 'repo/file.yaml', line: 6, column: 5 });
+    expect(deployment.locate!('/spec/template/metadata/labels/tier')).toEqual({ file: 'repo/file.yaml', line: 11, column: 29 });
+  });
+
   test('places a field of a List item within that item', () => {
     // GIVEN the List document
     // WHEN a field of its ConfigMap is located
