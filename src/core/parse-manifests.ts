@@ -161,8 +161,8 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
       // A List item is scanned from its own start to the next item's: linear in the item, not the List.
       const next = item === undefined ? undefined : itemStarts[item + 1];
       const scanned = item === undefined
-        ? scanPointer(linesOf(), start, documentEnd, keysFromPointer(pointer))
-        : scanPointer(linesOf(), itemStarts[item], next ? next.line - 1 : documentEnd, keysFromPointer(pointer));
+        ? scanPointer(linesOf(), start, documentEnd, tokensOf(pointer))
+        : scanPointer(linesOf(), itemStarts[item], next ? next.line - 1 : documentEnd, tokensOf(pointer));
       if (scanned !== undefined) {
         return scanned === 'start' ? fallback : { file, line: scanned.li + 1, column: scanned.col + 1 };
       }
@@ -182,6 +182,11 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
     skipped += collect(value, { file, line: start.line, column: start.column }, objects, itemStarts, locator);
   }
   return { objects, skipped };
+}
+
+/** The keys of a pointer; without `~` escapes, by a plain split. */
+function tokensOf(pointer: string): string[] {
+  return pointer.includes('~') ? keysFromPointer(pointer) : pointer === '' ? [] : pointer.slice(1).split('/');
 }
 
 /** The documents of a file the fast path read, with positions, for locating fields; empty documents left out as the fast path does. */
@@ -662,8 +667,16 @@ function blockStep(lines: readonly string[], node: ScanNode, token: string): Ste
       }
       continue;
     }
+    const line = lines[li];
+    // The common case without a regex: a plain key that is the token, then `:`.
+    const plainEnd = plainKeyEnd(line, c, token);
+    if (plainEnd !== undefined) {
+      const entryEnd = nextEntry();
+      const child = blockValue(lines, li, plainEnd, entryEnd === -1 ? node.end : entryEnd, true);
+      return child === 'unsure' ? 'unsure' : { at: { li, col: c }, child };
+    }
     BLOCK_KEY.lastIndex = c;
-    const m = BLOCK_KEY.exec(lines[li]);
+    const m = BLOCK_KEY.exec(line);
     if (!m) {
       return 'unsure';
     }
@@ -678,6 +691,24 @@ function blockStep(lines: readonly string[], node: ScanNode, token: string): Ste
     }
   }
   return 'absent';
+}
+
+/**
+ * Where the value starts when `line` holds, from column `c`, the plain key `token` (blanks, `:`, then a blank or
+ * the end); undefined otherwise, and for a token a plain key could not spell, which the regex reads instead.
+ */
+function plainKeyEnd(line: string, c: number, token: string): number | undefined {
+  if (token === '' || !line.startsWith(token, c) || /^[\s#'"{[\]}&*!|>%@`?,-]|[#:]|\s$/.test(token)) {
+    return undefined;
+  }
+  let i = c + token.length;
+  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) {
+    i++;
+  }
+  if (line.charCodeAt(i) !== 58 || (i + 1 < line.length && !isBlank(line.charCodeAt(i + 1)))) {
+    return undefined;
+  }
+  return i + 1;
 }
 
 function unescapeDouble(raw: string): string | undefined {
