@@ -1,4 +1,5 @@
 import * as path from 'path';
+import { isExcluded } from './exclude';
 import { AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { at, describeObject, isObject, listAt, LocatedManifest, Manifest, SourceLocation, stringAt } from '../core/manifest';
@@ -23,6 +24,8 @@ export interface AuditOptions {
   readonly today?: string;
   /** The work budget: at most this many Kubernetes objects a file (default {@link MAX_OBJECTS_PER_FILE}). */
   readonly maxObjectsPerFile?: number;
+  /** Globs of files and folders to leave out, unread (see {@link isExcluded}). */
+  readonly exclude?: readonly string[];
 }
 
 /**
@@ -64,8 +67,15 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   const templateFiles: AuditFile[] = [];
   let fileCount = 0;
   let skippedDocuments = 0;
+  let excludedFiles = 0;
 
-  const all = [...files];
+  const exclude = options.exclude ?? [];
+  const all = [...files].filter((f) => {
+    // Before its content is touched: an excluded file is never read.
+    const excluded = exclude.length > 0 && isExcluded(f.path, exclude);
+    excludedFiles += excluded ? 1 : 0;
+    return !excluded;
+  });
   for (const f of all) {
     if (/(^|\/)Chart\.ya?ml$/.test(f.path)) {
       chartRoots.add(path.posix.dirname(f.path));
@@ -112,14 +122,14 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
 
   const units = groupUnits(objects, notes, templateFiles);
   const rules = rulesFor(options);
-  const findings: AuditFinding[] = [];
+  const findings: PlacedFinding[] = [];
   for (const unit of units) {
-    const located = new Map<Manifest, SourceLocation>();
+    const located = new Map<Manifest, LocatedManifest>();
     for (const r of unit.resources) {
-      located.set(r.manifest, r.location);
+      located.set(r.manifest, r);
     }
     if (unit.application) {
-      located.set(unit.application.manifest, unit.application.location);
+      located.set(unit.application.manifest, unit.application);
     }
     let raw: ReturnType<typeof runRules>;
     try {
@@ -146,7 +156,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     }
   }
 
-  const reported = findings
+  const reported = onePerField(findings)
     .filter((f) => !options.minSeverity || atLeast(f.severity, options.minSeverity))
     .sort(byLocation);
   return {
@@ -154,12 +164,15 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     suppressed: reported.filter((f) => f.suppression),
     problems: problems.sort((a, b) => compareStrings(a.file, b.file)),
     notes: notes.sort(compareStrings),
+    baselined: [],
+    staleBaselineEntries: 0,
     stats: {
       files: fileCount,
       manifests: objects.length,
       applications: units.filter((u) => u.application).length,
       skippedDocuments,
       skippedTemplates: templateFiles.length,
+      excludedFiles,
     },
   };
 }
@@ -241,8 +254,14 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
       const setName = stringAt(o.manifest, 'metadata', 'name') ?? '<no name>';
       if (isObject(template) && !JSON.stringify(template).includes('{{')) {
         // A literal template: the generated Applications all look like this one.
+        const locate = o.locate;
         applications.push({
-          located: { manifest: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', ...template } as Manifest, location: o.location },
+          located: {
+            manifest: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', ...template } as Manifest,
+            location: o.location,
+            // The template's fields are written under spec.template of the ApplicationSet.
+            ...(locate ? { locate: (pointer: string) => locate(`/spec/template${pointer}`) } : {}),
+          },
           name: `${setName} (ApplicationSet template)`,
         });
       } else {
@@ -276,6 +295,7 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
   for (const { located, name } of applications) {
     const { paths, unrendered } = sourcePaths(located.manifest);
     const resources: LocatedManifest[] = [];
+    const inUnit = new Set<LocatedManifest>();
     if (unrendered) {
       notes.push(`Application ${name} (${located.location.file}): deploys ${unrendered}, which is not rendered here; pass its rendered output to audit the workloads`);
     }
@@ -302,13 +322,16 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
           : `Application ${name} (${located.location.file}): source path ${p} holds no manifests in the audited files`);
       }
       for (const m of matched) {
-        resources.push(m);
+        // Two sources of one Application may name overlapping folders: each object once.
+        if (!inUnit.has(m)) {
+          inUnit.add(m);
+          resources.push(m);
+        }
         claimed.add(m);
       }
     }
     // The AppProjects in the Application's own folder (applications/<project>/ in the app-of-apps layout).
-    const owned = new Set(resources);
-    const context = (projectsByDir.get(path.posix.dirname(located.location.file)) ?? []).filter((p) => !owned.has(p));
+    const context = (projectsByDir.get(path.posix.dirname(located.location.file)) ?? []).filter((p) => !inUnit.has(p));
     units.push({ application: located, applicationName: name, resources, ...(context.length > 0 ? { context } : {}) });
   }
   // Manifests no Application deploys are still checked for the workload rules, directory by directory.
@@ -321,7 +344,39 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
   return units;
 }
 
-function toAuditFinding(f: Finding, location: SourceLocation, application: string | undefined, config: readonly ConfigSuppression[]): AuditFinding {
+/** A finding and where its object starts, which with the rule and pointer names it (two objects may share a name). */
+interface PlacedFinding {
+  readonly finding: AuditFinding;
+  readonly objectStart: SourceLocation;
+}
+
+/**
+ * One finding per rule, object and field: an object several Applications deploy (overlapping source paths, two
+ * Applications of one name, a project beside many children) is checked in each, but reported once. Of the
+ * copies, an unsuppressed one wins (one Application's suppression does not hide what another deploys), then the
+ * first by Application name and message, so that the choice does not depend on the order of the files.
+ */
+function onePerField(placed: readonly PlacedFinding[]): AuditFinding[] {
+  const chosen = new Map<string, AuditFinding>();
+  for (const { finding, objectStart } of placed) {
+    const key = `${finding.ruleId}\u0000${objectStart.file}\u0000${objectStart.line}:${objectStart.column}\u0000${finding.pointer}`;
+    const current = chosen.get(key);
+    if (current === undefined || preferred(finding, current)) {
+      chosen.set(key, finding);
+    }
+  }
+  return [...chosen.values()];
+}
+
+function preferred(a: AuditFinding, b: AuditFinding): boolean {
+  if (Boolean(a.suppression) !== Boolean(b.suppression)) {
+    return !a.suppression;
+  }
+  return (compareStrings(a.application ?? '', b.application ?? '') || compareStrings(a.message, b.message)) < 0;
+}
+
+function toAuditFinding(f: Finding, object: LocatedManifest, application: string | undefined, config: readonly ConfigSuppression[]): PlacedFinding {
+  const location = object.locate ? object.locate(f.path) : object.location;
   let suppression: AuditFinding['suppression'];
   if (f.suppressedBecause !== undefined) {
     suppression = { reason: f.suppressedBecause, source: 'annotation' };
@@ -334,16 +389,19 @@ function toAuditFinding(f: Finding, location: SourceLocation, application: strin
     }
   }
   return {
-    ruleId: f.rule.id,
-    ruleName: f.rule.name,
-    severity: f.rule.severity,
-    message: f.message,
-    fix: f.rule.fix,
-    pointer: f.path,
-    object: describeObject(f.object),
-    location,
-    ...(application !== undefined ? { application } : {}),
-    ...(suppression ? { suppression } : {}),
+    objectStart: object.location,
+    finding: {
+      ruleId: f.rule.id,
+      ruleName: f.rule.name,
+      severity: f.rule.severity,
+      message: f.message,
+      fix: f.rule.fix,
+      pointer: f.path,
+      object: describeObject(f.object),
+      location,
+      ...(application !== undefined ? { application } : {}),
+      ...(suppression ? { suppression } : {}),
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import { parse } from 'yaml';
+import { excludeProblem } from './exclude';
 import { ConfigSuppression } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { isObject } from '../core/manifest';
@@ -10,7 +11,13 @@ export interface AuditConfig {
   readonly suppressions: ConfigSuppression[];
   readonly failOn?: Severity;
   readonly argoCdVersion?: ArgoCdVersion;
+  /** Globs of files and folders to leave out, as `--exclude` takes them. */
+  readonly exclude?: readonly string[];
+  /** Whether a file that cannot be read or parsed fails the run (exit 2). */
+  readonly failOnUnreadable?: boolean;
 }
+
+const KEYS = ['suppressions', 'failOn', 'argocdVersion', 'exclude', 'failOnUnreadable'];
 
 export const CONFIG_FILE = '.safe-argocd.yaml';
 
@@ -20,6 +27,10 @@ export const CONFIG_FILE = '.safe-argocd.yaml';
  * ```yaml
  * argocdVersion: "3.4"        # optional: as ArgoCdVersion.of reads it (3.4, 3.4.7, v3.2.1, 2.14.x)
  * failOn: warning             # optional: error, warning or note
+ * failOnUnreadable: false     # optional: whether an unreadable file fails the run (exit 2)
+ * exclude:                    # optional: globs of files and folders to leave out, unread
+ *   - dashboards/**
+ *   - grafana/*.json
  * suppressions:
  *   - ruleId: SA006
  *     reason: retries are handled by the release pipeline
@@ -38,12 +49,34 @@ export function parseAuditConfig(text: string, file: string = CONFIG_FILE): Audi
     throw new Error(`${file}: not valid YAML: ${String((e as Error).message).split('\n')[0]}`);
   }
   if (!isObject(raw)) {
-    throw new Error(`${file}: expected a mapping with suppressions, failOn and argocdVersion`);
+    throw new Error(`${file}: expected a mapping with ${KEYS.join(', ')}`);
   }
   const errors: string[] = [];
   for (const key of Object.keys(raw)) {
-    if (!['suppressions', 'failOn', 'argocdVersion'].includes(key)) {
-      errors.push(`unknown key ${JSON.stringify(key)} (allowed: suppressions, failOn, argocdVersion)`);
+    if (!KEYS.includes(key)) {
+      errors.push(`unknown key ${JSON.stringify(key)} (allowed: ${KEYS.join(', ')})`);
+    }
+  }
+  let failOnUnreadable: boolean | undefined;
+  if (raw.failOnUnreadable !== undefined) {
+    // The failsafe schema reads every scalar as a string.
+    if (raw.failOnUnreadable !== 'true' && raw.failOnUnreadable !== 'false') {
+      errors.push(`failOnUnreadable is ${JSON.stringify(raw.failOnUnreadable)}; use true or false`);
+    }
+    failOnUnreadable = raw.failOnUnreadable === 'true';
+  }
+  let exclude: string[] | undefined;
+  if (raw.exclude !== undefined && raw.exclude !== '') {
+    if (!Array.isArray(raw.exclude) || raw.exclude.some((x) => typeof x !== 'string')) {
+      errors.push('exclude must be a list of globs');
+    } else {
+      exclude = raw.exclude as string[];
+      exclude.forEach((pattern, i) => {
+        const problem = excludeProblem(pattern);
+        if (problem) {
+          errors.push(`exclude[${i}] ${JSON.stringify(pattern)} ${problem}`);
+        }
+      });
     }
   }
   let failOn: Severity | undefined;
@@ -101,5 +134,5 @@ export function parseAuditConfig(text: string, file: string = CONFIG_FILE): Audi
   if (errors.length > 0) {
     throw new Error(`${file}: ${errors.join('; ')}`);
   }
-  return { suppressions, failOn, argoCdVersion };
+  return { suppressions, failOn, argoCdVersion, ...(exclude ? { exclude } : {}), ...(failOnUnreadable !== undefined ? { failOnUnreadable } : {}) };
 }

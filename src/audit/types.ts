@@ -51,6 +51,10 @@ export interface AuditResult {
   readonly problems: readonly FileProblem[];
   /** Things the audit could not check, e.g. an Application whose Helm source is not rendered. */
   readonly notes: readonly string[];
+  /** Unsuppressed findings a baseline holds: known, reported apart, and never failing a run. */
+  readonly baselined: readonly AuditFinding[];
+  /** Entries of the baseline that no finding matched any more (fixed, or their file or object renamed). */
+  readonly staleBaselineEntries: number;
   readonly stats: AuditStats;
 }
 
@@ -62,4 +66,6 @@ export interface AuditStats {
   readonly skippedDocuments: number;
   /** Files skipped because they are Helm chart templates (audit the rendered output instead). */
   readonly skippedTemplates: number;
+  /** Files an exclude pattern left out, unread. */
+  readonly excludedFiles: number;
 }

@@ -6,7 +6,9 @@ import { collectFiles, findRepoRoot } from './files';
 import { badFlag, errorLine, hasCode, knownError, messageOf, parseArgsError, thrownError, unexpectedError } from './messages';
 import { Command, COMMANDS, isCommand, OVERVIEW, usageOf } from './usage';
 import { atLeast, auditFiles, rulesFor } from '../audit/audit';
+import { applyBaseline, BaselineEntry, parseBaseline, renderBaseline } from '../audit/baseline';
 import { AuditConfig, CONFIG_FILE, parseAuditConfig } from '../audit/config';
+import { excludeProblem, isExcluded } from '../audit/exclude';
 import { formatJson } from '../audit/report/json';
 import { formatMarkdown } from '../audit/report/markdown';
 import { formatSarif } from '../audit/report/sarif';
@@ -155,6 +157,8 @@ const MAX_FILE_SIZE = ['--max-file-size', 'must be a size in MB, a plain decimal
 
 /** The largest `.safe-argocd.yaml` (or `--config`) read: a config holds suppressions, not manifests. */
 const CONFIG_MAX_BYTES = 1048576;
+/** A baseline of 100,000 findings is about 20 MB. */
+const BASELINE_MAX_BYTES = 64 * 1048576;
 
 async function simulateCommand(args: readonly string[], io: CliIo, debug: boolean): Promise<number> {
   let values: { 'app'?: string; 'desired'?: string; 'live'?: string; 'format'?: string; 'max-file-size'?: string };
@@ -373,7 +377,7 @@ async function simulateWholeApplication(
 const SEVERITIES = Object.values(Severity) as string[];
 
 async function auditCommand(args: readonly string[], io: CliIo): Promise<number> {
-  let values: Record<string, string | string[] | undefined>;
+  let values: Record<string, string | string[] | boolean | undefined>;
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -388,6 +392,11 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
         'repo-root': { type: 'string' },
         'config': { type: 'string' },
         'max-file-size': { type: 'string', default: '5' },
+        'exclude': { type: 'string', multiple: true },
+        'baseline': { type: 'string' },
+        'write-baseline': { type: 'string' },
+        'fail-on-unreadable': { type: 'boolean' },
+        'verbose': { type: 'boolean', default: false },
       },
       strict: true,
       allowPositionals: true,
@@ -414,6 +423,13 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   const limit = maxBytes(values['max-file-size'] as string | undefined);
   if (limit === undefined) {
     return usage(badFlag(MAX_FILE_SIZE[0], values['max-file-size'], MAX_FILE_SIZE[1]), MAX_FILE_SIZE[2]);
+  }
+  const excludeFlags = (values.exclude as string[] | undefined) ?? [];
+  for (const pattern of excludeFlags) {
+    const problem = excludeProblem(pattern);
+    if (problem !== undefined) {
+      return usage(`--exclude ${JSON.stringify(pattern)} ${problem}`, 'give a glob relative to the repository root, e.g. --exclude \'dashboards/**\'');
+    }
   }
   const paths = positionals.length > 0 ? positionals : ['.'];
   const root = values['repo-root'] !== undefined ? String(values['repo-root']) : findRepoRoot(paths[0]);
@@ -449,21 +465,52 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
     }
   }
   const failOn = (values['fail-on'] as Severity | undefined) ?? config.failOn ?? Severity.WARNING;
+  // Unreadable files are reported, and fail the run only when asked: see docs/audit-in-ci.md.
+  const failOnUnreadable = (values['fail-on-unreadable'] as boolean | undefined) ?? config.failOnUnreadable ?? false;
+  const exclude = [...config.exclude ?? [], ...excludeFlags];
   const today = new Date().toISOString().slice(0, 10);
-  const options = { argoCdVersion, ruleIds, minSeverity: values.severity as Severity | undefined, suppressions: config.suppressions, today };
+  const options = { argoCdVersion, ruleIds, minSeverity: values.severity as Severity | undefined, suppressions: config.suppressions, today, exclude };
+
+  let baseline: BaselineEntry[] = [];
+  if (values.baseline !== undefined) {
+    const file = String(values.baseline);
+    try {
+      baseline = parseBaseline(Buffer.from(io.readBytes(file, BASELINE_MAX_BYTES)).toString('utf8'), file);
+    } catch (e) {
+      io.stderr(errorLine('audit', ErrorCode.USAGE, `cannot use --baseline ${file}: ${messageOf(e)}`,
+        'give --baseline a file written by --write-baseline, or write one with --write-baseline'));
+      return EXIT_USAGE;
+    }
+  }
 
   const collected = collectFiles(paths, root, limit);
   const audited = auditFiles(collected.files, options);
-  const problems = [...collected.problems, ...audited.problems].sort((a, b) => compareStrings(a.file, b.file));
-  const result = { ...audited, problems };
+  // A path given on the command line that is not there, or not a file or folder, is a mistake, never a file to skip.
+  const unusable = paths.filter((p) => !isFileOrFolder(p));
+  const problems = [...collected.problems.filter((p) => !isExcluded(p.file, exclude)), ...audited.problems]
+    .sort((a, b) => compareStrings(a.file, b.file));
+  let result = applyBaseline({ ...audited, problems }, baseline);
+  if (values['write-baseline'] !== undefined) {
+    const file = String(values['write-baseline']);
+    const text = renderBaseline(result);
+    try {
+      io.writeFile(file, text);
+    } catch (e) {
+      io.stderr(errorLine('audit', ErrorCode.WRITE_FAILED, `cannot write --write-baseline ${file}: ${messageOf(e)}`,
+        'give --write-baseline a path in a folder you can write to'));
+      return EXIT_USAGE;
+    }
+    // What was just written is the baseline of this run.
+    result = applyBaseline({ ...result, findings: [...result.findings, ...result.baselined], baselined: [] }, parseBaseline(text, file));
+  }
 
   let report: string;
   switch (format) {
     case 'json': report = formatJson(result); break;
-    case 'sarif': report = formatSarif(result, rulesFor(options), packageVersion()); break;
+    case 'sarif': report = formatSarif(result, rulesFor(options), packageVersion(), rulesDocUri()); break;
     case 'markdown': report = formatMarkdown(result); break;
     // A file is never coloured, whatever stdout is.
-    default: report = formatText(result, io.color && values.output === undefined);
+    default: report = formatText(result, { color: io.color && values.output === undefined, verbose: values.verbose === true });
   }
   if (values.output !== undefined) {
     try {
@@ -476,10 +523,20 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   } else {
     io.stdout(report);
   }
-  if (result.problems.length > 0) {
+  if (unusable.length > 0 || (failOnUnreadable && result.problems.length > 0)) {
     return EXIT_USAGE;
   }
   return result.findings.some((f) => atLeast(f.severity, failOn)) ? EXIT_FINDINGS : EXIT_OK;
+}
+
+/** Whether `p` is a regular file or a folder (a symbolic link followed). */
+function isFileOrFolder(p: string): boolean {
+  try {
+    const stat = fs.statSync(p);
+    return stat.isFile() || stat.isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function newCommand(args: readonly string[], io: CliIo): number {
@@ -653,6 +710,23 @@ function librarySpec(value: string, appDir: string): string {
     return `file:${path.relative(appDir, path.resolve(value)).split(path.sep).join('/')}`;
   }
   return value;
+}
+
+/**
+ * Where RULES.md of this release is read: the package's repository at the release tag (`v` and the version), or
+ * undefined when the package names no https repository.
+ */
+function rulesDocUri(): string | undefined {
+  try {
+    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
+    const url = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
+    if (typeof url !== 'string' || !/^https:\/\/[^\s#?]+$/.test(url)) {
+      return undefined;
+    }
+    return `${url.replace(/\.git$/, '')}/blob/v${pkg.version ?? '0.0.0'}/RULES.md`;
+  } catch {
+    return undefined;
+  }
 }
 
 function packageVersion(): string {

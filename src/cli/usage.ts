@@ -34,12 +34,18 @@ options:
   --repo-root <dir>      where source.path starts (default: the folder holding .git)
   --config <file>        project-wide settings (default: .safe-argocd.yaml at the repository root)
   --max-file-size <MB>   larger files are reported and skipped without being read (default 5)
+  --exclude <glob>       leave out files and folders, unread (repeatable), e.g. 'dashboards/**' or '**/*.json'
+  --baseline <file>      findings this baseline holds are known: listed apart, never failing the run
+  --write-baseline <file>  write every finding of this run to <file> as the baseline (then nothing is new)
+  --fail-on-unreadable   a file that cannot be read or parsed fails the run (default: reported only)
+  --verbose              list what is otherwise one line: what was not audited, and the baselined findings
 ${GLOBAL_OPTIONS}
 
 exit codes:
-  0  no finding at or above --fail-on
-  1  findings at or above --fail-on
-  2  a usage error, an unreadable file or config, or an unexpected error
+  0  no finding at or above --fail-on that the baseline does not hold
+  1  findings at or above --fail-on that the baseline does not hold
+  2  a usage error, an unreadable config or baseline, a given path that does not exist, an unreadable file
+     with --fail-on-unreadable, or an unexpected error
 `;
 
 const SIMULATE = `usage: safe-argocd simulate --app <application.yaml> --desired <file|folder> [--live <file|folder|->] [options]

@@ -14,6 +14,11 @@ export interface SourceLocation {
 export interface LocatedManifest {
   readonly manifest: Manifest;
   readonly location: SourceLocation;
+  /**
+   * Where the field at an RFC 6901 pointer into the object is written: its key (or, in a list, its item), else
+   * the nearest enclosing field that is written, else the object's start. Computed on demand, for findings only.
+   */
+  readonly locate?: (pointer: string) => SourceLocation;
 }
 
 /** Whether a value is a plain JSON object. */

@@ -1,6 +1,7 @@
 import * as jsyaml from 'js-yaml';
-import { isMap, isSeq, LineCounter, parseAllDocuments } from 'yaml';
-import { isObject, LocatedManifest, Manifest } from './manifest';
+import { Alias, Document, isAlias, isMap, isScalar, isSeq, LineCounter, Node, parseAllDocuments } from 'yaml';
+import { keysFromPointer } from './json-pointer';
+import { isObject, LocatedManifest, Manifest, SourceLocation } from './manifest';
 
 /** Deeper than any real manifest; deeper input is refused before it can exhaust the stack. */
 const MAX_DEPTH = 200;
@@ -135,11 +136,39 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
   const objects: LocatedManifest[] = [];
   let skipped = 0;
   let index = 0;
+  // Field positions: js-yaml keeps none. A finding's field is found by scanning the document's lines; what the
+  // scan is unsure of, the file is read again for, with positions, once.
+  let reread: { docs: Document.Parsed[]; lineCounter: LineCounter } | undefined;
+  // Split again when asked rather than kept: the lines of every file held until the findings are placed cost more
+  // in garbage collection than splitting the few files with findings twice.
+  let fileLines: string[] | undefined;
+  const linesOf = () => (fileLines ??= text.split('\n'));
+  const documentAt = (i: number, line: number) => {
+    reread ??= readAgain(text);
+    const doc = reread.docs[i];
+    // The same document the fast path saw, or none: then the finding stays at the object's start.
+    return doc && reread.lineCounter.linePos(doc.contents!.range![0]).line === line ? { doc, lineCounter: reread.lineCounter } : undefined;
+  };
   for (const value of values) {
     if (value === null || value === undefined) {
       continue;
     }
     const start = starts[index];
+    const docIndex = index;
+    let documentEnd: number | undefined;
+    const locator: Locator = (item, fallback) => (pointer) => {
+      documentEnd ??= endOfDocument(linesOf(), start.line - 1);
+      // A List item is scanned from its own start to the next item's: linear in the item, not the List.
+      const next = item === undefined ? undefined : itemStarts[item + 1];
+      const scanned = item === undefined
+        ? scanPointer(linesOf(), start, documentEnd, tokensOf(pointer))
+        : scanPointer(linesOf(), itemStarts[item], next ? next.line - 1 : documentEnd, tokensOf(pointer));
+      if (scanned !== undefined) {
+        return scanned === 'start' ? fallback : { file, line: scanned.li + 1, column: scanned.col + 1 };
+      }
+      const found = documentAt(docIndex, start.line);
+      return found ? positionOf(found.doc, found.lineCounter, `${item === undefined ? '' : `/items/${item}`}${pointer}`, fallback) : fallback;
+    };
     let itemStarts: LocatedManifest['location'][] = [];
     if (isObject(value) && value.kind === 'List' && Array.isArray(value.items)) {
       // A List's items are located by their `- ` lines; anything less plain takes the careful path.
@@ -150,9 +179,97 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
       itemStarts = found.map((p) => ({ file, ...p }));
     }
     index++;
-    skipped += collect(value, { file, line: start.line, column: start.column }, objects, itemStarts);
+    skipped += collect(value, { file, line: start.line, column: start.column }, objects, itemStarts, locator);
   }
   return { objects, skipped };
+}
+
+/** The keys of a pointer; without `~` escapes, by a plain split. */
+function tokensOf(pointer: string): string[] {
+  return pointer.includes('~') ? keysFromPointer(pointer) : pointer === '' ? [] : pointer.slice(1).split('/');
+}
+
+/** The documents of a file the fast path read, with positions, for locating fields; empty documents left out as the fast path does. */
+function readAgain(text: string): { docs: Document.Parsed[]; lineCounter: LineCounter } {
+  const lineCounter = new LineCounter();
+  try {
+    const all = parseAllDocuments(text, { lineCounter, prettyErrors: false });
+    const docs = (Array.isArray(all) ? all : [all]).filter((d) => d.contents !== null && !(isScalar(d.contents) && d.contents.value === null));
+    return { docs, lineCounter };
+  } catch {
+    return { docs: [], lineCounter };
+  }
+}
+
+/**
+ * Where the field at `pointer` is written in `doc`: the key of each mapping entry (through `<<` merges and
+ * aliases), the item of each sequence; the last step found when the rest is not written; `fallback` when
+ * nothing is. Walks at most as many steps as the pointer has.
+ */
+function positionOf(doc: Document.Parsed, lineCounter: LineCounter, pointer: string, fallback: SourceLocation): SourceLocation {
+  let node: unknown = doc.contents;
+  let offset = (node as Node | null)?.range?.[0];
+  for (const token of keysFromPointer(pointer)) {
+    const step = childOf(doc, node, token);
+    if (!step) {
+      break;
+    }
+    node = step.node;
+    offset = step.offset ?? offset;
+  }
+  if (offset === undefined) {
+    return fallback;
+  }
+  const p = lineCounter.linePos(offset);
+  return { file: fallback.file, line: p.line, column: p.col };
+}
+
+/** Resolved aliases, per alias node: resolving one searches the whole document, and many findings may pass one. */
+const resolvedAliases = new WeakMap<object, unknown>();
+
+function resolveAlias(doc: Document.Parsed, alias: Alias): unknown {
+  if (!resolvedAliases.has(alias)) {
+    resolvedAliases.set(alias, alias.resolve(doc));
+  }
+  return resolvedAliases.get(alias);
+}
+
+/** The child of a mapping or sequence node named by one pointer token, and where it is written. */
+function childOf(doc: Document.Parsed, parent: unknown, token: string, depth: number = 0): { node: unknown; offset?: number } | undefined {
+  const node = isAlias(parent) ? resolveAlias(doc, parent) : parent;
+  if (isSeq(node)) {
+    if (!/^(0|[1-9]\d*)$/.test(token)) {
+      return undefined;
+    }
+    const item = node.items[Number(token)] as Node | undefined;
+    return item === undefined ? undefined : { node: item, offset: item?.range?.[0] };
+  }
+  if (!isMap(node)) {
+    return undefined;
+  }
+  let merged: unknown;
+  for (const pair of node.items) {
+    // With merge keys on, the parser gives `<<` a symbol as its value.
+    const isMerge = isScalar(pair.key) && (typeof pair.key.value === 'symbol' || pair.key.value === '<<');
+    const key = isScalar(pair.key) && !isMerge ? String(pair.key.value) : undefined;
+    if (key === token) {
+      return { node: pair.value, offset: (pair.key as Node).range?.[0] };
+    }
+    if (isMerge && merged === undefined) {
+      merged = pair.value;
+    }
+  }
+  // A field that came in through `<<`: where the merged mapping writes it (merges nest only a few levels in practice).
+  if (merged !== undefined && depth < 10) {
+    const sources = isSeq(merged) ? merged.items : [merged];
+    for (const source of sources) {
+      const found = childOf(doc, source, token, depth + 1);
+      if (found) {
+        return found;
+      }
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -230,24 +347,33 @@ function parseCareful(file: string, text: string): ParsedFile {
       const p = lineCounter.linePos((node as { range?: [number] })?.range?.[0] ?? 0);
       return { file, line: p.line, column: p.col };
     }) : [];
-    skipped += collect(value, { file, line: pos.line, column: pos.col }, objects, itemStarts);
+    const parsedDoc = doc;
+    const locator: Locator = (item, fallback) => (pointer) =>
+      positionOf(parsedDoc, lineCounter, `${item === undefined ? '' : `/items/${item}`}${pointer}`, fallback);
+    skipped += collect(value, { file, line: pos.line, column: pos.col }, objects, itemStarts, locator);
   }
   return { objects, skipped };
 }
 
+/** Makes the `locate` of a document's object, or of the List item of that index (its pointers lie under `/items/<item>`). */
+type Locator = (item: number | undefined, fallback: SourceLocation) => (pointer: string) => SourceLocation;
+
 /** Adds the Kubernetes objects of one document (a `List` gives its items) and returns how many documents were skipped. */
-function collect(value: unknown, location: LocatedManifest['location'], objects: LocatedManifest[], itemStarts: LocatedManifest['location'][] = []): number {
+function collect(
+  value: unknown, location: LocatedManifest['location'], objects: LocatedManifest[], itemStarts: LocatedManifest['location'][], locator: Locator,
+): number {
   let skipped = 0;
   if (isObject(value) && value.kind === 'List' && Array.isArray(value.items)) {
     for (const [i, item] of value.items.entries()) {
       if (isKubernetesObject(item)) {
-        objects.push({ manifest: item, location: itemStarts[i] ?? location });
+        const itemLocation = itemStarts[i] ?? location;
+        objects.push({ manifest: item, location: itemLocation, locate: locator(i, itemLocation) });
       } else {
         skipped++;
       }
     }
   } else if (isKubernetesObject(value)) {
-    objects.push({ manifest: value, location });
+    objects.push({ manifest: value, location, locate: locator(undefined, location) });
   } else {
     skipped++;
   }
@@ -387,4 +513,358 @@ export function nestingDepth(text: string): number {
 
 function firstLine(e: unknown): string {
   return String((e as Error)?.message ?? e).split('\n')[0];
+}
+
+/** The line before which the document whose content starts on line `first` (0-based) ends: the next marker, or the file's end. */
+function endOfDocument(lines: readonly string[], first: number): number {
+  let end = first + 1;
+  while (end < lines.length && !DOCUMENT_MARKER.test(lines[end]) && !/^\.\.\.(\s|$)/.test(lines[end])) {
+    end++;
+  }
+  return end;
+}
+
+/** A place in a file's lines, 0-based. */
+interface LinePos {
+  readonly li: number;
+  readonly col: number;
+}
+
+/** A node to step into: where it starts, the line before which it ends, and whether it lies inside a flow collection. */
+interface ScanNode extends LinePos {
+  readonly end: number;
+  readonly flow: boolean;
+}
+
+/** A block mapping's key where `lastIndex` points (sticky: no copy of the rest of the line). */
+const BLOCK_KEY = /(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"{[\]}&*!|>%@`?,-][^#]*?|-[^\s#][^#]*?))[ \t]*:(?:[ \t\r]+|$)/y;
+
+/**
+ * Where the field at `tokens` is written, found in the lines of a plain document (no anchors: the fast path's
+ * files) from `start` to the line `end`, without building a tree: block mappings and sequences by indentation, flow collections by brackets.
+ * The key of the last field found (the nearest written ancestor when the rest is absent), `'start'` when not
+ * even the first is written, or undefined when the text is beyond this scan (complex keys, tags, merges).
+ */
+function scanPointer(
+  lines: readonly string[], start: { line: number; column: number }, end: number, tokens: readonly string[],
+): LinePos | 'start' | undefined {
+  const first = start.line - 1;
+  let node: ScanNode | undefined = { li: first, col: start.column - 1, end, flow: false };
+  let found: LinePos | 'start' = 'start';
+  for (const token of tokens) {
+    if (node === undefined) {
+      return found;
+    }
+    const step: Step = node.flow || /^[[{]/.test(lines[node.li].slice(node.col)) ? flowStep(lines, node, token) : blockStep(lines, node, token);
+    if (step === 'unsure') {
+      return undefined;
+    }
+    if (step === 'absent') {
+      return found;
+    }
+    found = step.at;
+    node = step.child;
+  }
+  return found;
+}
+
+/** Whether a line holds more than blanks and a comment. Without allocating: it runs over every line a finding's document has. */
+function isContent(line: string): boolean {
+  let i = 0;
+  while (i < line.length && isBlank(line.charCodeAt(i))) {
+    i++;
+  }
+  return i < line.length && line.charCodeAt(i) !== 35;
+}
+
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9 || code === 13;
+}
+
+function indentOf(line: string): number {
+  let i = 0;
+  while (i < line.length && line.charCodeAt(i) === 32) {
+    i++;
+  }
+  return i;
+}
+
+/** Whether a block sequence entry (`-` and a blank, or `-` alone) starts at column `c`. */
+function isDashAt(line: string, c: number): boolean {
+  return line.charCodeAt(c) === 45 && (c + 1 >= line.length || isBlank(line.charCodeAt(c + 1)));
+}
+
+/** The first line with content in [from, end), or -1. */
+function nextContent(lines: readonly string[], from: number, end: number): number {
+  for (let i = from; i < end; i++) {
+    if (isContent(lines[i])) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/**
+ * The value of a key (`afterKey`) or item written from `col` of line `li` to the rest of the entry (before
+ * `end`): undefined for a scalar after a key, which has no fields; `'unsure'` for a tag or anchor.
+ */
+function blockValue(lines: readonly string[], li: number, col: number, end: number, afterKey: boolean): ScanNode | undefined | 'unsure' {
+  const line = lines[li];
+  let valueCol = col;
+  while (valueCol < line.length && isBlank(line.charCodeAt(valueCol))) {
+    valueCol++;
+  }
+  if (valueCol < line.length && line.charCodeAt(valueCol) !== 35) {
+    const first = line.charAt(valueCol);
+    if (afterKey && first !== '{' && first !== '[') {
+      return first === '!' || first === '&' || first === '*' ? 'unsure' : undefined;
+    }
+    return { li, col: valueCol, end, flow: false };
+  }
+  const next = nextContent(lines, li + 1, end);
+  return next === -1 ? undefined : { li: next, col: indentOf(lines[next]), end, flow: false };
+}
+
+type Step = { at: LinePos; child: ScanNode | undefined } | 'absent' | 'unsure';
+
+/** One step into a block mapping or sequence starting at `node`. */
+function blockStep(lines: readonly string[], node: ScanNode, token: string): Step {
+  const head = lines[node.li].charAt(node.col);
+  if ('!&*?|>'.includes(head)) {
+    return 'unsure';
+  }
+  const c = node.col;
+  const isSequence = isDashAt(lines[node.li], c);
+  const wanted = isSequence ? (/^(0|[1-9]\d*)$/.test(token) ? Number(token) : -1) : -1;
+  if (isSequence && wanted < 0) {
+    return 'absent';
+  }
+  /** The entries, one by one: a mapping's are its keys; a sequence at the same indentation under a key belongs to that key. */
+  let next = node.li;
+  const nextEntry = (): number => {
+    for (let j = next + 1; j < node.end; j++) {
+      const line = lines[j];
+      if (!isContent(line)) {
+        continue;
+      }
+      const indent = indentOf(line);
+      if (indent < c) {
+        break;
+      }
+      if (indent === c && isDashAt(line, c) === isSequence) {
+        return j;
+      }
+    }
+    return -1;
+  };
+  for (let k = 0, li = node.li; li !== -1; k++, li = nextEntry()) {
+    next = li;
+    if (isSequence) {
+      if (k === wanted) {
+        const itemEnd = nextEntry();
+        const child = blockValue(lines, li, c + 1, itemEnd === -1 ? node.end : itemEnd, false);
+        return child === 'unsure' ? 'unsure' : child ? { at: { li: child.li, col: child.col }, child } : 'absent';
+      }
+      continue;
+    }
+    const line = lines[li];
+    // The common case without a regex: a plain key that is the token, then `:`.
+    const plainEnd = plainKeyEnd(line, c, token);
+    if (plainEnd !== undefined) {
+      const entryEnd = nextEntry();
+      const child = blockValue(lines, li, plainEnd, entryEnd === -1 ? node.end : entryEnd, true);
+      return child === 'unsure' ? 'unsure' : { at: { li, col: c }, child };
+    }
+    BLOCK_KEY.lastIndex = c;
+    const m = BLOCK_KEY.exec(line);
+    if (!m) {
+      return 'unsure';
+    }
+    const key = m[1] !== undefined ? unescapeDouble(m[1]) : m[2] !== undefined ? m[2].replace(/''/g, "'") : m[3];
+    if (key === undefined || key === '<<') {
+      return 'unsure';
+    }
+    if (key === token) {
+      const entryEnd = nextEntry();
+      const child = blockValue(lines, li, c + m[0].length, entryEnd === -1 ? node.end : entryEnd, true);
+      return child === 'unsure' ? 'unsure' : { at: { li, col: c }, child };
+    }
+  }
+  return 'absent';
+}
+
+/**
+ * Where the value starts when `line` holds, from column `c`, the plain key `token` (blanks, `:`, then a blank or
+ * the end); undefined otherwise, and for a token a plain key could not spell, which the regex reads instead.
+ */
+function plainKeyEnd(line: string, c: number, token: string): number | undefined {
+  if (token === '' || !line.startsWith(token, c) || /^[\s#'"{[\]}&*!|>%@`?,-]|[#:]|\s$/.test(token)) {
+    return undefined;
+  }
+  let i = c + token.length;
+  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) {
+    i++;
+  }
+  if (line.charCodeAt(i) !== 58 || (i + 1 < line.length && !isBlank(line.charCodeAt(i + 1)))) {
+    return undefined;
+  }
+  return i + 1;
+}
+
+function unescapeDouble(raw: string): string | undefined {
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A cursor over lines, for flow collections, which may span lines. */
+class FlowCursor {
+  constructor(private readonly lines: readonly string[], public li: number, public col: number, private readonly end: number) {}
+  /** The character here; '\n' at a line's end; '' past the document. */
+  peek(): string {
+    if (this.li >= this.end) {
+      return '';
+    }
+    return this.col < this.lines[this.li].length ? this.lines[this.li][this.col] : '\n';
+  }
+  advance(): void {
+    if (this.col < this.lines[this.li].length) {
+      this.col++;
+    } else {
+      this.li++;
+      this.col = 0;
+    }
+  }
+  /** Skips blanks, line ends and comments. */
+  skipSpace(): void {
+    for (let c = this.peek(); c !== ''; c = this.peek()) {
+      if (c === '#' && (this.col === 0 || /\s/.test(this.lines[this.li][this.col - 1]))) {
+        this.col = this.lines[this.li].length;
+      } else if (c === ' ' || c === '\t' || c === '\r' || c === '\n') {
+        this.advance();
+      } else {
+        return;
+      }
+    }
+  }
+  here(): LinePos {
+    return { li: this.li, col: this.col };
+  }
+  /** Reads a quoted scalar starting at its quote; undefined when it does not close. */
+  readQuoted(): string | undefined {
+    const q = this.peek();
+    let raw = '';
+    this.advance();
+    for (let c = this.peek(); c !== ''; c = this.peek()) {
+      this.advance();
+      if (q === '"' && c === '\\') {
+        raw += c + this.peek();
+        this.advance();
+      } else if (c === q) {
+        if (q === "'" && this.peek() === "'") {
+          raw += "'";
+          this.advance();
+        } else {
+          return q === '"' ? unescapeDouble(raw.replace(/\n/g, ' ')) : raw;
+        }
+      } else {
+        raw += c;
+      }
+    }
+    return undefined;
+  }
+  /** Skips one value (a scalar or a nested collection) up to the `,` or closing bracket after it. */
+  skipValue(): boolean {
+    let depth = 0;
+    for (let c = this.peek(); c !== ''; c = this.peek()) {
+      if (c === '"' || c === "'") {
+        if (this.readQuoted() === undefined) {
+          return false;
+        }
+        continue;
+      }
+      if (c === '#' && (this.col === 0 || /\s/.test(this.lines[this.li][this.col - 1]))) {
+        this.col = this.lines[this.li].length;
+        continue;
+      }
+      if (c === '[' || c === '{') {
+        depth++;
+      } else if (c === ']' || c === '}') {
+        if (depth === 0) {
+          return true;
+        }
+        depth--;
+      } else if (c === ',' && depth === 0) {
+        return true;
+      }
+      this.advance();
+    }
+    return false;
+  }
+}
+
+/** A plain key of a flow mapping where `lastIndex` points: up to `: `, a `,`, a closing bracket, a comment or the line's end. */
+const FLOW_KEY = /[^,\]}#]*?(?=:(?:[\s,\]}]|$)|[,\]}]|\s#|$)/y;
+
+/** One step into a flow mapping or sequence starting at `node`. */
+function flowStep(lines: readonly string[], node: ScanNode, token: string): Step {
+  const cur = new FlowCursor(lines, node.li, node.col, node.end);
+  const open = cur.peek();
+  if (open !== '{' && open !== '[') {
+    return 'absent';
+  }
+  cur.advance();
+  const wanted = open === '[' ? (/^(0|[1-9]\d*)$/.test(token) ? Number(token) : -1) : -1;
+  if (open === '[' && wanted < 0) {
+    return 'absent';
+  }
+  for (let index = 0; ; index++) {
+    cur.skipSpace();
+    const c = cur.peek();
+    if (c === '') {
+      return 'unsure';
+    }
+    if (c === '}' || c === ']') {
+      return 'absent';
+    }
+    const at = cur.here();
+    if (open === '[') {
+      if (index === wanted) {
+        return { at, child: { ...at, end: node.end, flow: true } };
+      }
+    } else {
+      let key: string | undefined;
+      if (c === '"' || c === "'") {
+        key = cur.readQuoted();
+      } else if (c === '?' || c === '{' || c === '[') {
+        return 'unsure';
+      } else {
+        const line = lines[cur.li];
+        FLOW_KEY.lastIndex = cur.col;
+        const m = FLOW_KEY.exec(line);
+        key = m ? m[0].trimEnd() : undefined;
+        cur.col += m ? m[0].length : 0;
+      }
+      if (key === undefined) {
+        return 'unsure';
+      }
+      cur.skipSpace();
+      if (cur.peek() === ':') {
+        cur.advance();
+        cur.skipSpace();
+      }
+      if (key === token) {
+        const value = cur.peek();
+        return { at, child: value === ',' || value === '}' ? undefined : { ...cur.here(), end: node.end, flow: true } };
+      }
+    }
+    if (!cur.skipValue()) {
+      return 'unsure';
+    }
+    if (cur.peek() === ',') {
+      cur.advance();
+    }
+  }
 }

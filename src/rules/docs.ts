@@ -2,6 +2,14 @@ import { Rule } from './types';
 import { suppressionKey } from '../core/suppressions';
 
 /**
+ * The anchor of a rule's section in RULES.md, as GitHub derives it from the heading `## SA001 half-enforced-sync-policy`:
+ * lower case, the space a hyphen. Reports link to it (SARIF `helpUri`).
+ */
+export function ruleAnchor(rule: Pick<Rule, 'id' | 'name'>): string {
+  return `${rule.id.toLowerCase()}-${rule.name}`;
+}
+
+/**
  * RULES.md, rendered from the rules' own metadata. A test fails when the committed file differs.
  */
 export function renderRulesMarkdown(rules: readonly Rule[]): string {
@@ -22,7 +30,7 @@ export function renderRulesMarkdown(rules: readonly Rule[]): string {
     '',
     '| id | name | severity | summary |',
     '|---|---|---|---|',
-    ...rules.map((r) => `| [${r.id}](#${r.id.toLowerCase()}-${r.name}) | ${r.name} | ${r.severity}${r.auditOnly ? ' (audit only)' : ''} | ${r.summary} |`),
+    ...rules.map((r) => `| [${r.id}](#${ruleAnchor(r)}) | ${r.name} | ${r.severity}${r.auditOnly ? ' (audit only)' : ''} | ${r.summary} |`),
     '',
   ];
   for (const r of rules) {

@@ -64,7 +64,7 @@ describe('auditFiles: pairing Applications with their manifests', () => {
       key('SA101', 'workloads/web/deployment.yaml', 'web'),
       key('SA102', 'workloads/web/deployment.yaml', 'web'),
     ]);
-    expect(result.stats).toEqual({ files: 3, manifests: 3, applications: 1, skippedDocuments: 0, skippedTemplates: 0 });
+    expect(result.stats).toEqual({ files: 3, manifests: 3, applications: 1, skippedDocuments: 0, skippedTemplates: 0, excludedFiles: 0 });
     expect(result.notes).toEqual([]);
   });
 
@@ -226,17 +226,34 @@ describe('auditFiles: pairing Applications with their manifests', () => {
     expect(result.stats.applications).toBe(0);
   });
 
-  test('findings of a later document in a file carry that document\'s line', () => {
+  test('a finding is placed at its field: in a later document of a file, at the line and column of the key', () => {
     // GIVEN a file with a ConfigMap and then a Job in a sync wave
     const text = `${configMapYaml('settings', 'web')}---\n${jobYaml('migrate', 'web', { 'argocd.argoproj.io/sync-wave': '1' })}`;
-    const jobLine = text.split('\n').indexOf('apiVersion: batch/v1') + 1;
+    const lines = text.split('\n');
+    const waveLine = lines.findIndex((l) => l.trimStart().startsWith('argocd.argoproj.io/sync-wave:')) + 1;
+    const waveColumn = lines[waveLine - 1].indexOf('argocd.argoproj.io/sync-wave') + 1;
 
     // WHEN it is audited
     const result = audit({ 'loose/all.yaml': text });
 
-    // THEN SA103 points at the Job's first line
-    expect(jobLine).toBeGreaterThan(1);
-    expect(result.findings.map((f) => [f.ruleId, f.location])).toEqual([['SA103', { file: 'loose/all.yaml', line: jobLine, column: 1 }]]);
+    // THEN SA103 points at the sync-wave annotation itself, not at the Job's first line
+    expect(waveLine).toBeGreaterThan(lines.indexOf('apiVersion: batch/v1') + 1);
+    expect(result.findings.map((f) => [f.ruleId, f.pointer, f.location])).toEqual([
+      ['SA103', '/metadata/annotations/argocd.argoproj.io~1sync-wave', { file: 'loose/all.yaml', line: waveLine, column: waveColumn }],
+    ]);
+  });
+
+  test('a finding on an ApplicationSet template is placed at the field under spec.template', () => {
+    // GIVEN a literal ApplicationSet template with selfHeal off
+    const template = { metadata: { name: 'web' }, spec: { ...(parse(applicationYaml('web', { syncPolicy: { automated: { prune: true, selfHeal: false } } })) as { spec: object }).spec } };
+    const text = stringify({ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name: 'set', namespace: 'argocd' }, spec: { generators: [], template } });
+    const selfHealLine = text.split('\n').findIndex((l) => l.trimStart().startsWith('selfHeal:')) + 1;
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text });
+
+    // THEN SA001 is on the selfHeal line of the template
+    expect(result.findings.map((f) => [f.ruleId, f.location.line])).toEqual([['SA001', selfHealLine]]);
   });
 
   test('the result does not depend on the order of the files', () => {
@@ -256,6 +273,80 @@ describe('auditFiles: pairing Applications with their manifests', () => {
   });
 });
 
+describe('auditFiles: one finding per rule, object and field', () => {
+  const source = (p: string) => ({ repoURL: 'https://git.acme.internal/platform/gitops.git', targetRevision: 'main', path: p });
+
+  test('two Applications of the same name deploying one folder report its workload once', () => {
+    // GIVEN Application web in two environments, both deploying workloads/web (an autoscaled Deployment with replicas)
+    const result = audit({
+      'apps/prod/web.yaml': applicationYaml('web'),
+      'apps/staging/web.yaml': applicationYaml('web'),
+      ...autoscaledWorkload('workloads/web', 'web'),
+    });
+
+    // WHEN it is audited
+    // THEN SA101 and SA102 are reported once each, not once per Application
+    expect(keysOf(result.findings)).toEqual([key('SA101', 'workloads/web/deployment.yaml', 'web'), key('SA102', 'workloads/web/deployment.yaml', 'web')]);
+  });
+
+  test('an Application whose sources name the same folder twice reports it once', () => {
+    // GIVEN one Application with two sources on workloads/web, one recursing
+    const result = audit({
+      'apps/web.yaml': applicationYaml('web', { spec: { source: undefined, sources: [source('workloads/web'), { ...source('workloads'), directory: { recurse: true } }] } }),
+      ...autoscaledWorkload('workloads/web', 'web'),
+    });
+
+    // WHEN it is audited / THEN each finding is there once
+    expect(keysOf(result.findings)).toEqual([key('SA101', 'workloads/web/deployment.yaml', 'web'), key('SA102', 'workloads/web/deployment.yaml', 'web')]);
+  });
+
+  test('an AppProject several roots deploy is reported once per field (SA201)', () => {
+    // GIVEN a permissive project in projects/, deployed by two root Applications
+    const project = stringify({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'AppProject',
+      metadata: { name: 'open', namespace: 'argocd' },
+      spec: { sourceRepos: ['*'], destinations: [{ server: '*', namespace: '*' }] },
+    });
+    const root = (name: string) => applicationYaml(name, { path: 'projects', spec: { project: 'platform', destination: { server: 'https://kubernetes.default.svc', namespace: 'argocd' } } });
+    const result = audit({ 'roots/a.yaml': root('root-a'), 'roots/b.yaml': root('root-b'), 'projects/open.yaml': project });
+
+    // WHEN it is audited
+    // THEN each permissive field is one finding, attributed to the first root by name
+    const sa201 = result.findings.filter((f) => f.ruleId === 'SA201');
+    expect(sa201.map((f) => f.pointer)).toEqual(['/spec/sourceRepos/0', '/spec/destinations/0/server', '/spec/destinations/0/namespace']);
+    expect(new Set(sa201.map((f) => f.application))).toEqual(new Set(['root-a']));
+  });
+
+  test('a copy no suppression silences wins over one that a suppression limited to another Application silences', () => {
+    // GIVEN two Applications deploying one autoscaled Deployment, and SA101 suppressed for Application a only
+    const files = {
+      'apps/a.yaml': applicationYaml('a', { path: 'workloads/web' }),
+      'apps/b.yaml': applicationYaml('b', { path: 'workloads/web' }),
+      ...autoscaledWorkload('workloads/web', 'web'),
+    };
+    const suppressions = [{ ruleId: 'SA101', reason: 'a scales by hand for now', paths: [], applications: ['a'] }];
+
+    // WHEN it is audited
+    const result = audit(files, { suppressions });
+
+    // THEN SA101 is reported (b deploys it unsuppressed), once, and not listed as suppressed
+    expect(result.findings.filter((f) => f.ruleId === 'SA101').map((f) => f.application)).toEqual(['b']);
+    expect(result.suppressed).toEqual([]);
+  });
+
+  test('two objects of the same kind and name in one file are two objects', () => {
+    // GIVEN one file holding the same Job twice, both in a sync wave
+    const job = jobYaml('migrate', 'web', { 'argocd.argoproj.io/sync-wave': '1' });
+    const result = audit({ 'loose/jobs.yaml': `${job}---\n${job}` });
+
+    // WHEN it is audited / THEN each is reported, at its own line
+    const lines = result.findings.map((f) => f.location.line);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBeLessThan(lines[1]);
+  });
+});
+
 describe('auditFiles: file formats', () => {
   test('multi-document YAML, JSON and kind: List files are all read', () => {
     // GIVEN an Application in JSON, and its workloads as a List and as two documents of one file
@@ -268,7 +359,7 @@ describe('auditFiles: file formats', () => {
 
     // WHEN they are audited
     // THEN every object is counted and paired
-    expect(result.stats).toEqual({ files: 3, manifests: 4, applications: 1, skippedDocuments: 0, skippedTemplates: 0 });
+    expect(result.stats).toEqual({ files: 3, manifests: 4, applications: 1, skippedDocuments: 0, skippedTemplates: 0, excludedFiles: 0 });
     expect(keysOf(result.findings)).toEqual([key('SA101', 'workloads/web/both.yaml', 'web'), key('SA102', 'workloads/web/both.yaml', 'web')]);
     expect(result.problems).toEqual([]);
   });
@@ -446,7 +537,7 @@ describe('auditFiles: Helm', () => {
     // WHEN it is audited
     // THEN every file is a skipped template
     expect(result.problems).toEqual([]);
-    expect(result.stats).toEqual({ files: 4, manifests: 0, applications: 0, skippedDocuments: 0, skippedTemplates: 4 });
+    expect(result.stats).toEqual({ files: 4, manifests: 0, applications: 0, skippedDocuments: 0, skippedTemplates: 4, excludedFiles: 0 });
   });
 
   test('fails when a Helm template lies outside any chart: a problem that says to render it', () => {
@@ -469,7 +560,7 @@ describe('auditFiles: options', () => {
     // GIVEN an Application with SA001 (error) and SA006 (warning)
     // WHEN it is audited with each option
     // THEN each narrows the findings
-    expect(audit(files).findings.map((f) => f.ruleId)).toEqual(['SA001', 'SA006']);
+    expect(audit(files).findings.map((f) => f.ruleId).sort()).toEqual(['SA001', 'SA006']);
     expect(audit(files, { ruleIds: ['SA006'] }).findings.map((f) => f.ruleId)).toEqual(['SA006']);
     expect(audit(files, { minSeverity: Severity.ERROR }).findings.map((f) => f.ruleId)).toEqual(['SA001']);
   });

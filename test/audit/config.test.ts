@@ -1,3 +1,5 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
 import { parseAuditConfig } from '../../src/audit/config';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { Severity } from '../../src/rules/severity';
@@ -55,7 +57,7 @@ describe('parseAuditConfig', () => {
     // WHEN it is parsed
     // THEN the error lists every mistake
     expect(() => parseAuditConfig(text, 'ci/.safe-argocd.yaml')).toThrow(
-      'ci/.safe-argocd.yaml: unknown key "colour" (allowed: suppressions, failOn, argocdVersion); '
+      'ci/.safe-argocd.yaml: unknown key "colour" (allowed: suppressions, failOn, argocdVersion, exclude, failOnUnreadable); '
       + 'suppressions[0].ruleId "SA999" is not a rule id (see RULES.md); '
       + 'suppressions[0].reason must say, in at least 10 characters, why the finding is acceptable; '
       + 'suppressions[0].applications must be a list of strings',
@@ -103,5 +105,44 @@ describe('parseAuditConfig argocdVersion', () => {
     // THEN the error names the file and carries ArgoCdVersion.of's message
     expect(parsing).toThrow(/^ci\/\.safe-argocd\.yaml: \[SAFE-005\] ArgoCdVersion\.of: /);
     expect(parsing).toThrow(message);
+  });
+});
+
+describe('parseAuditConfig: exclude and failOnUnreadable', () => {
+  test('reads exclude globs and failOnUnreadable', () => {
+    // GIVEN a config with both
+    const config = parseAuditConfig('exclude:\n  - dashboards/**\n  - "**/*.json"\nfailOnUnreadable: true\n');
+
+    // WHEN it is parsed / THEN both are kept as written
+    expect(config.exclude).toEqual(['dashboards/**', '**/*.json']);
+    expect(config.failOnUnreadable).toBe(true);
+    expect(parseAuditConfig('failOnUnreadable: false\n').failOnUnreadable).toBe(false);
+    expect(parseAuditConfig('failOn: error\n')).toEqual({ suppressions: [], failOn: 'error', argoCdVersion: undefined });
+  });
+
+  test.each([
+    ['exclude: dashboards\n', 'exclude must be a list of globs'],
+    ['exclude: ["[z-a]"]\n', 'exclude[0] "[z-a]" is not a valid glob'],
+    ['exclude: [""]\n', 'exclude[0] "" is empty'],
+    ['failOnUnreadable: yes\n', 'failOnUnreadable is "yes"; use true or false'],
+  ])('fails when the config says %p', (text, message) => {
+    // GIVEN a config with a bad value / WHEN it is parsed / THEN the error names the key
+    expect(() => parseAuditConfig(text, 'ci/.safe-argocd.yaml')).toThrow(`ci/.safe-argocd.yaml: ${message}`);
+  });
+});
+
+describe('the config of docs/audit-in-ci.md', () => {
+  test('parses, with every key the recipe explains', () => {
+    // GIVEN the first YAML block of the CI recipe
+    const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'audit-in-ci.md'), 'utf8');
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(doc)![1];
+
+    // WHEN it is parsed
+    const config = parseAuditConfig(yaml, 'docs/audit-in-ci.md');
+
+    // THEN it is a valid config that excludes and fails on unreadable files
+    expect(config.exclude).toEqual(['dashboards/**', '**/values*.yaml']);
+    expect(config.failOnUnreadable).toBe(true);
+    expect(config.suppressions.map((s) => s.ruleId)).toEqual(['SA007']);
   });
 });

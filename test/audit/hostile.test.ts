@@ -87,6 +87,9 @@ const CASES: HostileCase[] = [
   },
 ];
 
+/** Unreadable files fail the run only when asked; these runs ask, so that exit 2 shows each was reported as one. */
+const STRICT = '--fail-on-unreadable';
+
 /** Asserts what every hostile run must show: bounded, exit 2, the problems, and the good files still audited. */
 function expectSurvived(run: CliRun, report: JsonReport, problems: [string, RegExp][]): void {
   expect(run.millis).toBeLessThan(BOUND_MS);
@@ -106,7 +109,7 @@ describe('safe-argocd audit of hostile input', () => {
     c.write(root, tempDir());
 
     // WHEN it is audited
-    const { run, report } = await auditJson(root, ...(c.args ?? []));
+    const { run, report } = await auditJson(root, STRICT, ...(c.args ?? []));
 
     // THEN the run ends in bounded time with the problem named, exit 2, and the good Application's finding
     expectSurvived(run, report, c.problems);
@@ -124,7 +127,7 @@ describe('safe-argocd audit of hostile input', () => {
     // WHEN it is audited with the default 5 MB limit
     let result: Awaited<ReturnType<typeof auditJson>>;
     try {
-      result = await auditJson(root);
+      result = await auditJson(root, STRICT);
       const readPaths = reads.mock.calls.map(([p]) => String(p));
       expect(readPaths.some((p) => p.endsWith(join('apps', 'half.yaml')))).toBe(true);
       expect(readPaths.some((p) => p.endsWith('huge.yaml'))).toBe(false);
@@ -144,7 +147,7 @@ describe('safe-argocd audit of hostile input', () => {
     writeTree(root, { 'workloads/half/deep-seq.yaml': `${'- '.repeat(10_000)}x\n` });
 
     // WHEN it is audited
-    const { run, report } = await auditJson(root);
+    const { run, report } = await auditJson(root, STRICT);
 
     // THEN the depth guard refuses it, as it does flow and indented nesting, instead of exhausting the stack
     expectSurvived(run, report, [['workloads/half/deep-seq.yaml', /^nests deeper than 200 levels/]]);
@@ -219,7 +222,7 @@ describe('safe-argocd audit of hostile input', () => {
     // WHEN the CLI runs as a program
     const started = Date.now();
     const child = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, '..', '..', 'src', 'cli', 'bin.ts'),
-      'audit', root, '--repo-root', root, '--format', 'json'], {
+      'audit', root, '--repo-root', root, '--format', 'json', STRICT], {
       encoding: 'utf8',
       timeout: 50_000,
       env: { ...process.env, TS_NODE_PROJECT: join(__dirname, '..', 'tsconfig.json') },

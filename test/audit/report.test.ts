@@ -1,6 +1,6 @@
 import { applicationYaml, configMapYaml } from './support';
 import { auditFiles } from '../../src/audit/audit';
-import { formatMarkdown } from '../../src/audit/report/markdown';
+import { FULL_REPORT_HINT, formatMarkdown, MARKDOWN_LIMIT } from '../../src/audit/report/markdown';
 import { formatSarif } from '../../src/audit/report/sarif';
 import { formatText } from '../../src/audit/report/text';
 import { AuditResult } from '../../src/audit/types';
@@ -42,7 +42,7 @@ describe('audit reports', () => {
     const row = formatMarkdown(audit).split('\n').find((l) => l.startsWith('| SA006 |'))!;
 
     // THEN the row keeps four cells
-    expect(row).toBe('| SA006 | Application argocd/web | `apps/web.yaml:1` | retries \\| are done by the pipeline (config) |');
+    expect(row).toBe('| SA006 | Application argocd/web | `apps/web.yaml:15` | retries \\| are done by the pipeline (config) |');
     expect(row.split(/(?<!\\)\|/).slice(1, -1)).toHaveLength(4);
   });
 });
@@ -61,8 +61,8 @@ describe('audit reports of hostile file names', () => {
     // GIVEN a file whose name holds a newline, an ANSI escape and a right-to-left override
     const audit = named('apps/web\n  1:1  error  SA000 forged\u001b[2J\u202e.yaml');
 
-    // WHEN it is formatted as text
-    const text = formatText(audit, false);
+    // WHEN it is formatted as text, listing the notes
+    const text = formatText(audit, { color: false, verbose: true });
 
     // THEN the name stays on its line (file header, problem, note) with its control characters written as escapes
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f\u202e]/);
@@ -79,9 +79,9 @@ describe('audit reports of hostile file names', () => {
     const markdown = formatMarkdown(audit);
     const row = markdown.split('\n').find((l) => l.startsWith('| error | SA001'))!;
 
-    // THEN the span's fence is longer than any backtick run in the name, and the row keeps six cells
-    expect(row).toContain('``apps/`web` \\| x\\x1b.yaml:1``');
-    expect(row.split(/(?<!\\)\|/).slice(1, -1)).toHaveLength(6);
+    // THEN the span's fence is longer than any backtick run in the name, and the row keeps five cells
+    expect(row).toContain('``apps/`web` \\| x\\x1b.yaml:18``');
+    expect(row.split(/(?<!\\)\|/).slice(1, -1)).toHaveLength(5);
     expect(markdown).toContain('- ``apps/`web` \\| x\\x1b.yaml.broken``: YAML error');
     expect(markdown).not.toContain('\u001b');
   });
@@ -108,5 +108,58 @@ describe('audit reports of hostile file names', () => {
     ]);
     expect(decodeURIComponent(new URL(locations[0].uri, 'file:///repo/').pathname)).toBe('/repo/apps/a#b?c:d %e.yaml');
     expect(decodeURIComponent(new URL(locations[1].uri).pathname)).toBe('/srv/other repo/app#1.yaml');
+  });
+});
+
+describe('Markdown reports of large repositories', () => {
+  /** `apps` Applications with SA001 and SA006 each, and as many notes about unrendered Helm charts. */
+  function large(apps: number): AuditResult {
+    const files = Array.from({ length: apps }, (_, i) => ({
+      path: `apps/app-${String(i).padStart(4, '0')}.yaml`,
+      content: Buffer.from(applicationYaml(`app-${i}`, { syncPolicy: { automated: { prune: true, selfHeal: false }, retry: undefined } })),
+    }));
+    return auditFiles(files, { argoCdVersion: ArgoCdVersion.LATEST });
+  }
+
+  test('a report of 2,400 findings and 1,200 notes stays under 60,000 characters and says where the full report is', () => {
+    // GIVEN 1,200 Applications with two findings each and a note each
+    const audit = large(1200);
+    expect(audit.findings).toHaveLength(2400);
+    expect(audit.notes).toHaveLength(1200);
+
+    // WHEN it is formatted as Markdown
+    const markdown = formatMarkdown(audit);
+
+    // THEN it fits a pull-request comment, counts every finding per rule, says how many rows it left out, and points at the full report
+    expect(markdown.length).toBeLessThan(MARKDOWN_LIMIT);
+    expect(MARKDOWN_LIMIT).toBeLessThanOrEqual(60_000);
+    expect(markdown).toContain('**1200 error(s), 1200 warning(s), 0 note(s)**');
+    expect(markdown).toMatch(/^\| SA001 half-enforced-sync-policy \| error \| 1200 \| /m);
+    expect(markdown).toMatch(/^\| SA006 [a-z-]+ \| warning \| 1200 \| /m);
+    const rows = markdown.split('\n').filter((l) => /^\| (error|warning) \|/.test(l)).length;
+    expect(rows).toBeGreaterThan(50);
+    expect(markdown).toContain(`_${2400 - rows} more finding(s) not shown`);
+    expect(markdown).toContain('<details><summary>Not audited (1200)</summary>');
+    expect(markdown.trimEnd().endsWith(FULL_REPORT_HINT)).toBe(true);
+    expect(FULL_REPORT_HINT).toMatch(/--format sarif --output/);
+  });
+
+  test('a small report is whole, without the pointer to a full report', () => {
+    // GIVEN three Applications / WHEN formatted / THEN every finding is a row and nothing says rows were left out
+    const markdown = formatMarkdown(large(3));
+    expect(markdown.split('\n').filter((l) => /^\| (error|warning) \|/.test(l))).toHaveLength(6);
+    expect(markdown).not.toContain(FULL_REPORT_HINT);
+    expect(markdown).not.toContain('not shown');
+  });
+
+  test('a value of 100,000 characters from a file fills one cell, not the comment', () => {
+    // GIVEN a finding whose object name is huge
+    const base = large(1);
+    const huge = { ...base.findings[0], object: `Application argocd/${'x'.repeat(100_000)}` };
+
+    // WHEN formatted / THEN the row is clipped and the report stays small
+    const markdown = formatMarkdown({ ...base, findings: [huge] });
+    expect(markdown.length).toBeLessThan(5_000);
+    expect(markdown).toContain('x…');
   });
 });

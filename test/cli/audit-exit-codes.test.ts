@@ -102,33 +102,50 @@ describe('safe-argocd audit exit codes', () => {
     expect(run.stderr).toContain('usage:');
   });
 
-  test('fails when a file is unreadable even though there are findings: exit 2, findings still reported', async () => {
+  test('an unreadable file is reported but does not decide the exit code by default: the findings do', async () => {
     // GIVEN the failure-modes fixture plus a file that is not YAML
     const root = tempDir();
     cpSync(FAILURE_MODES, root, { recursive: true });
     writeTree(root, { 'workloads/autoscaled/broken.yaml': 'spec: [unclosed\n' });
 
-    // WHEN it is audited
+    // WHEN it is audited with the defaults
     const { run, report } = await auditJson(root);
 
-    // THEN the problem decides the exit code, and the other files were audited anyway
+    // THEN the problem is reported, the other files were audited, and the exit code is that of the findings
     expect(report.problems.map((p) => p.file)).toEqual(['workloads/autoscaled/broken.yaml']);
     expect(report.findings).toHaveLength(6);
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(1);
   });
 
-  test('fails when an unreadable file is the only issue: exit 2 even with --fail-on error and no findings', async () => {
-    // GIVEN a clean repository plus a broken file
+  test('a stray data file in a clean repository is reported and the run passes', async () => {
+    // GIVEN a clean repository plus a broken JSON data file
     const root = cleanRepo();
     writeTree(root, { 'apps/broken.json': '{"apiVersion": "v1",' });
 
-    // WHEN it is audited with the most lenient threshold
-    const { run, report } = await auditJson(root, '--fail-on', 'error');
+    // WHEN it is audited as text
+    const run = await runCli(['audit', root, '--repo-root', root]);
 
-    // THEN the unreadable file still fails the run
+    // THEN it is named, with how to make it fail the run or leave it out, and the exit code is 0
+    expect(run.stdout).toMatch(/unreadable files \(1\):\n {2}apps\/broken\.json: /);
+    expect(run.code).toBe(0);
+  });
+
+  test('fails when a file is unreadable with --fail-on-unreadable (or failOnUnreadable: true): exit 2 even with --fail-on error', async () => {
+    // GIVEN a clean repository plus a broken file, and the same with the config setting
+    const root = cleanRepo();
+    writeTree(root, { 'apps/broken.json': '{"apiVersion": "v1",' });
+    const configured = cleanRepo();
+    writeTree(configured, { 'apps/broken.json': '{"apiVersion": "v1",', '.safe-argocd.yaml': 'failOnUnreadable: true\n' });
+
+    // WHEN they are audited with the most lenient threshold
+    const { run, report } = await auditJson(root, '--fail-on', 'error', '--fail-on-unreadable');
+    const fromConfig = await auditJson(configured, '--fail-on', 'error');
+
+    // THEN the unreadable file fails the run
     expect(report.findings).toEqual([]);
     expect(report.problems.map((p) => p.file)).toEqual(['apps/broken.json']);
     expect(run.code).toBe(2);
+    expect(fromConfig.run.code).toBe(2);
   });
 
   test('fails when a given path does not exist: exit 2 naming it', async () => {
@@ -139,7 +156,7 @@ describe('safe-argocd audit exit codes', () => {
     // WHEN both are audited
     const run = await runCli(['audit', root, missing, '--repo-root', root, '--format', 'json']);
 
-    // THEN the missing path is a problem
+    // THEN the missing path is a problem, and fails the run without --fail-on-unreadable: a typo must not pass
     expect(JSON.parse(run.stdout).problems).toEqual([{ file: missing, message: 'does not exist or cannot be resolved' }]);
     expect(run.code).toBe(2);
   });

@@ -111,7 +111,7 @@ describe('safe-argocd audit of the failure-modes repository', () => {
     const report = JSON.parse(run.stdout) as JsonReport;
 
     // THEN all of them were read and every Application found its workloads
-    expect(report.stats).toEqual({ files: 14, manifests: 14, applications: 6, skippedDocuments: 0, skippedTemplates: 0 });
+    expect(report.stats).toEqual({ files: 14, manifests: 14, applications: 6, skippedDocuments: 0, skippedTemplates: 0, excludedFiles: 0 });
     expect(report.problems).toEqual([]);
     expect(report.notes).toEqual([]);
     expect(report.suppressed).toEqual([]);

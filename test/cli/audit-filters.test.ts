@@ -74,7 +74,7 @@ describe('safe-argocd audit --rule and --severity', () => {
     const errors = await auditJson(root, '--severity', 'error');
 
     // THEN the warning is only in the unfiltered report
-    expect(all.report.findings.map((f) => f.ruleId)).toEqual(['SA001', 'SA006']);
+    expect(all.report.findings.map((f) => f.ruleId).sort()).toEqual(['SA001', 'SA006']);
     expect(errors.report.findings.map((f) => [f.ruleId, f.severity])).toEqual([['SA001', 'error']]);
     expect(errors.run.code).toBe(1);
   });
@@ -116,7 +116,7 @@ describe('safe-argocd audit with .safe-argocd.yaml suppressions', () => {
     const run = await runCli(['audit', root, '--repo-root', root]);
 
     // THEN a suppressed section names the place, rule, object and reason
-    expect(run.stdout).toContain(`\nsuppressed (1):\n  apps/wildcard-ignore.yaml:2:1  SA003  Application argocd/wildcard-ignore: ${REASON} (config)\n`);
+    expect(run.stdout).toContain(`\nsuppressed (1):\n  apps/wildcard-ignore.yaml:17:7  SA003  Application argocd/wildcard-ignore: ${REASON} (config)\n`);
     expect(run.stdout).not.toMatch(/^ {2}\d+:\d+ {2}error +SA003/m);
   });
 
@@ -129,7 +129,7 @@ describe('safe-argocd audit with .safe-argocd.yaml suppressions', () => {
 
     // THEN the details table has the row
     expect(run.stdout).toContain('<summary>Suppressed</summary>');
-    expect(run.stdout).toContain(`| SA003 | Application argocd/wildcard-ignore | \`apps/wildcard-ignore.yaml:2\` | ${REASON} (config) |`);
+    expect(run.stdout).toContain(`| SA003 | Application argocd/wildcard-ignore | \`apps/wildcard-ignore.yaml:17\` | ${REASON} (config) |`);
   });
 
   test.each([
@@ -180,7 +180,7 @@ describe('safe-argocd audit with .safe-argocd.yaml suppressions', () => {
 
     // THEN nothing is left and the run passes
     expect(report.findings).toEqual([]);
-    expect(report.suppressed.map((f) => f.ruleId)).toEqual(['SA001', 'SA006']);
+    expect(report.suppressed.map((f) => f.ruleId).sort()).toEqual(['SA001', 'SA006']);
     expect(run.code).toBe(0);
   });
 
@@ -271,7 +271,7 @@ describe('safe-argocd audit with annotation suppressions', () => {
     expect(report.suppressed.map((f) => [f.ruleId, f.suppression])).toEqual([
       ['SA006', { reason: 'retries are done by the release pipeline', source: 'annotation' }],
     ]);
-    expect(text.stdout).toContain('suppressed (1):\n  apps/mixed.yaml:1:1  SA006  Application argocd/mixed: retries are done by the release pipeline (annotation)\n');
+    expect(text.stdout).toContain('suppressed (1):\n  apps/mixed.yaml:17:3  SA006  Application argocd/mixed: retries are done by the release pipeline (annotation)\n');
     expect(run.code).toBe(1);
   });
 
@@ -301,7 +301,7 @@ describe('safe-argocd audit with annotation suppressions', () => {
     const { report } = await auditJson(root);
 
     // THEN SA006 is still reported
-    expect(report.findings.map((f) => f.ruleId)).toEqual(['SA001', 'SA006']);
+    expect(report.findings.map((f) => f.ruleId).sort()).toEqual(['SA001', 'SA006']);
     expect(report.suppressed).toEqual([]);
   });
 });

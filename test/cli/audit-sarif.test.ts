@@ -111,6 +111,40 @@ describe('safe-argocd audit --format sarif', () => {
     }
   });
 
+  test('every rule links its section of RULES.md (helpUri) and carries a numeric security-severity for code scanning', async () => {
+    // GIVEN the committed RULES.md, and its headings' anchors as GitHub derives them
+    const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const anchors = readFileSync(join(__dirname, '..', '..', 'RULES.md'), 'utf8').split('\n')
+      .filter((l) => l.startsWith('## ')).map((l) => slug(l.slice(3)));
+
+    // WHEN the fixture is audited as SARIF
+    const { log } = await sarifOf(FAILURE_MODES);
+    type SarifRule = { id: string; helpUri: string; defaultConfiguration: { level: string }; properties: Record<string, unknown> };
+    const rules = log.runs[0].tool.driver.rules as SarifRule[];
+
+    // THEN each helpUri is absolute and ends in the anchor of that rule's own heading, and the score matches the level
+    expect(validate(log)).toBe(true);
+    const order = { error: 3, warning: 2, note: 1 } as Record<string, number>;
+    for (const rule of rules) {
+      const url = new URL(rule.helpUri);
+      expect(url.protocol).toBe('https:');
+      expect(url.pathname).toMatch(/\/RULES\.md$/);
+      expect(anchors).toContain(url.hash.slice(1));
+      expect(url.hash.slice(1)).toMatch(new RegExp(`^${rule.id.toLowerCase()}-`));
+      const score = rule.properties['security-severity'];
+      expect(typeof score).toBe('string');
+      expect(Number(score)).toBeGreaterThan(0);
+      expect(Number(score)).toBeLessThanOrEqual(10);
+      expect(rule.properties.tags).toContain('security');
+      for (const other of rules) {
+        if (order[rule.defaultConfiguration.level] > order[other.defaultConfiguration.level]) {
+          expect(Number(score)).toBeGreaterThan(Number(other.properties['security-severity']));
+        }
+      }
+    }
+    expect(log.runs[0].tool.driver.informationUri).toMatch(/^https:\/\/.*\/RULES\.md$/);
+  });
+
   test('with --rule, rules lists only the selected rules and ruleIndex still points at the right one', async () => {
     // GIVEN the fixture
     // WHEN only SA103 and SA001 are selected
@@ -156,6 +190,7 @@ describe('safe-argocd audit --format sarif', () => {
     expect(invocation.toolExecutionNotifications).toHaveLength(1);
     expect(invocation.toolExecutionNotifications[0].locations[0].physicalLocation.artifactLocation.uri).toBe('workloads/broken.yaml');
     expect(invocation.toolExecutionNotifications[0].message.text).toMatch(/^workloads\/broken\.yaml: YAML error at line \d+, column \d+: /);
-    expect(run.code).toBe(2);
+    // The findings decide the exit code; the unreadable file would with --fail-on-unreadable.
+    expect(run.code).toBe(1);
   });
 });

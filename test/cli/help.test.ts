@@ -2,7 +2,8 @@ import { runCli } from './support';
 
 /** Each command and the options its usage must explain. */
 const OPTIONS: Record<string, string[]> = {
-  audit: ['--format', '--output', '--fail-on', '--rule', '--severity', '--argocd-version', '--repo-root', '--config', '--max-file-size', '--debug', '--help'],
+  audit: ['--format', '--output', '--fail-on', '--rule', '--severity', '--argocd-version', '--repo-root', '--config', '--max-file-size', '--exclude', '--baseline',
+    '--write-baseline', '--fail-on-unreadable', '--verbose', '--debug', '--help'],
   simulate: ['--app', '--desired', '--live', '--format', '--max-file-size', '--debug', '--help'],
   new: ['--project', '--hpa', '--migration', '--external-secret', '--dir', '--debug', '--help'],
 };

@@ -1,9 +1,16 @@
 import { artifactLocation } from './escape';
+import { ruleAnchor } from '../../rules/docs';
 import { Severity } from '../../rules/severity';
 import { Rule } from '../../rules/types';
 import { AuditFinding, AuditResult } from '../types';
 
 const LEVEL: Record<Severity, string> = { [Severity.ERROR]: 'error', [Severity.WARNING]: 'warning', [Severity.NOTE]: 'note' };
+
+/**
+ * GitHub code scanning's `security-severity`, a number from 0.0 to 10.0 as a string, which it shows as critical
+ * (9.0+), high (7.0+), medium (4.0+) or low: an error is high, a warning medium, a note low.
+ */
+export const SECURITY_SEVERITY: Record<Severity, string> = { [Severity.ERROR]: '8.0', [Severity.WARNING]: '5.0', [Severity.NOTE]: '2.0' };
 
 function result(f: AuditFinding, ruleIndex: number): Record<string, unknown> {
   return {
@@ -23,10 +30,11 @@ function result(f: AuditFinding, ruleIndex: number): Record<string, unknown> {
 }
 
 /**
- * SARIF 2.1.0 for code scanning: one run, the rules with their help text, one result per finding (suppressed
- * ones carry a suppression), regions with line and column relative to the repository root.
+ * SARIF 2.1.0 for code scanning: one run, the rules with their help text, a `helpUri` into `rulesDoc` (the
+ * address of RULES.md, when known) and a `security-severity`, one result per finding (suppressed ones carry a
+ * suppression; baselined ones are left out, as known), regions with line and column relative to the repository root.
  */
-export function formatSarif(audit: AuditResult, rules: readonly Rule[], version: string): string {
+export function formatSarif(audit: AuditResult, rules: readonly Rule[], version: string, rulesDoc?: string): string {
   const index = new Map(rules.map((r, i) => [r.id, i]));
   const log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -36,6 +44,7 @@ export function formatSarif(audit: AuditResult, rules: readonly Rule[], version:
         driver: {
           name: 'safe-argocd',
           version,
+          ...(rulesDoc ? { informationUri: rulesDoc } : {}),
           rules: rules.map((r) => ({
             id: r.id,
             name: r.name,
@@ -43,6 +52,9 @@ export function formatSarif(audit: AuditResult, rules: readonly Rule[], version:
             fullDescription: { text: r.explanation },
             help: { text: `${r.explanation}\n\nFix: ${r.fix}`, markdown: `${r.explanation}\n\n**Fix:** ${r.fix}` },
             defaultConfiguration: { level: LEVEL[r.severity] },
+            ...(rulesDoc ? { helpUri: `${rulesDoc}#${ruleAnchor(r)}` } : {}),
+            // Code scanning reads security-severity only on rules tagged security.
+            properties: { 'tags': ['security', 'argo-cd'], 'security-severity': SECURITY_SEVERITY[r.severity] },
           })),
         },
       },

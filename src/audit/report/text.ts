@@ -5,8 +5,20 @@ import { AuditResult } from '../types';
 const COLORS: Record<Severity, string> = { [Severity.ERROR]: '\u001b[31m', [Severity.WARNING]: '\u001b[33m', [Severity.NOTE]: '\u001b[36m' };
 const RESET = '\u001b[0m';
 
-/** Findings grouped by file, for a human; colour only when asked (on a terminal). */
-export function formatText(result: AuditResult, color: boolean): string {
+/** How to print a text report. */
+export interface TextOptions {
+  /** Colour the severities (on a terminal). */
+  readonly color: boolean;
+  /** List what is otherwise counted in one line: what was not audited, and the findings a baseline holds. */
+  readonly verbose?: boolean;
+}
+
+/**
+ * Findings grouped by file, for a human; quiet about the rest: what could not be audited and what a baseline
+ * holds are one line each, with a count, unless `verbose`. Colour only when asked.
+ */
+export function formatText(result: AuditResult, options: TextOptions | boolean): string {
+  const { color, verbose } = typeof options === 'boolean' ? { color: options, verbose: false } : options;
   const paint = (severity: Severity, text: string) => (color ? `${COLORS[severity]}${text}${RESET}` : text);
   const lines: string[] = [];
   let file = '';
@@ -30,12 +42,31 @@ export function formatText(result: AuditResult, color: boolean): string {
     for (const p of result.problems) {
       lines.push(`  ${e(p.file)}: ${e(p.message)}`);
     }
+    lines.push('  (--exclude leaves out files that are not manifests; --fail-on-unreadable makes unreadable files fail the run)');
   }
-  if (result.notes.length > 0) {
-    lines.push('', 'not audited:');
+  if (result.notes.length > 0 && verbose) {
+    lines.push('', `not audited (${result.notes.length}):`);
     for (const n of result.notes) {
       lines.push(`  ${e(n)}`);
     }
+  } else if (result.notes.length > 0) {
+    lines.push('', `not audited: ${result.notes.length} Application(s) or ApplicationSet(s) whose manifests are not in the audited files `
+      + '(Helm charts, Kustomize, generator parameters, empty source paths); --verbose lists them');
+  }
+  if (result.baselined.length > 0 && verbose) {
+    lines.push('', `in the baseline (${result.baselined.length}):`);
+    for (const f of result.baselined) {
+      lines.push(`  ${e(f.location.file)}:${f.location.line}:${f.location.column}  ${f.ruleId}  ${e(f.object)}${f.pointer ? ` ${e(f.pointer)}` : ''}`);
+    }
+  } else if (result.baselined.length > 0) {
+    lines.push('', `in the baseline: ${result.baselined.length} known finding(s), not shown and not failing the run; --verbose lists them`);
+  }
+  if (result.staleBaselineEntries > 0) {
+    lines.push(`baseline: ${result.staleBaselineEntries} entr${result.staleBaselineEntries === 1 ? 'y' : 'ies'} no longer found (fixed, or renamed); `
+      + 'rewrite it with --write-baseline to drop them');
+  }
+  if (result.stats.excludedFiles > 0) {
+    lines.push('', `excluded: ${result.stats.excludedFiles} file(s), not read`);
   }
   const s = result.stats;
   const counts = [Severity.ERROR, Severity.WARNING, Severity.NOTE]
