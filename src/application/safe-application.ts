@@ -483,8 +483,6 @@ export class SafeApplication extends Chart {
           + 'Argo CD would refuse to sync. Fix: add it to the SafeProject\'s sourceRepos.');
       }
     }
-    errors.push(...jqProblems(this.allRules(), `Application ${this.applicationName}`));
-
     // Rendered once per synth: the files written are these same manifests.
     const objects = new Map<Manifest, ApiObject>();
     const application = manifestOf(this.resource) as Manifest;
@@ -494,6 +492,7 @@ export class SafeApplication extends Chart {
       objects.set(manifest, o);
       return manifest;
     });
+    errors.push(...jqProblems(this.allRules(), `Application ${this.applicationName}`, resources));
     const today = new Date().toISOString().slice(0, 10);
     const findings = runRules({ application, resources, argoCdVersion: this.argoCdVersion, today });
     // Applications this app deploys (an app-of-apps, or a raw ApiObject) are checked as Applications too.

@@ -14,7 +14,7 @@ export const ERROR_MEANINGS: { readonly [code in ErrorCodeValue]: string } = {
   [ErrorCode.RETRY_OUT_OF_BOUNDS]: 'retry out of bounds',
   [ErrorCode.INVALID_POINTER]: 'a malformed JSON pointer',
   [ErrorCode.INVALID_IGNORE_TARGET]: 'an ignore target that is not one concrete resource',
-  [ErrorCode.INVALID_JQ]: 'a jq expression that does not compile',
+  [ErrorCode.INVALID_JQ]: 'a jq expression that does not compile, or does not finish within Argo CD\'s 1 s on what it targets',
   [ErrorCode.WRONG_SCOPE]: 'a construct outside the scope it needs (SafeApplication, GitOpsApp)',
   [ErrorCode.DUPLICATE]: 'a duplicate (Application name, suppression)',
   [ErrorCode.INVALID_SUPPRESSION]: 'a suppression for an unknown rule or without a reason',

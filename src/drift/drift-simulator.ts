@@ -1,6 +1,5 @@
 import { simulateApplication } from './application-drift';
 import { ApplicationDriftReport, ManifestSource } from './application-drift-report';
-import { BoundedJq } from './bounded-jq';
 import { DriftReport } from './drift-report';
 import { simulate, SimulateOptions } from './engine';
 import { formatDriftText } from './format';
@@ -11,6 +10,7 @@ import { TrackingOptions } from './tracking';
 import { DEFAULT_INSTANCE_LABEL } from '../core/annotations';
 import { hasFeature } from '../core/argocd-features';
 import { ArgoCdVersion } from '../core/argocd-version';
+import { BoundedJq } from '../core/bounded-jq';
 
 /**
  * How Argo CD marks the resources of an Application (`application.resourceTrackingMethod` in argocd-cm).

@@ -3,7 +3,10 @@ import { compileJq, JQ_UNCHECKED } from './jq';
 import { renderSyncPolicy, ResolvedRetry } from './sync-policy';
 import { IGNORE_REASONS_ANNOTATION } from '../core/annotations';
 import { ArgoCdVersion } from '../core/argocd-version';
+import { BoundedJq, JQ_TIMEOUT_MS, JqBoundError } from '../core/bounded-jq';
 import { ErrorCode } from '../core/errors';
+import { groupOf } from '../core/kinds';
+import { describeObject, Manifest, stringAt } from '../core/manifest';
 import { ApplicationSpec } from '../imports/application-argoproj.io';
 import { DeletionPolicy } from '../values/deletion-policy';
 import { IgnoreRule } from '../values/ignore-rule';
@@ -80,14 +83,19 @@ export function hardenedAnnotations(rules: readonly IgnoreRule[]): { [key: strin
 }
 
 /**
- * The problems of the raw jq expressions among `rules`, one `[SAFE-009]` line each, from one batched compile.
+ * The problems of the raw jq expressions among `rules`, one `[SAFE-009]` line each, from one batched compile and,
+ * for an expression that compiles, a run on each deployed object it targets, bounded as Argo CD bounds it.
  *
  * @param owner the Application or ApplicationSet they belong to, e.g. `Application checkout`
+ * @param deployed the objects the rules may target (an ApplicationSet's are not known at synth: compile only)
  */
-export function jqProblems(rules: readonly IgnoreRule[], owner: string): string[] {
+export function jqProblems(rules: readonly IgnoreRule[], owner: string, deployed: readonly Manifest[] = []): string[] {
   const raw = rules.filter((r) => r.needsJqCompile);
   const problems: string[] = [];
   compileJq(raw.map((r) => r.value)).forEach((error, i) => {
+    if (!error) {
+      problems.push(...jqRunProblems(raw[i], owner, deployed));
+    }
     const expression = `the jq expression ${JSON.stringify(raw[i].value)} for ${raw[i].target.kind} ${raw[i].target.name}`;
     if (error?.startsWith(JQ_UNCHECKED)) {
       problems.push(`[${ErrorCode.INVALID_JQ}] ${expression} in ${owner} ${error.split('\n')[0]}. `
@@ -98,4 +106,35 @@ export function jqProblems(rules: readonly IgnoreRule[], owner: string): string[
     }
   });
   return problems;
+}
+
+/** Bounded as Argo CD bounds a jq patch; one runner (a worker thread, started on first use) for the process. */
+let runner: BoundedJq | undefined;
+
+/**
+ * Runs a compiled raw jq expression on each deployed object it targets, as Argo CD will at every comparison
+ * (util/argo/normalizers/diff_normalizer.go): one that does not finish within 1 s, or exhausts memory, is skipped
+ * there with a debug log line, so the field it should ignore is compared after all, and each comparison costs the
+ * controller that second.
+ */
+function jqRunProblems(rule: IgnoreRule, owner: string, deployed: readonly Manifest[]): string[] {
+  const target = rule.target;
+  const targeted = deployed.filter((m) => m.kind === target.kind && groupOf(String(m.apiVersion ?? '')) === target.group
+    && stringAt(m, 'metadata', 'name') === target.name
+    && (target.namespace === undefined || stringAt(m, 'metadata', 'namespace') === target.namespace));
+  for (const manifest of targeted) {
+    try {
+      runner ??= new BoundedJq();
+      runner.del(manifest, rule.value);
+    } catch (e) {
+      if (e instanceof JqBoundError && e.bounded) {
+        const bound = /did not finish/.test(e.message) ? `does not finish within ${JQ_TIMEOUT_MS / 1000} s` : 'runs out of memory';
+        return [`[${ErrorCode.INVALID_JQ}] the jq expression ${JSON.stringify(rule.value)} for ${target.kind} ${target.name} in ${owner} `
+          + `${bound} on ${describeObject(manifest)}: Argo CD skips it there, so the field is compared after all. `
+          + 'Fix: simplify the expression, or build it with IgnoreRule.jq and a typed JqPath.'];
+      }
+      // A jq error on this object (a type mismatch) is Argo CD's to report at run time, as it would be for any value.
+    }
+  }
+  return [];
 }

@@ -31,11 +31,11 @@ describe('a Secret with data, at synth and in audit', () => {
     expect(() => gitops.renderFiles()).not.toThrow();
   });
 
-  test('is reported by audit, with the file and line', () => {
+  test('is reported by audit, with the file and the line of the field', () => {
     // GIVEN a hand-written Secret in a repository
     const result = auditFiles([{ path: 'deploy/secret.yaml', content: Buffer.from('# db\napiVersion: v1\nkind: Secret\nmetadata:\n  name: db\nstringData:\n  token: abc\n') }], { argoCdVersion: ArgoCdVersion.LATEST });
     // THEN
-    expect(result.findings.map((f) => [f.ruleId, f.location.file, f.location.line, f.pointer])).toEqual([['SA203', 'deploy/secret.yaml', 2, '/stringData']]);
+    expect(result.findings.map((f) => [f.ruleId, f.location.file, f.location.line, f.pointer])).toEqual([['SA203', 'deploy/secret.yaml', 6, '/stringData']]);
     expect(JSON.stringify(result)).not.toContain('abc');
   });
 });

@@ -1,6 +1,4 @@
 import { MessageChannel, MessagePort, receiveMessageOnPort, Worker } from 'worker_threads';
-import { Json } from './json';
-import { JqRunner } from './normalize';
 
 /** Argo CD stops a jq patch after this long (util/argo/normalizers DefaultJQExecutionTimeout). */
 export const JQ_TIMEOUT_MS = 1000;
@@ -46,7 +44,7 @@ export class JqBoundError extends Error {
  * limit, after which the worker is discarded and the next run starts a fresh one. An expression that hit a
  * bound once is not run again by this runner: it fails at once the same way.
  */
-export class BoundedJq implements JqRunner {
+export class BoundedJq {
   private worker?: Worker;
   private port?: MessagePort;
   private flag?: Int32Array;
@@ -54,13 +52,14 @@ export class BoundedJq implements JqRunner {
 
   constructor(private readonly timeoutMs: number = JQ_TIMEOUT_MS, private readonly heapMb: number = JQ_HEAP_MB) {}
 
-  public del(value: Json, expression: string): Json {
+  /** The first output of `del(expression)` on `value` (value itself when there is none); throws as `run` does. */
+  public del<T>(value: T, expression: string): T {
     const outputs = this.run(value, `del(${expression})`, expression);
-    return (outputs.length > 0 ? outputs[0] : value) as Json;
+    return (outputs.length > 0 ? outputs[0] : value) as T;
   }
 
   /** The outputs of `program` on `value`; throws a JqBoundError when a bound is hit, the jq error otherwise. */
-  public run(value: Json, program: string, expression: string = program): unknown[] {
+  public run(value: unknown, program: string, expression: string = program): unknown[] {
     const known = this.failed.get(program);
     if (known) {
       throw known;
@@ -115,7 +114,7 @@ export class BoundedJq implements JqRunner {
     }
   }
 
-  private request(message: { value: Json; program: string }, timeoutMs: number): Reply | undefined {
+  private request(message: { value: unknown; program: string }, timeoutMs: number): Reply | undefined {
     if (!this.worker) {
       this.start();
     }

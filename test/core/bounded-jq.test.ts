@@ -1,5 +1,5 @@
-import { application, deployment, RESPECTING, simulatorPerFile } from './support';
-import { BoundedJq } from '../../src/drift/bounded-jq';
+import { BoundedJq } from '../../src/core/bounded-jq';
+import { application, deployment, RESPECTING, simulatorPerFile } from '../drift/support';
 
 // jqPathExpressions come from the audited Application: one that never ends must cost at most Argo CD's 1 s.
 
