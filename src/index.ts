@@ -8,6 +8,7 @@ export * from './values/ignore-rule';
 export * from './values/ignore-target';
 export * from './values/jq-path';
 export * from './values/retry-options';
+export * from './values/notification';
 export * from './application/safe-application';
 export * from './application/suppression';
 export * from './rules/severity';

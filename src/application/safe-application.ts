@@ -17,6 +17,7 @@ import { nameFiles } from '../private/file-names';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { hardenedAnnotations, hardenedFinalizers, hardenedSpec, jqProblems } from '../private/hardened-application';
+import { notificationAnnotations } from '../private/notifications';
 import { renderSyncOptions, renderSyncPolicy, ResolvedRetry, resolveRetry } from '../private/sync-policy';
 import { asSafeProject, manifestOf, nearestApplication, SAFE_APPLICATION, SynthIndex, synthIndexOf } from '../private/synth-index';
 import { runRules, unsuppressed } from '../rules/engine';
@@ -26,6 +27,7 @@ import { DestinationCluster } from '../values/destination-cluster';
 import { IgnoreRule } from '../values/ignore-rule';
 import { IgnoreTarget } from '../values/ignore-target';
 import type { KnownFieldOwner } from '../values/known-field-owner';
+import { NotificationSubscription } from '../values/notification';
 import { RetryOptions } from '../values/retry-options';
 
 /**
@@ -131,6 +133,15 @@ export interface SafeApplicationProps {
    * @default - none
    */
   readonly ignoreRules?: IgnoreRule[];
+  /**
+   * Who Argo CD Notifications tells about this Application's events, as
+   * `notifications.argoproj.io/subscribe.<trigger>.<service>` annotations. More can be added with
+   * `addNotification`; a SafeProject's `notifications` reach every Application of the project.
+   *
+   * @default - none on the Application (the project's and argocd-notifications-cm's subscriptions still apply)
+   * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/notifications/subscriptions/
+   */
+  readonly notifications?: NotificationSubscription[];
 }
 
 /**
@@ -208,6 +219,7 @@ export class SafeApplication extends Chart {
   private readonly retry: ResolvedRetry;
   private readonly rules: IgnoreRule[] = [];
   private readonly waves = new Map<ApiObject, number>();
+  private subscriptions: NotificationSubscription[] = [];
 
   public constructor(scope: Construct, id: string, props: SafeApplicationProps) {
     super(scope, id, { namespace: props.destinationNamespace });
@@ -273,6 +285,11 @@ export class SafeApplication extends Chart {
       checkIgnoreRule(this, 'ignoreRules', rule, 'IgnoreTarget.fromApiObject(x)');
       this.addIgnoreRule(rule);
     }
+    if (props.notifications !== undefined && !Array.isArray(props.notifications)) {
+      throw badValue(ErrorCode.INVALID_NOTIFICATION, this, 'notifications', props.notifications,
+        'must be a list of subscriptions', 'give e.g. [{ trigger: NotificationTrigger.ON_SYNC_FAILED, service: \'slack\', recipients: [\'payments-oncall\'] }]');
+    }
+    this.setNotifications(props.notifications ?? [], (i) => `notifications[${i}]`);
     this.node.addValidation({ validate: () => this.validateApp() });
   }
 
@@ -288,6 +305,24 @@ export class SafeApplication extends Chart {
    */
   public get syncOptions(): string[] {
     return renderSyncOptions({ hasIgnoreRules: this.allRules().length > 0, usesSyncWaves: this.waves.size > 0 });
+  }
+
+  /**
+   * Subscribes recipients to a trigger of this Application. Recipients of the same trigger and service are
+   * joined into one annotation; a recipient subscribed twice is refused.
+   */
+  public addNotification(subscription: NotificationSubscription): void {
+    const added = this.subscriptions.length;
+    this.setNotifications([...this.subscriptions, subscription], (i) => (i === added ? 'subscription' : `notifications[${i}]`));
+  }
+
+  /** Checks and renders all subscriptions at once, so that a refused one changes nothing. */
+  private setNotifications(subscriptions: NotificationSubscription[], propOf: (index: number) => string): void {
+    const annotations = notificationAnnotations(this, subscriptions, propOf) ?? {};
+    for (const [key, value] of Object.entries(annotations)) {
+      this.resource.metadata.addAnnotation(key, value);
+    }
+    this.subscriptions = subscriptions;
   }
 
   /**

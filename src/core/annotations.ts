@@ -16,6 +16,8 @@ export const DEFAULT_INSTANCE_LABEL = 'app.kubernetes.io/instance';
 export const COMPARE_OPTIONS_ANNOTATION = 'argocd.argoproj.io/compare-options';
 /** Where a client-side apply records what it applied: the third side of the three-way diff. */
 export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
+/** Argo CD Notifications subscriptions: `<prefix><trigger>.<service>: <recipient>;<recipient>` on an Application or AppProject. */
+export const NOTIFICATIONS_SUBSCRIBE_PREFIX = 'notifications.argoproj.io/subscribe.';
 /** Argo CD (2.7+, alpha) does not reconcile an Application that carries this annotation with "true". */
 export const SKIP_RECONCILE_ANNOTATION = 'argocd.argoproj.io/skip-reconcile';
 

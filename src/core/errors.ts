@@ -48,6 +48,7 @@ export const ErrorCode = {
   INVALID_GENERATOR: 'SAFE-041',
   INVALID_SCAFFOLD_OPTION: 'SAFE-033',
   SCAFFOLD_TARGET_EXISTS: 'SAFE-034',
+  INVALID_NOTIFICATION: 'SAFE-035',
 } as const;
 
 export type ErrorCodeValue = typeof ErrorCode[keyof typeof ErrorCode];

@@ -7,10 +7,12 @@ import { destinationAllowed, PROJECT_PATTERN, sourceAllowed } from '../core/proj
 import { suppressionKey } from '../core/suppressions';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
+import { notificationAnnotations } from '../private/notifications';
 import { SAFE_PROJECT } from '../private/synth-index';
 import { runRules, unsuppressed } from '../rules/engine';
 import { IArgoProject } from '../values/argo-project';
 import { DestinationCluster } from '../values/destination-cluster';
+import { NotificationSubscription } from '../values/notification';
 
 /** What Argo CD reads as a pattern in a project: globs, brace sets, escapes and a leading "!" (deny). */
 const GLOB = PROJECT_PATTERN;
@@ -97,6 +99,15 @@ export interface SafeProjectProps {
    * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/rbac/
    */
   readonly overrideGrant?: OverrideGrant;
+
+  /**
+   * Who Argo CD Notifications tells about events of every Application of the project, as
+   * `notifications.argoproj.io/subscribe.<trigger>.<service>` annotations on the AppProject.
+   *
+   * @default - none at the project (each Application's and argocd-notifications-cm's subscriptions still apply)
+   * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/notifications/subscriptions/
+   */
+  readonly notifications?: NotificationSubscription[];
 }
 
 /**
@@ -193,14 +204,23 @@ export class SafeProject extends Chart implements IArgoProject {
         'must name at least one group and say, in at least 10 characters, why it may bypass Git', 'leave overrideGrant out unless a team truly needs to sync local manifests');
     }
 
+    if (props.notifications !== undefined && !Array.isArray(props.notifications)) {
+      throw badValue(ErrorCode.INVALID_NOTIFICATION, this, 'notifications', props.notifications,
+        'must be a list of subscriptions', 'give e.g. [{ trigger: NotificationTrigger.ON_SYNC_FAILED, service: \'slack\', recipients: [\'payments-oncall\'] }]');
+    }
+    const annotations = {
+      ...notificationAnnotations(this, props.notifications ?? [], (i) => `notifications[${i}]`),
+      // A reasoned grant is recorded as the suppression the override rule (SA205) reads.
+      ...(props.overrideGrant ? { [suppressionKey('SA205')]: props.overrideGrant.reason.trim() } : {}),
+    };
+
     this.resource = new ApiObject(this, 'Resource', {
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'AppProject',
       metadata: {
         name: this.projectName,
         namespace: 'argocd',
-        // A reasoned grant is recorded as the suppression the override rule (SA205) reads.
-        ...(props.overrideGrant ? { annotations: { [suppressionKey('SA205')]: props.overrideGrant.reason.trim() } } : {}),
+        ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
       },
       spec: this.renderSpec(),
     });
