@@ -7,6 +7,7 @@ import { missingRetry } from './sa006-missing-retry';
 import { floatingTargetRevision } from './sa007-floating-target-revision';
 import { allowEmpty } from './sa008-allow-empty';
 import { placeholderAddress } from './sa009-placeholder-address';
+import { cascadeDeleteFinalizer } from './sa010-cascade-delete-finalizer';
 import { replicasOnAutoscaledWorkload } from './sa101-replicas-on-autoscaled-workload';
 import { autoscaledWithoutIgnore } from './sa102-autoscaled-without-ignore';
 import { jobInSyncWave } from './sa103-job-in-sync-wave';
@@ -31,6 +32,7 @@ export const ALL_RULES: readonly Rule[] = [
   floatingTargetRevision,
   allowEmpty,
   placeholderAddress,
+  cascadeDeleteFinalizer,
   replicasOnAutoscaledWorkload,
   autoscaledWithoutIgnore,
   jobInSyncWave,
