@@ -1,8 +1,8 @@
 import { expectFindings, findingsFor, findingsOf, safeApplication } from './support';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { runRules } from '../../src/rules/engine';
 import { SYNTH_RULES } from '../../src/rules/registry';
 import { cascadeDeleteFinalizer } from '../../src/rules/sa010-cascade-delete-finalizer';
-import { ArgoCdVersion } from '../../src/core/argocd-version';
 
 describe('SA010 cascade-delete-finalizer', () => {
   test('passes when the Application has no finalizer: deleting it orphans what it deployed', () => {
