@@ -8,6 +8,9 @@ import { floatingTargetRevision } from './sa007-floating-target-revision';
 import { allowEmpty } from './sa008-allow-empty';
 import { placeholderAddress } from './sa009-placeholder-address';
 import { cascadeDeleteFinalizer } from './sa010-cascade-delete-finalizer';
+import { duplicateApplicationName } from './sa011-duplicate-application-name';
+import { unknownSyncOption } from './sa012-unknown-sync-option';
+import { malformedIgnorePointer } from './sa013-malformed-ignore-pointer';
 import { replicasOnAutoscaledWorkload } from './sa101-replicas-on-autoscaled-workload';
 import { autoscaledWithoutIgnore } from './sa102-autoscaled-without-ignore';
 import { jobInSyncWave } from './sa103-job-in-sync-wave';
@@ -33,6 +36,9 @@ export const ALL_RULES: readonly Rule[] = [
   allowEmpty,
   placeholderAddress,
   cascadeDeleteFinalizer,
+  duplicateApplicationName,
+  unknownSyncOption,
+  malformedIgnorePointer,
   replicasOnAutoscaledWorkload,
   autoscaledWithoutIgnore,
   jobInSyncWave,

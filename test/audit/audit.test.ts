@@ -206,6 +206,21 @@ describe('auditFiles: pairing Applications with their manifests', () => {
     expect(result.stats.applications).toBe(1);
   });
 
+  test('two Applications of one name in one folder are reported once, on the later file (SA011); the same name per cluster folder is not', () => {
+    // GIVEN a copied file in apps/, and the same app written once for each of two clusters
+    const result = audit({
+      'apps/web.yaml': applicationYaml('web'),
+      'apps/web-copy.yaml': applicationYaml('web'),
+      'clusters/prod/checkout.yaml': applicationYaml('checkout'),
+      'clusters/staging/checkout.yaml': applicationYaml('checkout'),
+    }, { ruleIds: ['SA011'] });
+
+    // WHEN it is audited
+    // THEN the one whose file sorts later (apps/web.yaml) is reported, with its Application's name
+    expect(keysOf(result.findings)).toEqual([key('SA011', 'apps/web.yaml', 'web')]);
+    expect(result.findings[0].message).toBe('Application argocd/web is also written in apps/web-copy.yaml, in the same folder: applied together, one replaces the other');
+  });
+
   test('manifests no Application deploys are still checked by SA101, SA103 and SA104', () => {
     // GIVEN loose manifests: an autoscaled Deployment with replicas, a Job in a sync wave before it, and a hook Job without deadline
     const result = audit({
