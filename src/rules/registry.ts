@@ -22,6 +22,7 @@ import { secretDataInGit } from './sa203-secret-data-in-git';
 import { expiredBreakGlass } from './sa204-expired-break-glass';
 import { overrideGranted } from './sa205-override-granted';
 import { manualSyncWithoutRecord } from './sa206-manual-sync-without-record';
+import { secretInHelmValues } from './sa207-secret-in-helm-values';
 import { Rule } from './types';
 
 /** Every rule, in id order. Ids are stable and never reused. */
@@ -50,6 +51,7 @@ export const ALL_RULES: readonly Rule[] = [
   expiredBreakGlass,
   overrideGranted,
   manualSyncWithoutRecord,
+  secretInHelmValues,
 ];
 
 /** The rules a synth runs: all but the audit-only ones. */

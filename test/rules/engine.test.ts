@@ -19,7 +19,11 @@ function breakingEveryRule(): Manifest {
     metadata: { finalizers: ['resources-finalizer.argocd.argoproj.io'] },
     spec: {
       project: 'default',
-      source: { targetRevision: 'HEAD', repoURL: 'https://git.example.com/payments/checkout.git' },
+      source: {
+        targetRevision: 'HEAD',
+        repoURL: 'https://git.example.com/payments/checkout.git',
+        helm: { parameters: [{ name: 'postgresql.auth.password', value: 'hunter2' }] },
+      },
       ignoreDifferences: [{ group: '*', kind: 'Deployment', name: 'checkout', jsonPointers: ['spec/replicas'] }],
       syncPolicy: {
         automated: { enabled: true, prune: false, allowEmpty: true },
@@ -99,6 +103,7 @@ describe('runRules', () => {
       'SA010 /metadata/finalizers/0',
       'SA012 /spec/syncPolicy/syncOptions/1',
       'SA013 /spec/ignoreDifferences/0/jsonPointers/0',
+      'SA207 /spec/source/helm/parameters/0/value',
     ]);
   });
 
