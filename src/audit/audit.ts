@@ -6,7 +6,7 @@ import { at, describeObject, isObject, listAt, LocatedManifest, Manifest, Source
 import { compareStrings } from '../core/order';
 import { parseManifests } from '../core/parse-manifests';
 import { stripTrailing } from '../core/text';
-import { runRules } from '../rules/engine';
+import { runRules, runRulesAcross } from '../rules/engine';
 import { isAppProject } from '../rules/projects';
 import { ALL_RULES } from '../rules/registry';
 import { Severity } from '../rules/severity';
@@ -156,6 +156,8 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     }
   }
 
+  findings.push(...acrossApplications(objects, rules, options.suppressions ?? []));
+
   const reported = onePerField(findings)
     .filter((f) => !options.minSeverity || atLeast(f.severity, options.minSeverity))
     .sort(byLocation);
@@ -175,6 +177,23 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       excludedFiles,
     },
   };
+}
+
+/**
+ * The findings of the rules that look at every Application at once (SA011): over the Application objects as written
+ * in the files, not ApplicationSet templates, in the order the files were read.
+ */
+function acrossApplications(objects: readonly LocatedManifest[], rules: readonly Rule[], config: readonly ConfigSuppression[]): PlacedFinding[] {
+  const located = new Map<Manifest, LocatedManifest>();
+  for (const o of objects) {
+    if (isApplication(o.manifest)) {
+      located.set(o.manifest, o);
+    }
+  }
+  const sites = [...located.values()].map((o) => ({ application: o.manifest, file: o.location.file }));
+  return runRulesAcross(sites, rules)
+    .filter((f) => located.has(f.object))
+    .map((f) => toAuditFinding(f, located.get(f.object)!, stringAt(f.object, 'metadata', 'name'), config));
 }
 
 /** A clear problem for an unexpected error: what was being done, what happened, what to do. */

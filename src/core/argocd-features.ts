@@ -44,7 +44,9 @@ export type ArgoCdFeature =
   | 'ignoreApplicationDifferences'
   | 'skipReconcileAnnotation'
   | 'goTemplateOptions'
-  | 'respectIgnoreDifferences';
+  | 'respectIgnoreDifferences'
+  | 'clientSideApplyMigrationOption'
+  | 'applicationPruneDeleteOptions';
 
 /** One row of the feature table. */
 export interface FeatureRow {
@@ -136,6 +138,20 @@ export const FEATURES: readonly FeatureRow[] = [
     description: 'the `RespectIgnoreDifferences=true` sync option keeps ignored fields out of the sync as well as the diff',
     since: release(2, 3),
     source: 'argo-cd #8078 (v2.3.0); docs/user-guide/sync-options.md',
+  },
+  {
+    feature: 'clientSideApplyMigrationOption',
+    description: 'the `ClientSideApplyMigration=false` sync option turns off moving client-side-applied fields to Argo CD\'s field manager '
+      + '(the docs spelled it `DisableClientSideApplyMigration=true`, which nothing reads, until argo-cd #25288)',
+    since: release(3, 1),
+    source: 'argo-cd #23337 (v3.1.0); SyncOptionDisableClientSideApplyMigration in controller/sync.go; docs/user-guide/sync-options.md corrected by argo-cd #25288',
+  },
+  {
+    feature: 'applicationPruneDeleteOptions',
+    description: '`Prune=false`, `Prune=confirm`, `Delete=false` and `Delete=confirm` are read from an Application\'s sync options as the '
+      + 'default for its resources; before, only from a resource\'s `argocd.argoproj.io/sync-options` annotation',
+    since: release(3, 4),
+    source: 'argo-cd #23370 (v3.4.0); SyncOptions.GetOptionValue in controller/state.go, absent at v3.3.0',
   },
 ];
 

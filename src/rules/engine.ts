@@ -1,5 +1,5 @@
 import { SYNTH_RULES } from './registry';
-import { Finding, Rule, RuleInput } from './types';
+import { ApplicationSite, Finding, Rule, RuleInput, Violation } from './types';
 import { Manifest } from '../core/manifest';
 import { suppressionsOf } from '../core/suppressions';
 
@@ -8,10 +8,22 @@ import { suppressionsOf } from '../core/suppressions';
  * rule reported them; a finding whose object carries a reasoned suppression for its rule is marked, not dropped.
  */
 export function runRules(input: RuleInput, rules: readonly Rule[] = SYNTH_RULES): Finding[] {
+  return applySuppressions(rules, (rule) => rule.check(input));
+}
+
+/**
+ * Runs the cross-application rules among `rules` (those with `checkAcross`) once over every Application of an
+ * audit; suppressions apply as in {@link runRules}.
+ */
+export function runRulesAcross(applications: readonly ApplicationSite[], rules: readonly Rule[]): Finding[] {
+  return applySuppressions(rules, (rule) => (rule.checkAcross ? rule.checkAcross(applications) : []));
+}
+
+function applySuppressions(rules: readonly Rule[], check: (rule: Rule) => Violation[]): Finding[] {
   const suppressionCache = new Map<Manifest, Map<string, string>>();
   const findings: Finding[] = [];
   for (const rule of rules) {
-    for (const violation of rule.check(input)) {
+    for (const violation of check(rule)) {
       let suppressions = suppressionCache.get(violation.object);
       if (!suppressions) {
         suppressions = suppressionsOf(violation.object);

@@ -7,6 +7,10 @@ import { missingRetry } from './sa006-missing-retry';
 import { floatingTargetRevision } from './sa007-floating-target-revision';
 import { allowEmpty } from './sa008-allow-empty';
 import { placeholderAddress } from './sa009-placeholder-address';
+import { cascadeDeleteFinalizer } from './sa010-cascade-delete-finalizer';
+import { duplicateApplicationName } from './sa011-duplicate-application-name';
+import { unknownSyncOption } from './sa012-unknown-sync-option';
+import { malformedIgnorePointer } from './sa013-malformed-ignore-pointer';
 import { replicasOnAutoscaledWorkload } from './sa101-replicas-on-autoscaled-workload';
 import { autoscaledWithoutIgnore } from './sa102-autoscaled-without-ignore';
 import { jobInSyncWave } from './sa103-job-in-sync-wave';
@@ -18,6 +22,7 @@ import { secretDataInGit } from './sa203-secret-data-in-git';
 import { expiredBreakGlass } from './sa204-expired-break-glass';
 import { overrideGranted } from './sa205-override-granted';
 import { manualSyncWithoutRecord } from './sa206-manual-sync-without-record';
+import { secretInHelmValues } from './sa207-secret-in-helm-values';
 import { Rule } from './types';
 
 /** Every rule, in id order. Ids are stable and never reused. */
@@ -31,6 +36,10 @@ export const ALL_RULES: readonly Rule[] = [
   floatingTargetRevision,
   allowEmpty,
   placeholderAddress,
+  cascadeDeleteFinalizer,
+  duplicateApplicationName,
+  unknownSyncOption,
+  malformedIgnorePointer,
   replicasOnAutoscaledWorkload,
   autoscaledWithoutIgnore,
   jobInSyncWave,
@@ -42,6 +51,7 @@ export const ALL_RULES: readonly Rule[] = [
   expiredBreakGlass,
   overrideGranted,
   manualSyncWithoutRecord,
+  secretInHelmValues,
 ];
 
 /** The rules a synth runs: all but the audit-only ones. */

@@ -6,7 +6,7 @@ import { stringAt } from '../core/manifest';
 export const defaultProject: Rule = {
   id: 'SA005',
   name: 'default-project',
-  severity: Severity.ERROR,
+  severity: Severity.WARNING,
   summary: 'The Application belongs to the "default" project (or names none).',
   explanation:
     'The default AppProject allows every source repository, every destination and every resource kind, '

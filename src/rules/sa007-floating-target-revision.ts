@@ -10,11 +10,15 @@ export const floatingTargetRevision: Rule = {
   severity: Severity.WARNING,
   summary: 'A source has no targetRevision, HEAD, or a Helm chart version range.',
   explanation:
-    'An empty targetRevision or HEAD follows the repository\'s default branch, which can be renamed or switched '
-    + 'outside any review of this app. A Helm chart version range picks up a new chart release with nobody '
-    + 'committing anything. A named branch is accepted: tracking a reviewed branch is the GitOps contract; '
-    + 'a tag or commit pins harder.',
-  fix: 'Set targetRevision to the branch, tag or commit the app tracks; for a Helm chart, to one exact chart version.',
+    'The two cases differ in who decides what deploys. A Helm chart version range (`*`, `^1.2`, `>=1.0`, unset) is the '
+    + 'real risk: the chart\'s publisher releases, and the next sync deploys that release with nobody here committing '
+    + 'or reviewing anything, breaking changes included. An empty targetRevision or HEAD of a Git source follows the '
+    + 'repository\'s default branch: for the team\'s own repository that is what was merged and reviewed there, and the '
+    + 'risk is only that the default branch is renamed or switched outside any review of this app; for a third-party '
+    + 'repository it deploys whatever its maintainers merge. A named branch is accepted: tracking a reviewed branch is '
+    + 'the GitOps contract; a tag or commit pins harder.',
+  fix: 'For a Helm chart, set targetRevision to one exact chart version and upgrade it by a commit. For a Git source, '
+    + 'name the branch the app tracks, or pin a tag or commit of a repository your team does not own.',
   check({ application }) {
     if (!application) {
       return [];
@@ -22,10 +26,17 @@ export const floatingTargetRevision: Rule = {
     const found: Violation[] = [];
     for (const { source, path } of sourcesOf(application)) {
       const revision = stringAt(source, 'targetRevision');
-      const problem = floatingRevisionProblem(revision, stringAt(source, 'chart') !== undefined);
-      if (problem) {
-        found.push({ object: application, path: `${path}/targetRevision`, message: problem, value: revision });
+      const chart = stringAt(source, 'chart');
+      const problem = floatingRevisionProblem(revision, chart !== undefined);
+      if (!problem) {
+        continue;
       }
+      const repo = stringAt(source, 'repoURL') ?? '<no repoURL>';
+      const message = chart !== undefined
+        ? `Helm chart ${chart} of ${repo}: ${problem}, so the publisher's next release deploys with no commit here`
+        : `targetRevision ${revision === undefined ? 'unset' : JSON.stringify(revision)} follows the default branch of ${repo}: `
+          + 'whatever is merged there deploys; pin a tag or commit if your team does not own it';
+      found.push({ object: application, path: `${path}/targetRevision`, message, value: revision });
     }
     return found;
   },

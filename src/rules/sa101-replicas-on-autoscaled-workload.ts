@@ -1,6 +1,6 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { ownerLabel, scaleTargets, ScaleTargetIndex } from './workloads';
+import { fixedReplicas, ownerLabel, scaleTargets, ScaleTargetIndex } from './workloads';
 import { at } from '../core/manifest';
 
 /** A workload that declares spec.replicas while an autoscaler in the same app owns it. */
@@ -12,7 +12,8 @@ export const replicasOnAutoscaledWorkload: Rule = {
   explanation:
     'The autoscaler changes spec.replicas under load and self-heal puts the Git value back within seconds: '
     + 'capacity saw-tooths exactly when it is needed. Ignoring the field is not enough on its own either: '
-    + 'a value kept in Git is applied again on every sync without RespectIgnoreDifferences.',
+    + 'a value kept in Git is applied again on every sync without RespectIgnoreDifferences. An autoscaler whose '
+    + 'minimum and maximum equal the declared count never changes it, so nothing fights and nothing is reported.',
   fix: 'Remove spec.replicas from the workload (HpaManagedDeployment never emits it) and ignore /spec/replicas '
     + 'for it with RespectIgnoreDifferences=true.',
   check({ application, resources }) {
@@ -24,7 +25,8 @@ export const replicasOnAutoscaledWorkload: Rule = {
         continue;
       }
       const target = targets.targetOf(obj);
-      if (target) {
+      // min = max = replicas: the autoscaler never moves the count away from Git, so self-heal has nothing to undo.
+      if (target && fixedReplicas(target) !== replicas) {
         found.push({
           object: obj,
           path: '/spec/replicas',

@@ -1,9 +1,9 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { effectiveNamespace, ownerLabel, scaleTargets, ScaleTargetIndex } from './workloads';
+import { effectiveNamespace, fixedReplicas, ownerLabel, scaleTargets, ScaleTargetIndex } from './workloads';
 import { globMatches } from '../core/glob';
 import { groupOf } from '../core/kinds';
-import { isObject, listAt, Manifest, stringAt, syncOptionsOf } from '../core/manifest';
+import { at, isObject, listAt, Manifest, stringAt, syncOptionsOf } from '../core/manifest';
 
 /**
  * Whether an ignoreDifferences entry keeps Argo CD away from the target's replicas: it matches the
@@ -38,7 +38,8 @@ export const autoscaledWithoutIgnore: Rule = {
     'Without an ignore rule, a workload that once had replicas in Git (in last-applied-configuration) has the '
     + 'field deleted by the three-way merge and scales to 1 on the next sync; with an ignore rule but without '
     + 'RespectIgnoreDifferences, any sync still applies the Git view of the field. Both together make Argo CD '
-    + 'carry the live replica count into what it applies.',
+    + 'carry the live replica count into what it applies. A workload that declares exactly the count its autoscaler is '
+    + 'pinned to (minimum = maximum) needs neither: Git and the autoscaler agree.',
   fix: 'Add an ignoreDifferences entry for exactly this workload with jsonPointers [/spec/replicas], and the sync '
     + 'option RespectIgnoreDifferences=true (HpaManagedDeployment does both).',
   check({ application, resources }) {
@@ -56,6 +57,9 @@ export const autoscaledWithoutIgnore: Rule = {
         continue;
       }
       seen.add(obj);
+      if (fixedReplicas(target) !== undefined && fixedReplicas(target) === at(obj, 'spec', 'replicas')) {
+        continue;
+      }
       if (!entries.some((e) => coversReplicas(e, obj, application))) {
         found.push({
           object: obj,

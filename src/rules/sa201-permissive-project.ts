@@ -7,7 +7,7 @@ import { isObject, listAt, Manifest } from '../core/manifest';
 export const permissiveProject: Rule = {
   id: 'SA201',
   name: 'permissive-project',
-  severity: Severity.ERROR,
+  severity: Severity.WARNING,
   summary: 'An AppProject allows "*" as a source repository, destination server or namespace, or cluster-scoped kind.',
   explanation:
     'An AppProject is the boundary of what its Applications may do. A "*" source lets any repository, including a '

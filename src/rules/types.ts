@@ -18,6 +18,12 @@ export interface RuleInput {
   readonly today?: string;
 }
 
+/** One Application among all those of an audit, with the file it is written in (relative to the repository root). */
+export interface ApplicationSite {
+  readonly application: Manifest;
+  readonly file: string;
+}
+
 /** What a rule's check reports: which object, where in it, and what is wrong. */
 export interface Violation {
   /** The object the finding is about (the same reference that was passed in). */
@@ -50,6 +56,12 @@ export interface Rule {
   readonly auditOnly?: boolean;
   /** Checks one Application and its manifests. */
   check(input: RuleInput): Violation[];
+  /**
+   * For a rule about Applications together rather than one at a time (names that collide): checks every
+   * Application of an audit at once, in the order given. Such a rule's `check` finds nothing and it is `auditOnly`;
+   * `safe-argocd audit` calls this once, through `runRulesAcross`.
+   */
+  checkAcross?(applications: readonly ApplicationSite[]): Violation[];
 }
 
 /** A violation together with its rule, after suppressions were applied. */

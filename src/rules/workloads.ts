@@ -74,6 +74,18 @@ export class ScaleTargetIndex {
   }
 }
 
+/**
+ * The replica count an autoscaler holds its target at when its floor and ceiling are the same, else undefined.
+ * HPA: `minReplicas` (default 1) and `maxReplicas`; KEDA ScaledObject: `minReplicaCount` (default 0) and
+ * `maxReplicaCount` (default 100).
+ */
+export function fixedReplicas(target: ScaleTarget): number | undefined {
+  const keda = target.owner.kind === 'ScaledObject';
+  const min = at(target.owner, 'spec', keda ? 'minReplicaCount' : 'minReplicas') ?? (keda ? 0 : 1);
+  const max = at(target.owner, 'spec', keda ? 'maxReplicaCount' : 'maxReplicas') ?? (keda ? 100 : undefined);
+  return typeof min === 'number' && min === max ? min : undefined;
+}
+
 /** `Kind name` of an autoscaler, for messages. */
 export function ownerLabel(target: ScaleTarget): string {
   return `${String(target.owner.kind)} ${stringAt(target.owner, 'metadata', 'name') ?? '<no name>'}`;

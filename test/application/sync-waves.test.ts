@@ -131,8 +131,9 @@ describe('sync waves added by hand are caught at synth', () => {
   });
 
   test('fails when a raw Pod gets a sync-wave through ApiObject metadata (SA103)', () => {
+    // (in wave -1, before the app's other resources: alone in the last wave it would be a post-deploy step, which SA103 leaves alone)
     const { app, gitops } = newApp();
-    rawPod(app, 'seed').metadata.addAnnotation(WAVE, '2');
+    rawPod(app, 'seed').metadata.addAnnotation(WAVE, '-1');
     expect(() => gitops.renderFiles()).toThrow(/SA103 job-in-sync-wave \[error\] on Pod payments\/seed at checkout\/pod-seed /);
   });
 

@@ -206,11 +206,26 @@ describe('auditFiles: pairing Applications with their manifests', () => {
     expect(result.stats.applications).toBe(1);
   });
 
+  test('two Applications of one name in one folder are reported once, on the later file (SA011); the same name per cluster folder is not', () => {
+    // GIVEN a copied file in apps/, and the same app written once for each of two clusters
+    const result = audit({
+      'apps/web.yaml': applicationYaml('web'),
+      'apps/web-copy.yaml': applicationYaml('web'),
+      'clusters/prod/checkout.yaml': applicationYaml('checkout'),
+      'clusters/staging/checkout.yaml': applicationYaml('checkout'),
+    }, { ruleIds: ['SA011'] });
+
+    // WHEN it is audited
+    // THEN the one whose file sorts later (apps/web.yaml) is reported, with its Application's name
+    expect(keysOf(result.findings)).toEqual([key('SA011', 'apps/web.yaml', 'web')]);
+    expect(result.findings[0].message).toBe('Application argocd/web is also written in apps/web-copy.yaml, in the same folder: applied together, one replaces the other');
+  });
+
   test('manifests no Application deploys are still checked by SA101, SA103 and SA104', () => {
-    // GIVEN loose manifests: an autoscaled Deployment with replicas, a Job in a sync wave, and a hook Job without deadline
+    // GIVEN loose manifests: an autoscaled Deployment with replicas, a Job in a sync wave before it, and a hook Job without deadline
     const result = audit({
       ...autoscaledWorkload('loose/web', 'web'),
-      'loose/jobs/migrate.yaml': jobYaml('migrate', 'web', { 'argocd.argoproj.io/sync-wave': '-1' }),
+      'loose/web/migrate.yaml': jobYaml('migrate', 'web', { 'argocd.argoproj.io/sync-wave': '-1' }),
       'loose/jobs/hook.yaml': jobYaml('seed', 'web', { 'argocd.argoproj.io/hook': 'PreSync' }),
       'loose/jobs/bounded-hook.yaml': jobYaml('bounded', 'web', { 'argocd.argoproj.io/hook': 'PreSync' }, { activeDeadlineSeconds: 600 }),
     });
@@ -219,7 +234,7 @@ describe('auditFiles: pairing Applications with their manifests', () => {
     // THEN the three workload rules report them, with no Application
     expect(keysOf(result.findings)).toEqual([
       key('SA101', 'loose/web/deployment.yaml'),
-      key('SA103', 'loose/jobs/migrate.yaml'),
+      key('SA103', 'loose/web/migrate.yaml'),
       key('SA104', 'loose/jobs/hook.yaml'),
     ]);
     expect(result.findings.every((f) => f.application === undefined)).toBe(true);
@@ -227,8 +242,8 @@ describe('auditFiles: pairing Applications with their manifests', () => {
   });
 
   test('a finding is placed at its field: in a later document of a file, at the line and column of the key', () => {
-    // GIVEN a file with a ConfigMap and then a Job in a sync wave
-    const text = `${configMapYaml('settings', 'web')}---\n${jobYaml('migrate', 'web', { 'argocd.argoproj.io/sync-wave': '1' })}`;
+    // GIVEN a file with a ConfigMap and then a Job in a sync wave before it
+    const text = `${configMapYaml('settings', 'web')}---\n${jobYaml('migrate', 'web', { 'argocd.argoproj.io/sync-wave': '-1' })}`;
     const lines = text.split('\n');
     const waveLine = lines.findIndex((l) => l.trimStart().startsWith('argocd.argoproj.io/sync-wave:')) + 1;
     const waveColumn = lines[waveLine - 1].indexOf('argocd.argoproj.io/sync-wave') + 1;

@@ -122,9 +122,9 @@ describe('safe-argocd audit of the failure-modes repository', () => {
     // WHEN it is audited as text
     const run = await runCli(['audit', FAILURE_MODES, '--repo-root', FAILURE_MODES]);
 
-    // THEN the last line counts six errors and fourteen files, and no colour codes are printed off a terminal
+    // THEN the last line counts five errors, one warning (SA003) and fourteen files, and no colour codes are printed off a terminal
     const last = run.stdout.trimEnd().split('\n').pop();
-    expect(last).toBe('6 error(s), 0 warning(s), 0 note(s); 0 suppressed; 6 Application(s), 14 manifest(s) in 14 file(s); '
+    expect(last).toBe('5 error(s), 1 warning(s), 0 note(s); 0 suppressed; 6 Application(s), 14 manifest(s) in 14 file(s); '
       + '0 non-Kubernetes document(s) and 0 Helm chart file(s) skipped; 0 unreadable file(s)');
     expect(run.stdout).not.toContain('\u001b[');
   });
@@ -138,7 +138,7 @@ describe('safe-argocd audit of the failure-modes repository', () => {
     expect(run.stdout.split('\n').slice(0, 3)).toEqual([
       '## safe-argocd audit',
       '',
-      '**6 error(s), 0 warning(s), 0 note(s)**; 0 suppressed; 6 Application(s) and 14 manifest(s) in 14 file(s).',
+      '**5 error(s), 1 warning(s), 0 note(s)**; 0 suppressed; 6 Application(s) and 14 manifest(s) in 14 file(s).',
     ]);
   });
 

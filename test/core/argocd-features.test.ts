@@ -61,6 +61,8 @@ describe('the feature table', () => {
     skipReconcileAnnotation: '2.7',
     goTemplateOptions: '2.8',
     respectIgnoreDifferences: '2.3',
+    clientSideApplyMigrationOption: '3.1',
+    applicationPruneDeleteOptions: '3.4',
   };
 
   test('has one row per feature, with the first release its sources show', () => {

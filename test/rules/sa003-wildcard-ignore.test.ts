@@ -79,6 +79,86 @@ describe('SA003 wildcard-or-unscoped-ignore', () => {
   });
 });
 
+describe('SA003 fields a controller owns', () => {
+  test('passes when every child Application\'s /status is ignored: Argo CD itself writes it', () => {
+    // GIVEN an app-of-apps root ignoring the status of all the Applications it deploys
+    const app = ignoring({ group: 'argoproj.io', kind: 'Application', jsonPointers: ['/status'] });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when every webhook configuration\'s injected caBundle is ignored, by pointer or by jq, under a glob group', () => {
+    // GIVEN cert-manager's cainjector writes clientConfig.caBundle into each webhook
+    const app = ignoring(
+      { group: '*', kind: 'MutatingWebhookConfiguration', jqPathExpressions: ['.webhooks[]?.clientConfig.caBundle'] },
+      { group: 'admissionregistration.k8s.io', kind: 'ValidatingWebhookConfiguration', jsonPointers: ['/webhooks/0/clientConfig/caBundle'] },
+      { group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', jsonPointers: ['/spec/conversion/webhook/clientConfig/caBundle'] },
+    );
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when an unscoped webhook entry ignores all of /webhooks, naming the broad path', () => {
+    // GIVEN
+    const app = ignoring({ group: 'admissionregistration.k8s.io', kind: 'MutatingWebhookConfiguration', jsonPointers: ['/webhooks'] });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expectFindings(findings, app, ['SA003 /spec/ignoreDifferences/0/name']);
+    expect(findings[0].message).toContain('ignores all of "/webhooks"');
+  });
+
+  test('fails when an unscoped entry ignores a controller-owned field together with another one', () => {
+    // GIVEN /status is Argo CD's, /spec/source is not
+    const app = ignoring({ group: 'argoproj.io', kind: 'Application', jsonPointers: ['/status', '/spec/source'] });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expectFindings(findings, app, ['SA003 /spec/ignoreDifferences/0/name']);
+  });
+
+  test('fails when /status is ignored on every kind, not only on Applications', () => {
+    // GIVEN
+    const app = ignoring({ group: '*', kind: '*', jsonPointers: ['/status'] });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expectFindings(findings, app, [
+      'SA003 /spec/ignoreDifferences/0/group',
+      'SA003 /spec/ignoreDifferences/0/kind',
+      'SA003 /spec/ignoreDifferences/0/name',
+    ]);
+  });
+
+  test.each([['/data', false], ['', false], ['/', false], ['..', true], ['.data', true], ['.', true]])(
+    'fails on an unscoped ConfigMap entry ignoring the broad path %j, and says so',
+    (path, jq) => {
+      // GIVEN
+      const app = ignoring({ kind: 'ConfigMap', ...(jq ? { jqPathExpressions: [path] } : { jsonPointers: [path] }) });
+      // WHEN
+      const findings = findingsFor(app);
+      // THEN
+      expect(findings.filter((f) => f.rule.id === 'SA003').map((f) => f.message)).toEqual([
+        `the entry for kind "ConfigMap" names no object, so it applies to every one, and it ignores all of ${JSON.stringify(path)}`,
+      ]);
+    },
+  );
+
+  test('an unscoped entry on a narrow field that no controller is known to own is still reported, without "all of"', () => {
+    // GIVEN
+    const app = ignoring({ group: 'apps', kind: 'Deployment', jsonPointers: ['/spec/replicas'] });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expectFindings(findings, app, ['SA003 /spec/ignoreDifferences/0/name']);
+    expect(findings[0].message).not.toContain('all of');
+  });
+});
+
 describe('SA003 edges', () => {
   test('an entry with neither kind nor name is reported for both, with an empty kind in the message', () => {
     const app = ignoring({ group: 'apps', jsonPointers: ['/spec/replicas'] });

@@ -25,6 +25,7 @@ describe('SA007 floating-target-revision', () => {
     // THEN
     expectFindings(findings, app, ['SA007 /spec/source/targetRevision']);
     expect(findings[0].value).toBe(targetRevision);
+    expect(findings[0].message).toContain('follows the default branch of https://git.acme.internal/payments/checkout.git');
   });
 
   test('passes when a Helm chart is pinned to one version', () => {
@@ -45,7 +46,8 @@ describe('SA007 floating-target-revision', () => {
       const findings = findingsFor(app);
       // THEN
       expectFindings(findings, app, ['SA007 /spec/source/targetRevision']);
-      expect(findings[0].message).toContain('chart version');
+      expect(findings[0].message).toContain('Helm chart checkout of https://charts.acme.internal: chart version');
+      expect(findings[0].message).toContain('the publisher\'s next release deploys');
     },
   );
 

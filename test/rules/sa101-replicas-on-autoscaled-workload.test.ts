@@ -216,6 +216,60 @@ describe('SA101 replicas-on-autoscaled-workload', () => {
     ]);
   });
 
+  test('passes when the HPA is pinned (minReplicas = maxReplicas) at the count the Deployment declares', () => {
+    // GIVEN an HPA that can never move the count away from Git's 3
+    const app = safeApplication();
+    const resources = [deploymentWithReplicas('web'), hpa('web', 'web', { spec: { minReplicas: 3, maxReplicas: 3 } })];
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, resources, app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when a KEDA ScaledObject is pinned at the declared count', () => {
+    // GIVEN
+    const app = safeApplication();
+    const scaledObject = manifest('keda.sh/v1alpha1', 'ScaledObject', 'web', {
+      spec: { scaleTargetRef: { name: 'web' }, minReplicaCount: 3, maxReplicaCount: 3 },
+    });
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, [deploymentWithReplicas('web'), scaledObject], app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when the HPA is pinned at another count than the Deployment declares', () => {
+    // GIVEN the HPA holds 2 and Git says 3: they fight on every self-heal
+    const app = safeApplication();
+    const web = deploymentWithReplicas('web');
+    const resources = [web, hpa('web', 'web', { spec: { minReplicas: 2, maxReplicas: 2 } })];
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, resources, app);
+    // THEN
+    expectFindings(findings, web, ['SA101 /spec/replicas']);
+  });
+
+  test('fails when only maxReplicas equals the declared count and the floor is HPA\'s default of 1', () => {
+    // GIVEN min 1 (unset) and max 3: the HPA scales down below Git's 3
+    const app = safeApplication();
+    const web = deploymentWithReplicas('web');
+    const resources = [web, hpa('web', 'web', { spec: { minReplicas: undefined, maxReplicas: 3 } })];
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, resources, app);
+    // THEN
+    expectFindings(findings, web, ['SA101 /spec/replicas']);
+  });
+
+  test('passes when maxReplicas is 1, minReplicas unset (1) and the Deployment declares 1', () => {
+    // GIVEN
+    const app = safeApplication();
+    const resources = [deploymentWithReplicas('web', { spec: { replicas: 1 } }), hpa('web', 'web', { spec: { minReplicas: undefined, maxReplicas: 1 } })];
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, resources, app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
   test('passes on what the library renders for examples/checkout', () => {
     // GIVEN the real output: an HpaManagedDeployment and its HPA
     const { application, resources, argoCdVersion } = renderedCheckout();

@@ -29,6 +29,32 @@ function autoscaledWeb(): { web: Manifest; resources: Manifest[] } {
 }
 
 describe('SA102 autoscaled-without-ignore', () => {
+  test('passes without an ignore rule when the workload declares exactly the count its HPA is pinned to', () => {
+    // GIVEN min = max = replicas = 3: Git and the HPA agree, nothing to protect
+    const app = safeApplication();
+    const web = modified(deployment('web'), { spec: { replicas: 3 } });
+    const hpa = manifest('autoscaling/v2', 'HorizontalPodAutoscaler', 'web', {
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 3, maxReplicas: 3 },
+    });
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, [web, hpa], app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails without an ignore rule when the HPA is pinned but the workload declares no replicas', () => {
+    // GIVEN
+    const app = safeApplication();
+    const web = deployment('web');
+    const hpa = manifest('autoscaling/v2', 'HorizontalPodAutoscaler', 'web', {
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 3, maxReplicas: 3 },
+    });
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, [web, hpa], app);
+    // THEN
+    expectFindings(findings, web, ['SA102 ']);
+  });
+
   test('passes when the exact entry ignores /spec/replicas and RespectIgnoreDifferences=true is set', () => {
     // GIVEN
     const app = appIgnoring(entry());

@@ -111,7 +111,7 @@ describe('SA103 job-in-sync-wave', () => {
       spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'acme.internal/migrate:1.0.0' }] },
     });
     // WHEN
-    const findings = findingsOf(jobInSyncWave, [pod], safeApplication());
+    const findings = findingsOf(jobInSyncWave, [pod, deployment('web', { [WAVE]: '3' })], safeApplication());
     // THEN
     expectFindings(findings, pod, [`SA103 ${WAVE_PATH}`]);
     expect(findings[0].value).toBe('2');
@@ -121,7 +121,7 @@ describe('SA103 job-in-sync-wave', () => {
     // GIVEN loose manifests, as an audit may check them
     const migrate = job('migrate', { [WAVE]: '0' });
     // WHEN
-    const findings = findingsOf(jobInSyncWave, [migrate]);
+    const findings = findingsOf(jobInSyncWave, [migrate, deployment('web')]);
     // THEN
     expectFindings(findings, migrate, [`SA103 ${WAVE_PATH}`]);
   });
@@ -131,7 +131,7 @@ describe('SA103 job-in-sync-wave', () => {
     // in its wave of the Sync phase like any other resource
     const migrate = job('migrate', { 'helm.sh/hook': 'crd-install', [WAVE]: '-1' });
     // WHEN
-    const findings = findingsOf(jobInSyncWave, [migrate], safeApplication());
+    const findings = findingsOf(jobInSyncWave, [migrate, deployment('web')], safeApplication());
     // THEN
     expectFindings(findings, migrate, [`SA103 ${WAVE_PATH}`]);
   });
@@ -140,9 +140,65 @@ describe('SA103 job-in-sync-wave', () => {
     // GIVEN gitops-engine's syncwaves.Wave falls back to helm.sh/hook-weight when there is no sync-wave annotation
     const migrate = job('migrate', { 'helm.sh/hook-weight': '-1' });
     // WHEN
-    const findings = findingsOf(jobInSyncWave, [migrate], safeApplication());
+    const findings = findingsOf(jobInSyncWave, [migrate, deployment('web')], safeApplication());
     // THEN
     expectFindings(findings, migrate, ['SA103 /metadata/annotations/helm.sh~1hook-weight']);
+  });
+
+  test('passes when the Job is alone in the last wave: a post-deploy check after everything is applied and healthy', () => {
+    // GIVEN a smoke test in wave 5, after the Deployment (wave 0) and a ConfigMap (wave 1)
+    const smoke = job('smoke-test', { [WAVE]: '5' });
+    const config = manifest('v1', 'ConfigMap', 'web', { metadata: { annotations: { [WAVE]: '1' } } });
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, [smoke, deployment('web'), config], safeApplication());
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when the Job carries a sync-wave and is the only resource', () => {
+    // GIVEN loose manifests: nothing is applied with or after it
+    const findings = findingsOf(jobInSyncWave, [job('migrate', { [WAVE]: '0' })]);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when only hooks come after the Job: they run in their own phases, not in its wave', () => {
+    // GIVEN a PostSync notification after the wave Job
+    const gate = job('gate', { [WAVE]: '3' });
+    const notify = job('notify', { [HOOK]: 'PostSync', [WAVE]: '9' });
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, [deployment('web'), gate, notify], safeApplication());
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when the Job shares the last wave with a Deployment: it runs while the new version rolls out', () => {
+    // GIVEN both in wave 2
+    const migrate = job('migrate', { [WAVE]: '2' });
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, [migrate, deployment('web', { [WAVE]: '2' })], safeApplication());
+    // THEN
+    expectFindings(findings, migrate, [`SA103 ${WAVE_PATH}`]);
+    expect(findings[0].message).toContain('with 1 resource(s) applied in the same or a later wave');
+  });
+
+  test('fails on the first of two wave Jobs and not on the last, which gates nothing', () => {
+    // GIVEN a migration in wave -1 and a smoke test in wave 5 around a Deployment in wave 0
+    const migrate = job('migrate', { [WAVE]: '-1' });
+    const smoke = job('smoke-test', { [WAVE]: '5' });
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, [smoke, deployment('web'), migrate], safeApplication());
+    // THEN
+    expectFindings(findings, migrate, [`SA103 ${WAVE_PATH}`]);
+  });
+
+  test('reads a wave that is not an integer as wave 0, as Argo CD does', () => {
+    // GIVEN "soon" is wave 0, and the Deployment is in wave 0 too
+    const migrate = job('migrate', { [WAVE]: 'soon' });
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, [migrate, deployment('web')], safeApplication());
+    // THEN
+    expectFindings(findings, migrate, [`SA103 ${WAVE_PATH}`]);
   });
 
   test('passes on what the library renders for examples/checkout', () => {

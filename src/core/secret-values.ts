@@ -1,0 +1,95 @@
+/**
+ * Telling a secret value from configuration in free-form data (Helm values): by the key that holds it and by what
+ * it looks like. Only names are ever reported, never the values.
+ */
+
+/** Key names that hold credentials: `password`, `adminPassword`, `apiToken`, `client_secret`, `privateKey`... */
+const SECRET_KEY = /(passw(or)?d|passwd|secret|token|api[-_]?key|private[-_]?key|access[-_]?key|secret[-_]?key|credentials?)$/i;
+
+/**
+ * Keys that name or point to a secret rather than hold one (`existingSecret`, `secretName`, `tokenSecretRef`,
+ * `passwordFile`, `createSecret`): their values are names, paths or switches. A bare `secret` is most often a name too.
+ */
+const REFERENCE_KEY = /(^existing|^create|^use|name$|ref$|file$|path$|key(ref|name)$|enabled$|^secrets?$)/i;
+
+/** A private key in PEM form, whatever key holds it. */
+const PRIVATE_KEY_PEM = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
+
+/** Values filled in elsewhere: a template, an environment variable, a secret manager's reference (argocd-vault-plugin, vals). */
+const PLACEHOLDER = /^\s*(\{\{.*\}\}|\$\{.*\}|\$[A-Z_][A-Z0-9_]*|<path:.*>|<[a-z-]+>|ref\+\S+|vault:\S+|aws-sm:\S+|gcp-sm:\S+|secretref\+\S+)\s*$/i;
+
+/** Whether the key names a value that is itself a credential. */
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY.test(key) && !REFERENCE_KEY.test(key);
+}
+
+/** Whether a value held by a secret key is a real value (not empty, not a placeholder filled in at render time). */
+export function isLiteralValue(value: unknown): boolean {
+  if (typeof value === 'number') {
+    return true;
+  }
+  return typeof value === 'string' && value.trim() !== '' && !PLACEHOLDER.test(value);
+}
+
+/** Whether a text holds a private key in PEM form. */
+export function holdsPrivateKey(text: string): boolean {
+  return PRIVATE_KEY_PEM.test(text);
+}
+
+/** Bounds for walking hostile data: how deep, and how many values. */
+const MAX_DEPTH = 64;
+const MAX_VALUES = 20_000;
+
+/**
+ * The dotted paths of the secret values in a tree of Helm values: a literal under a secret key, or a private key
+ * in PEM form under any key. Own keys only; deeper or larger trees than any chart's values are cut off.
+ */
+export function secretPathsIn(tree: unknown): string[] {
+  const found: string[] = [];
+  let budget = MAX_VALUES;
+  const walk = (value: unknown, path: string[], depth: number): void => {
+    if (budget-- <= 0 || depth > MAX_DEPTH) {
+      return;
+    }
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => walk(item, [...path, String(i)], depth + 1));
+      return;
+    }
+    if (typeof value === 'object' && value !== null) {
+      for (const key of Object.keys(value)) {
+        walk((value as { [key: string]: unknown })[key], [...path, key], depth + 1);
+      }
+      return;
+    }
+    const key = path.length > 0 ? path[path.length - 1] : '';
+    if ((isSecretKey(key) && isLiteralValue(value)) || (typeof value === 'string' && holdsPrivateKey(value))) {
+      found.push(path.join('.'));
+    }
+  };
+  walk(tree, [], 0);
+  return found;
+}
+
+/**
+ * The keys of the secret values in a Helm values text, read line by line (`key: value` on one line; a PEM block
+ * under the key that opens it): enough to find a committed password without parsing YAML that may be templated.
+ */
+export function secretKeysInValuesText(text: string): string[] {
+  const found: string[] = [];
+  let lastKey = '';
+  for (const line of text.slice(0, 1_000_000).split('\n')) {
+    const match = /^\s*(?:-\s+)?["']?([\w.-]+)["']?\s*:\s*(.*?)\s*$/.exec(line);
+    if (match) {
+      lastKey = match[1];
+      const value = match[2].replace(/^(["'])(.*)\1$/, '$2');
+      if (isSecretKey(lastKey) && value !== '' && value !== '|' && value !== '>' && !/^[|>][-+]?$/.test(value) && isLiteralValue(value)
+        && !/^(null|~|""|'')$/.test(value)) {
+        found.push(lastKey);
+      }
+    }
+    if (holdsPrivateKey(line) && !found.includes(lastKey)) {
+      found.push(lastKey);
+    }
+  }
+  return [...new Set(found)];
+}

@@ -1,0 +1,68 @@
+import { Severity } from './severity';
+import { Rule, Violation } from './types';
+import { at, isObject, listAt, sourcesOf, stringAt } from '../core/manifest';
+import { holdsPrivateKey, isLiteralValue, isSecretKey, secretKeysInValuesText, secretPathsIn } from '../core/secret-values';
+
+/** A Helm source of an Application that carries a password, token or private key in its parameters or values. */
+export const secretInHelmValues: Rule = {
+  id: 'SA207',
+  name: 'secret-in-helm-values',
+  severity: Severity.ERROR,
+  summary: 'A Helm source of the Application sets a password, token or private key in parameters, values or valuesObject.',
+  explanation:
+    'An Application is committed to Git and stored in the cluster, readable by everyone who can read the repository or '
+    + 'get Applications in Argo CD\'s namespace; its Helm parameters and values are shown in the UI and in argocd app get. '
+    + 'A value under a key such as password, adminPassword, apiToken, clientSecret or privateKey, or a PEM private key under '
+    + 'any key, is a secret in plain text there, as a Secret\'s data is (SA203). Keys that name a secret (existingSecret, '
+    + 'secretName, passwordSecretRef) and values filled in at render time ({{ }}, ${ }, <path:...> of argocd-vault-plugin, '
+    + 'ref+ of vals) are not reported. Only the key names are reported, never the values.',
+  fix: 'Keep the value in a secret manager: deliver it as a Secret through an ExternalSecret or a SealedSecret and point the '
+    + 'chart at it (most charts take an existingSecret), and rotate the value that was committed. If the value is not '
+    + 'secret, suppress SA207 on the Application and say why.',
+  check({ application }) {
+    if (!application) {
+      return [];
+    }
+    const found: Violation[] = [];
+    for (const { source, path } of sourcesOf(application)) {
+      const helm = at(source, 'helm');
+      if (!isObject(helm)) {
+        continue;
+      }
+      listAt(helm, 'parameters').forEach((parameter, i) => {
+        const name = stringAt(parameter, 'name') ?? '';
+        const value = at(parameter, 'value');
+        const last = name.split('.').pop() ?? '';
+        if ((isSecretKey(last) && isLiteralValue(value)) || (typeof value === 'string' && holdsPrivateKey(value))) {
+          found.push(violation(application, `${path}/helm/parameters/${i}/value`, 'parameter', [name]));
+        }
+      });
+      const values = stringAt(helm, 'values');
+      if (values !== undefined) {
+        const keys = secretKeysInValuesText(values);
+        if (keys.length > 0) {
+          found.push(violation(application, `${path}/helm/values`, 'values', keys));
+        }
+      }
+      const valuesObject = at(helm, 'valuesObject');
+      if (isObject(valuesObject)) {
+        const paths = secretPathsIn(valuesObject);
+        if (paths.length > 0) {
+          found.push(violation(application, `${path}/helm/valuesObject`, 'valuesObject', paths));
+        }
+      }
+    }
+    return found;
+  },
+};
+
+function violation(application: Violation['object'], path: string, where: string, keys: string[]): Violation {
+  const sorted = [...keys].sort();
+  return {
+    object: application,
+    path,
+    message: `the Helm ${where} ${sorted.length === 1 ? 'sets' : 'set'} ${sorted.map((k) => JSON.stringify(k)).join(', ')} in plain text, `
+      + 'in Git and in the Application Argo CD shows',
+    value: sorted,
+  };
+}

@@ -1,0 +1,80 @@
+import { expectFindings, findingsOf, safeApplication } from './support';
+import { Manifest } from '../../src/core/manifest';
+import { isSecretKey, secretKeysInValuesText, secretPathsIn } from '../../src/core/secret-values';
+import { secretInHelmValues } from '../../src/rules/sa207-secret-in-helm-values';
+
+const PEM = '-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\n';
+
+function helmApp(helm: unknown): Manifest {
+  return safeApplication({ spec: { source: { repoURL: 'https://charts.acme.internal', chart: 'db', targetRevision: '1.2.3', path: undefined, helm } } });
+}
+
+describe('SA207 secret-in-helm-values', () => {
+  test('passes when the values name secrets, reference them, or leave them to render time', () => {
+    // GIVEN
+    const app = helmApp({
+      parameters: [
+        { name: 'auth.existingSecret', value: 'db-credentials' },
+        { name: 'auth.password', value: '' },
+        { name: 'replicaCount', value: '3' },
+        { name: 'auth.passwordSecretRef', value: 'db' },
+      ],
+      values: 'auth:\n  existingSecret: db-credentials\n  password: <path:secret/data/db#password>\n  token: "{{ .Values.token }}"\nimage:\n  tag: 1.2.3\n',
+      valuesObject: { auth: { secretName: 'db', adminPassword: '${ADMIN_PASSWORD}', createSecret: false }, tokenSecret: { name: 'x' } },
+    });
+    // WHEN
+    const findings = findingsOf(secretInHelmValues, [], app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails on a password in a Helm parameter, naming the parameter and not the value', () => {
+    // GIVEN
+    const app = helmApp({ parameters: [{ name: 'replicaCount', value: '3' }, { name: 'postgresql.auth.postgresPassword', value: 'hunter2' }] });
+    // WHEN
+    const findings = findingsOf(secretInHelmValues, [], app);
+    // THEN
+    expectFindings(findings, app, ['SA207 /spec/source/helm/parameters/1/value']);
+    expect(findings[0].value).toEqual(['postgresql.auth.postgresPassword']);
+    expect(findings[0].message).not.toContain('hunter2');
+  });
+
+  test('fails on a token and a private key in the values text, once for the text, naming the keys', () => {
+    // GIVEN
+    const app = helmApp({ values: `slack:\n  apiToken: xoxb-123456\ntls:\n  key: |\n    ${PEM.split('\n').join('\n    ')}` });
+    // WHEN
+    const findings = findingsOf(secretInHelmValues, [], app);
+    // THEN
+    expectFindings(findings, app, ['SA207 /spec/source/helm/values']);
+    expect(findings[0].value).toEqual(['apiToken', 'key']);
+  });
+
+  test('fails on a clientSecret deep in valuesObject of the second source, with its dotted path', () => {
+    // GIVEN
+    const app = safeApplication({
+      spec: {
+        source: undefined,
+        sources: [
+          { repoURL: 'https://git.acme.internal/payments/values.git', targetRevision: 'main', ref: 'values' },
+          { repoURL: 'https://charts.acme.internal', chart: 'sso', targetRevision: '2.0.0', helm: { valuesObject: { oidc: { providers: [{ clientSecret: 's3cr3t' }] } } } },
+        ],
+      },
+    });
+    // WHEN
+    const findings = findingsOf(secretInHelmValues, [], app);
+    // THEN
+    expectFindings(findings, app, ['SA207 /spec/sources/1/helm/valuesObject']);
+    expect(findings[0].value).toEqual(['oidc.providers.0.clientSecret']);
+  });
+
+  test('the detection reads key names as charts spell them, and stays bounded on hostile depth', () => {
+    expect(['password', 'adminPassword', 'api_key', 'secretKey', 'client-secret', 'token', 'privateKey'].filter((k) => !isSecretKey(k))).toEqual([]);
+    expect(['existingSecret', 'secretName', 'passwordFile', 'tokenSecretRef', 'secret', 'createSecret', 'keyName'].filter(isSecretKey)).toEqual([]);
+    let deep: unknown = { password: 'x' };
+    for (let i = 0; i < 10_000; i++) {
+      deep = { nested: deep };
+    }
+    expect(secretPathsIn(deep)).toEqual([]);
+    expect(secretKeysInValuesText('password: null\nsecret: db\n')).toEqual([]);
+  });
+});
