@@ -276,10 +276,13 @@ export class SafeApplication extends Chart {
         this.resource.metadata.addAnnotation(BREAK_GLASS_TICKET_ANNOTATION, this.breakGlass.ticket);
       }
     }
-    // Rendered late, so that rules added after construction still show.
+    // Rendered late, so that rules added after construction still show; the rest is known now.
     this.resource.metadata.addAnnotation(IGNORE_REASONS_ANNOTATION, Lazy.any({
-      produce: () => hardenedAnnotations(this.allRules())?.[IGNORE_REASONS_ANNOTATION],
+      produce: () => hardenedAnnotations(this.allRules(), this.deletionPolicy)?.[IGNORE_REASONS_ANNOTATION],
     }) as unknown as string);
+    for (const [key, value] of Object.entries(hardenedAnnotations([], this.deletionPolicy) ?? {})) {
+      this.resource.metadata.addAnnotation(key, value);
+    }
 
     for (const rule of props.ignoreRules ?? []) {
       checkIgnoreRule(this, 'ignoreRules', rule, 'IgnoreTarget.fromApiObject(x)');

@@ -317,7 +317,7 @@ export class SafeApplicationSet extends Chart {
 
   private renderSpec(): Record<string, unknown> {
     const finalizers = hardenedFinalizers(this.deletionPolicy);
-    const annotations = hardenedAnnotations(this.rules);
+    const annotations = hardenedAnnotations(this.rules, this.deletionPolicy);
     return {
       goTemplate: true,
       goTemplateOptions: ['missingkey=error'],

@@ -7,6 +7,7 @@ import { BoundedJq, JQ_TIMEOUT_MS, JqBoundError } from '../core/bounded-jq';
 import { ErrorCode } from '../core/errors';
 import { groupOf } from '../core/kinds';
 import { describeObject, Manifest, stringAt } from '../core/manifest';
+import { suppressionKey } from '../core/suppressions';
 import { ApplicationSpec } from '../imports/application-argoproj.io';
 import { DeletionPolicy } from '../values/deletion-policy';
 import { IgnoreRule } from '../values/ignore-rule';
@@ -77,9 +78,19 @@ export function hardenedFinalizers(policy: DeletionPolicy): string[] | undefined
   }
 }
 
-/** The annotation that records why each ignore rule exists, when there is one. */
-export function hardenedAnnotations(rules: readonly IgnoreRule[]): { [key: string]: string } | undefined {
-  return rules.length > 0 ? { [IGNORE_REASONS_ANNOTATION]: renderIgnoreReasons(rules) } : undefined;
+/**
+ * The annotations of the hardened Application: why each ignore rule exists, when there is one, and, for a
+ * cascading deletion policy, the reasoned suppression of SA010 that records the choice was made in code.
+ */
+export function hardenedAnnotations(rules: readonly IgnoreRule[], policy: DeletionPolicy): { [key: string]: string } | undefined {
+  const annotations: { [key: string]: string } = {};
+  if (rules.length > 0) {
+    annotations[IGNORE_REASONS_ANNOTATION] = renderIgnoreReasons(rules);
+  }
+  if (hardenedFinalizers(policy) !== undefined) {
+    annotations[suppressionKey('SA010')] = `deletionPolicy ${policy} chosen in code: deleting this Application deletes what it deployed`;
+  }
+  return Object.keys(annotations).length > 0 ? annotations : undefined;
 }
 
 /**

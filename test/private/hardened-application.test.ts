@@ -1,4 +1,5 @@
-import { AppOfApps, ArgoProject, GitOpsApp, SafeApplication, SafeApplicationSet, SafeProject } from '../../src';
+import { AppOfApps, ArgoCdVersion, ArgoProject, DeletionPolicy, GitOpsApp, SafeApplication, SafeApplicationSet, SafeProject } from '../../src';
+import { auditFiles } from '../../src/audit/audit';
 import { ApplicationSetGenerator } from '../../src/fleet/application-set-generator';
 import * as hardened from '../../src/private/hardened-application';
 import { addConfigMap, appProps } from '../support/app';
@@ -53,5 +54,39 @@ describe('one renderer of the hardened Application (src/private/hardened-applica
     // THEN all three carry both
     expect(rendered.map((a) => a.metadata.finalizers)).toEqual([['example.invalid/guarantee'], ['example.invalid/guarantee'], ['example.invalid/guarantee']]);
     expect(rendered.map((a) => a.metadata.annotations?.['safe-argocd/ignore-reasons'])).toEqual(['guarantee', 'guarantee', 'guarantee']);
+  });
+});
+
+describe('a cascading deletion policy chosen in code', () => {
+  test.each([DeletionPolicy.CASCADE_FOREGROUND, DeletionPolicy.CASCADE_BACKGROUND])(
+    'GIVEN %s on an app and a set WHEN the output is audited THEN SA010 is recorded as suppressed with the reason, not reported', (policy) => {
+      const gitops = new GitOpsApp({ outdir: 'dist' });
+      const app = new SafeApplication(gitops, 'checkout', appProps({ deletionPolicy: policy }));
+      addConfigMap(app, 'settings');
+      const set = new SafeApplicationSet(gitops, 'fleet', {
+        name: 'checkout',
+        generators: [ApplicationSetGenerator.list([{ name: 'eu', namespace: 'checkout-eu' }])],
+        applicationName: '{{.name}}-checkout',
+        project: ArgoProject.fromName('payments'),
+        repoUrl: REPO,
+        path: 'deploy/checkout',
+        destinationNamespace: '{{.namespace}}',
+        deletionPolicy: policy,
+      });
+      const files = gitops.renderFiles().map((f) => ({ path: f.path, content: Buffer.from(f.content) }));
+      const result = auditFiles(files, { argoCdVersion: ArgoCdVersion.LATEST });
+      expect(result.findings.filter((f) => f.ruleId === 'SA010')).toEqual([]);
+      const reason = `deletionPolicy ${policy} chosen in code: deleting this Application deletes what it deployed`;
+      expect(result.suppressed.filter((f) => f.ruleId === 'SA010').map((f) => [f.object, f.suppression?.reason])).toEqual([
+        ['Application argocd/checkout', reason],
+      ]);
+      // Every Application the set generates carries the same record.
+      expect((set.resource.toJson() as any).spec.template.metadata.annotations['safe-argocd/suppress.SA010']).toBe(reason);
+    });
+
+  test('GIVEN the default policy WHEN rendered THEN there is neither a finalizer nor an SA010 suppression', () => {
+    const { application } = everyApplicationMaker();
+    const rendered: any = application();
+    expect([rendered.metadata.finalizers, rendered.metadata.annotations?.['safe-argocd/suppress.SA010']]).toEqual([undefined, undefined]);
   });
 });
