@@ -296,7 +296,7 @@ describe('SafeProject in the GitOps tree', () => {
     const { gitops, project } = newProject();
     ApiObject.of(project).addJsonPatch(JsonPatch.add('/spec/sourceRepos/-', '*'));
     // WHEN / THEN
-    expect(() => gitops.renderFiles()).toThrow(/SA201 permissive-project \[error\] on AppProject argocd\/payments at project\/Resource \/spec\/sourceRepos\/1/);
+    expect(() => gitops.renderFiles()).toThrow(/SA201 permissive-project \[warning\] on AppProject argocd\/payments at project\/Resource \/spec\/sourceRepos\/1/);
   });
 
   test('fails when an escape-hatch patch gives a role override without a reasoned grant', () => {
