@@ -1,7 +1,9 @@
 import * as path from 'path';
+import { expandApplicationSet, repositoryKey, RepositoryView } from './application-set';
 import { isExcluded } from './exclude';
 import { AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
+import { keysFromPointer } from '../core/json-pointer';
 import { at, describeObject, isObject, listAt, LocatedManifest, Manifest, SourceLocation, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
 import { parseManifests } from '../core/parse-manifests';
@@ -34,6 +36,14 @@ export interface AuditOptions {
  */
 export const MAX_OBJECTS_PER_FILE = 250_000;
 
+/**
+ * The budget of one ApplicationSet: at most this many generated Applications (and never more than the per-file
+ * budget of objects), and this many characters rendered for them all. Past it, the set is "too large, not
+ * expanded" and only its template's literal fields are audited.
+ */
+export const MAX_GENERATED_APPLICATIONS = 2_000;
+export const MAX_RENDERED_CHARS = 20_000_000;
+
 const SEVERITY_RANK: Record<Severity, number> = { [Severity.NOTE]: 0, [Severity.WARNING]: 1, [Severity.ERROR]: 2 };
 
 /** Whether `severity` is at least `threshold`. */
@@ -46,11 +56,27 @@ interface AuditUnit {
   readonly application?: LocatedManifest;
   readonly applicationName?: string;
   readonly resources: LocatedManifest[];
+  /** The ApplicationSet this unit's Application is generated from (or is the literal template of). */
+  readonly set?: SetOrigin;
   /**
    * Objects the rules see but this unit does not own (the AppProjects beside an Application, as in the
    * app-of-apps layout): findings on them are reported by the unit that deploys them, not here.
    */
   readonly context?: LocatedManifest[];
+}
+
+/** An ApplicationSet whose template a unit's Application comes from. */
+interface SetOrigin {
+  /** Names the ApplicationSet: its file and where it starts. */
+  readonly id: string;
+  readonly name: string;
+  /** `ApplicationSet namespace/name`: the object template findings are reported on. */
+  readonly object: string;
+  /** How many Applications it generates here. */
+  readonly total: number;
+  readonly expanded: boolean;
+  /** The generated Application's own name (its metadata.name), when expanded. */
+  readonly generated?: string;
 }
 
 /**
@@ -120,9 +146,13 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     }
   }
 
-  const units = groupUnits(objects, notes, templateFiles);
+  const budget = options.maxObjectsPerFile ?? MAX_OBJECTS_PER_FILE;
+  const repository = () => repositoryView(all, objects);
+  const sets = { expanded: 0, literal: 0, generated: 0 };
+  const units = groupUnits(objects, notes, templateFiles, { repository, maxApplications: Math.min(MAX_GENERATED_APPLICATIONS, budget), sets });
   const rules = rulesFor(options);
   const findings: PlacedFinding[] = [];
+  const onTemplates = new Map<string, { placed: PlacedFinding; set: SetOrigin; generated: Set<string> }>();
   for (const unit of units) {
     const located = new Map<Manifest, LocatedManifest>();
     for (const r of unit.resources) {
@@ -152,8 +182,37 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       if (!located.has(f.object)) {
         continue;
       }
-      findings.push(toAuditFinding(f, located.get(f.object)!, unit.applicationName, options.suppressions ?? []));
+      const set = unit.set;
+      if (set === undefined || f.object !== unit.application?.manifest) {
+        findings.push(toAuditFinding(f, located.get(f.object)!, unit.applicationName, options.suppressions ?? []));
+        continue;
+      }
+      // A field of an ApplicationSet's template: unjudged while it holds {{ }}, else one finding for all the Applications it holds for.
+      if (holdsAction(valueAt(f.object, f.path))) {
+        continue;
+      }
+      const placed = toAuditFinding(f, located.get(f.object)!, `${set.name} (ApplicationSet template)`, options.suppressions ?? []);
+      const key = `${set.id}\u0000${f.rule.id}\u0000${f.path}`;
+      const group = onTemplates.get(key) ?? { placed, set, generated: new Set<string>() };
+      group.generated.add(set.generated ?? '');
+      if (!placed.finding.suppression && group.placed.finding.suppression) {
+        group.placed = placed;
+      }
+      onTemplates.set(key, group);
     }
+  }
+  // Once unsuppressed, a group holds an unsuppressed copy: one Application's suppression does not hide the others'.
+  for (const { placed, set, generated } of onTemplates.values()) {
+    // Reported on the ApplicationSet, at its template's field: what a baseline names does not change with the generators.
+    findings.push({
+      objectStart: placed.objectStart,
+      finding: {
+        ...placed.finding,
+        object: set.object,
+        pointer: `/spec/template${placed.finding.pointer}`,
+        message: placed.finding.message + holdsFor(set, generated),
+      },
+    });
   }
 
   const reported = onePerField(findings)
@@ -173,7 +232,85 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       skippedDocuments,
       skippedTemplates: templateFiles.length,
       excludedFiles,
+      ...(sets.expanded + sets.literal > 0 ? { applicationSets: { ...sets } } : {}),
     },
+  };
+}
+
+/** ` (in 2 of 5 generated Applications: a, b)` when a finding on a template holds for some of its Applications only. */
+function holdsFor(set: SetOrigin, generated: Set<string>): string {
+  if (!set.expanded || generated.size >= set.total) {
+    return '';
+  }
+  const names = [...generated].sort(compareStrings);
+  return ` (in ${names.length} of ${set.total} generated Applications: ${names.slice(0, 3).join(', ')}${names.length > 3 ? ', ...' : ''})`;
+}
+
+/** The value at an RFC 6901 pointer, or undefined when the pointer leads nowhere. */
+function valueAt(object: unknown, pointer: string): unknown {
+  let value = object;
+  for (const token of pointer === '' ? [] : keysFromPointer(pointer)) {
+    if (Array.isArray(value) && /^(0|[1-9][0-9]*)$/.test(token)) {
+      value = value[Number(token)];
+    } else if (isObject(value) && Object.prototype.hasOwnProperty.call(value, token)) {
+      value = value[token];
+    } else {
+      return undefined;
+    }
+  }
+  return value;
+}
+
+/** Whether a value is, or holds, a string with a template action left unrendered. */
+function holdsAction(value: unknown): boolean {
+  if (typeof value === 'string') {
+    return value.includes('{{');
+  }
+  if (Array.isArray(value)) {
+    return value.some(holdsAction);
+  }
+  return isObject(value) && Object.values(value).some(holdsAction);
+}
+
+/**
+ * The audited files as a git generator sees the repository. Its URL: the repoURL of any Application source (or
+ * literal ApplicationSet template source) that names a path, since the audit reads every such path in the
+ * audited files; a generator over any other URL reads a repository that is not here.
+ */
+function repositoryView(files: readonly AuditFile[], objects: readonly LocatedManifest[]): RepositoryView {
+  const urls = new Set<string>();
+  for (const { manifest } of objects) {
+    const app = isApplication(manifest) ? manifest : isApplicationSet(manifest) ? at(manifest, 'spec', 'template') : undefined;
+    for (const source of [at(app, 'spec', 'source'), ...listAt(app, 'spec', 'sources')].filter(isObject)) {
+      if (typeof source.repoURL === 'string' && typeof source.path === 'string' && !source.repoURL.includes('{{')) {
+        urls.add(repositoryKey(source.repoURL));
+      }
+    }
+  }
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const directories = new Set<string>();
+  for (const f of byPath.keys()) {
+    // The repo server lists every folder but the root, and no hidden one (reposerver GetGitDirectories).
+    for (let dir = path.posix.dirname(f); dir !== '.' && dir !== '/' && dir !== ''; dir = path.posix.dirname(dir)) {
+      if (directories.has(dir)) {
+        break;
+      }
+      if (!dir.split('/').some((segment) => segment.startsWith('.'))) {
+        directories.add(dir);
+      }
+    }
+  }
+  return {
+    directories: [...directories].sort(compareStrings),
+    files: [...byPath.keys()].sort(compareStrings),
+    read: (file) => {
+      try {
+        return byPath.get(file)?.content;
+      } catch {
+        return undefined;
+      }
+    },
+    isAudited: (url) => urls.has(repositoryKey(url)),
   };
 }
 
@@ -243,29 +380,50 @@ function isUnder(dir: string, p: string): boolean {
   return p === '.' || dir === p || dir.startsWith(`${p}/`);
 }
 
-function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: AuditFile[]): AuditUnit[] {
-  const applications: { located: LocatedManifest; name: string }[] = [];
+/** What expanding ApplicationSets needs, and their counts. */
+interface SetContext {
+  readonly repository: () => RepositoryView;
+  readonly maxApplications: number;
+  readonly sets: { expanded: number; literal: number; generated: number };
+}
+
+function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: AuditFile[], context: SetContext): AuditUnit[] {
+  const applications: { located: LocatedManifest; name: string; set?: SetOrigin }[] = [];
   const others: LocatedManifest[] = [];
+  let repository: RepositoryView | undefined;
   for (const o of objects) {
     if (isApplication(o.manifest)) {
       applications.push({ located: o, name: stringAt(o.manifest, 'metadata', 'name') ?? '<no name>' });
     } else if (isApplicationSet(o.manifest)) {
-      const template = at(o.manifest, 'spec', 'template');
       const setName = stringAt(o.manifest, 'metadata', 'name') ?? '<no name>';
-      if (isObject(template) && !JSON.stringify(template).includes('{{')) {
-        // A literal template: the generated Applications all look like this one.
-        const locate = o.locate;
+      repository ??= context.repository();
+      const limits = { maxApplications: context.maxApplications, maxRenderedChars: MAX_RENDERED_CHARS };
+      const expansion = expandApplicationSet(o.manifest, repository, limits);
+      for (const note of expansion.notes) {
+        notes.push(`ApplicationSet ${setName} (${o.location.file}): ${note}`);
+      }
+      context.sets[expansion.expanded ? 'expanded' : 'literal']++;
+      context.sets.generated += expansion.expanded ? expansion.applications.length : 0;
+      const id = `${o.location.file}\u0000${o.location.line}:${o.location.column}`;
+      const locate = o.locate;
+      for (const generated of expansion.applications) {
         applications.push({
           located: {
-            manifest: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', ...template } as Manifest,
+            manifest: generated.manifest,
             location: o.location,
             // The template's fields are written under spec.template of the ApplicationSet.
             ...(locate ? { locate: (pointer: string) => locate(`/spec/template${pointer}`) } : {}),
           },
-          name: `${setName} (ApplicationSet template)`,
+          name: expansion.expanded ? `${generated.name} (ApplicationSet ${setName})` : `${setName} (ApplicationSet template)`,
+          set: {
+            id,
+            name: setName,
+            object: describeObject(o.manifest),
+            total: expansion.applications.length,
+            expanded: expansion.expanded,
+            ...(expansion.expanded ? { generated: generated.name } : {}),
+          },
         });
-      } else {
-        notes.push(`ApplicationSet ${setName} (${o.location.file}): its template uses generator parameters, so its Applications are not audited`);
       }
       others.push(o);
     } else {
@@ -292,8 +450,10 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
   }
   const claimed = new Set<LocatedManifest>();
   const units: AuditUnit[] = [];
-  for (const { located, name } of applications) {
-    const { paths, unrendered } = sourcePaths(located.manifest);
+  for (const { located, name, set } of applications) {
+    const { paths: all, unrendered } = sourcePaths(located.manifest);
+    // A template's source path left with {{ }} names no folder; the ApplicationSet's note says why.
+    const paths = set ? all.filter((p) => !p.path.includes('{{')) : all;
     const resources: LocatedManifest[] = [];
     const inUnit = new Set<LocatedManifest>();
     if (unrendered) {
@@ -331,8 +491,10 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
       }
     }
     // The AppProjects in the Application's own folder (applications/<project>/ in the app-of-apps layout).
-    const context = (projectsByDir.get(path.posix.dirname(located.location.file)) ?? []).filter((p) => !inUnit.has(p));
-    units.push({ application: located, applicationName: name, resources, ...(context.length > 0 ? { context } : {}) });
+    const projects = (projectsByDir.get(path.posix.dirname(located.location.file)) ?? []).filter((p) => !inUnit.has(p));
+    units.push({
+      application: located, applicationName: name, resources, ...(set ? { set } : {}), ...(projects.length > 0 ? { context: projects } : {}),
+    });
   }
   // Manifests no Application deploys are still checked for the workload rules, directory by directory.
   for (const [, list] of [...byDir.entries()].sort(([a], [b]) => compareStrings(a, b))) {
