@@ -139,7 +139,9 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
   for (const generator of generators) {
     const generated = generate(generator, renderer, repo, limits, 0, undefined);
     if ('stop' in generated) {
-      return literal(`not expanded: ${generated.stop}; its literal fields are audited, those with {{ }} are not`);
+      const tooLarge = /^too large: /.exec(generated.stop);
+      const why = tooLarge ? `too large, not expanded: ${generated.stop.slice(tooLarge[0].length)}` : `not expanded: ${generated.stop}`;
+      return literal(`${why}; its literal fields are audited, those with {{ }} are not`);
     }
     const override = isObject(generator) ? at(generator, 'template') : undefined;
     const merged = isObject(override) ? fillEmpty(override, template) : template;
@@ -318,7 +320,7 @@ function generate(
   if (inherited !== undefined) {
     const interpolated = renderValue(spec, inherited, r);
     if (!('value' in interpolated)) {
-      return { stop: 'error' in interpolated ? `its generator cannot be interpolated (${interpolated.error})` : 'too large' };
+      return { stop: 'error' in interpolated ? `its generator cannot be interpolated (${interpolated.error})` : 'too large: its generators render too much' };
     }
     spec = interpolated.value;
   }
@@ -409,7 +411,7 @@ function appendValues(p: Params, values: unknown, r: Renderer): Generated {
   for (const [k, v] of Object.entries(values)) {
     const result = typeof v === 'string' ? renderString(v, p, r) : { value: v };
     if (!('value' in result)) {
-      return { stop: 'error' in result ? `its generator's values.${k} does not render (${result.error})` : 'too large' };
+      return { stop: 'error' in result ? `its generator's values.${k} does not render (${result.error})` : 'too large: its generators render too much' };
     }
     const text = result.value;
     // A value that reads a symbolic parameter stays symbolic.
