@@ -329,7 +329,7 @@ function generate(
   }
   let generated: Generated;
   switch (kind) {
-    case 'list': generated = listParams(spec, r); break;
+    case 'list': generated = listParams(spec, r, limits); break;
     case 'clusters': generated = clusterParams(spec, r); break;
     case 'git': generated = gitParams(spec, r, repo, limits); break;
     default:
@@ -349,7 +349,7 @@ function generate(
 }
 
 /** list.go: each element is a parameter set; without goTemplate its values must be strings, `values` one level deep. */
-function listParams(spec: Manifest, r: Renderer): Generated {
+function listParams(spec: Manifest, r: Renderer, limits: ExpansionLimits): Generated {
   const out: Params[] = [];
   const elements = [...listAt(spec, 'elements')];
   if (typeof spec.elementsYaml === 'string') {
@@ -358,6 +358,10 @@ function listParams(spec: Manifest, r: Renderer): Generated {
       return { stop: 'its list generator\'s elementsYaml is not a list' };
     }
     elements.push(...parsed);
+  }
+  // Before copying any: a list of a million elements is refused, not copied.
+  if (elements.length > limits.maxApplications) {
+    return { stop: `too large: its list generator has more than ${limits.maxApplications} elements` };
   }
   for (const element of elements) {
     if (!isObject(element)) {

@@ -294,6 +294,17 @@ describe('auditFiles: hostile ApplicationSets stay bounded', () => {
     expect(result.findings.map((f) => f.ruleId)).toEqual(['SA005']);
   });
 
+  test('a list of more elements than the budget is refused before any is copied', () => {
+    // GIVEN a list generator of 2,001 elements
+    const elements = Array.from({ length: 2001 }, (_, i) => ({ name: `app${i}` }));
+    const text = appSet([list(...elements)], template({ project: 'default' }));
+
+    // WHEN audited / THEN too large, its literal project still judged
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+    expect(result.notes).toEqual([expect.stringContaining('too large, not expanded: its list generator has more than 2000 elements')]);
+    expect(result.findings.map((f) => f.ruleId)).toEqual(['SA005']);
+  });
+
   test('a git directory generator over 50,000 folders is too large, not expanded', () => {
     // GIVEN 50,000 folders of one file each
     const files: Record<string, string> = {};
