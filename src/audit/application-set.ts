@@ -53,10 +53,10 @@ export interface ApplicationSetExpansion {
 }
 
 /** Parameters of one generated Application. Prototype-free, so that a key named `__proto__` is only a key. */
-type Params = { [key: string]: unknown };
+export type Params = { [key: string]: unknown };
 
 /** The parameter sets of a generator, or why there are none known offline. */
-type Generated = { readonly params: Params[] } | { readonly stop: string };
+export type Generated = { readonly params: Params[] } | { readonly stop: string };
 
 const NOT_OFFLINE: { readonly [kind: string]: string } = {
   scmProvider: 'an SCM provider generator lists repositories of a hosted Git service',
@@ -135,23 +135,13 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
   if (generators.length === 0) {
     return literal('it has no generators');
   }
-  const all: { params: Params; template: Manifest }[] = [];
-  for (const generator of generators) {
-    const generated = generate(generator, renderer, repo, limits, 0, undefined);
-    if ('stop' in generated) {
-      const tooLarge = /^too large: /.exec(generated.stop);
-      const why = tooLarge ? `too large, not expanded: ${generated.stop.slice(tooLarge[0].length)}` : `not expanded: ${generated.stop}`;
-      return literal(`${why}; its literal fields are audited, those with {{ }} are not`);
-    }
-    const override = isObject(generator) ? at(generator, 'template') : undefined;
-    const merged = isObject(override) ? fillEmpty(override, template) : template;
-    for (const p of generated.params) {
-      all.push({ params: p, template: merged });
-    }
-    if (all.length > limits.maxApplications) {
-      return literal(`too large, not expanded: its generators give more than ${limits.maxApplications} Applications; its literal fields are audited, those with {{ }} are not`);
-    }
+  const sets = parameterSets(generators, renderer, repo, limits);
+  if ('stop' in sets) {
+    const tooLarge = /^too large: /.exec(sets.stop);
+    const why = tooLarge ? `too large, not expanded: ${sets.stop.slice(tooLarge[0].length)}` : `not expanded: ${sets.stop}`;
+    return literal(`${why}; its literal fields are audited, those with {{ }} are not`);
   }
+  const all = sets.params.map(({ params: p, template: own }) => ({ params: p, template: own ? fillEmpty(own, template) : template }));
   if (all.length === 0) {
     return { applications: [], expanded: true, notes: [...notes, 'its generators give no Application in the audited files'] };
   }
@@ -189,6 +179,36 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
 
 function asApplication(template: Manifest): Manifest {
   return { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', ...template };
+}
+
+/**
+ * The parameter sets of an ApplicationSet's generators (before any template is rendered), or why they are not
+ * known offline. `goTemplate` chooses their shape, as in Argo CD.
+ */
+export function generatorParameters(set: Manifest, repo: RepositoryView, limits: ExpansionLimits): Generated {
+  const renderer: Renderer = { goTemplate: at(set, 'spec', 'goTemplate') === true, budget: { chars: limits.maxRenderedChars } };
+  const sets = parameterSets(listAt(set, 'spec', 'generators'), renderer, repo, limits);
+  return 'stop' in sets ? sets : { params: sets.params.map((s) => s.params) };
+}
+
+/** Each generator's parameter sets in turn, with the generator's own `template` when it has one. */
+function parameterSets(generators: unknown[], renderer: Renderer, repo: RepositoryView, limits: ExpansionLimits):
+{ readonly params: { params: Params; template?: Manifest }[] } | { readonly stop: string } {
+  const all: { params: Params; template?: Manifest }[] = [];
+  for (const generator of generators) {
+    const generated = generate(generator, renderer, repo, limits, 0, undefined);
+    if ('stop' in generated) {
+      return generated;
+    }
+    const own = isObject(generator) ? at(generator, 'template') : undefined;
+    for (const p of generated.params) {
+      all.push({ params: p, ...(isObject(own) ? { template: own } : {}) });
+    }
+    if (all.length > limits.maxApplications) {
+      return { stop: `too large: its generators give more than ${limits.maxApplications} Applications` };
+    }
+  }
+  return { params: all };
 }
 
 /**
