@@ -160,8 +160,9 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
     }
     const manifest = asApplication(rendered.value as Manifest);
     const name = stringAt(manifest, 'metadata', 'name') ?? '<no name>';
-    // The controller keeps the first Application of a name and refuses the others (validateGeneratedApplications).
-    if (names.has(name)) {
+    // The controller keeps the first Application of a name and refuses the others (validateGeneratedApplications);
+    // a name left with {{ }} (a cluster's) stands for several names.
+    if (names.has(name) && !name.includes('{{')) {
       duplicates.add(name);
       continue;
     }
@@ -330,7 +331,10 @@ function generate(
   }
   const kinds = GENERATORS.filter((k) => generator[k] !== undefined && generator[k] !== null);
   if (kinds.length !== 1) {
-    return { stop: kinds.length === 0 ? 'a generator of a kind Argo CD does not know' : `a generator sets ${kinds.join(' and ')} at once` };
+    const others = Object.keys(generator).filter((k) => k !== 'selector' && k !== 'template').sort(compareStrings);
+    return {
+      stop: kinds.length === 0 ? `a generator of a kind Argo CD does not know (${others.join(', ') || 'empty'})` : `a generator sets ${kinds.join(' and ')} at once`,
+    };
   }
   const kind = kinds[0];
   if (NOT_OFFLINE[kind] !== undefined) {

@@ -250,6 +250,25 @@ describe('auditFiles: matrix, merge and cluster generators', () => {
     expect(result.findings.map((f) => f.ruleId)).toEqual(['SA007']);
     expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 1 });
   });
+
+  test('a matrix of clusters and a list: the names left with {{ }} are not duplicates', () => {
+    // GIVEN clusters x two environments, named by the symbolic cluster name
+    const tmpl = template({}, '{{ .name }}-web');
+    const text = appSet([{ matrix: { generators: [{ clusters: {} }, list({ env: 'dev' }, { env: 'prod' })] } }], tmpl, { goTemplate: true });
+
+    // WHEN it is audited / THEN both are audited, with no note of duplicates
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+    expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 2 });
+    expect(result.notes).toEqual([]);
+  });
+
+  test('a generator of a kind Argo CD does not know is named in the note', () => {
+    // GIVEN a union generator, which Argo CD does not have
+    const text = appSet([{ union: { generators: [] } }], template({}, 'web'));
+
+    // WHEN it is audited / THEN the note names it
+    expect(audit({ 'apps/set.yaml': text, ...WORKLOAD }).notes).toEqual([expect.stringContaining('a generator of a kind Argo CD does not know (union)')]);
+  });
 });
 
 describe('auditFiles: ApplicationSets Argo CD cannot render, or only in part', () => {
