@@ -51,7 +51,7 @@ export function atLeast(severity: Severity, threshold: Severity): boolean {
   return SEVERITY_RANK[severity] >= SEVERITY_RANK[threshold];
 }
 
-/** An Application (or a literal ApplicationSet template) and what it deploys. */
+/** An Application (or one an ApplicationSet generates, or its literal template) and what it deploys. */
 interface AuditUnit {
   readonly application?: LocatedManifest;
   readonly applicationName?: string;
@@ -81,7 +81,7 @@ interface SetOrigin {
 
 /**
  * Audits files of a GitOps repository with the same rules SafeApplication runs at synth: parses every
- * file, finds Applications (and literal ApplicationSet templates), pairs each with the manifests under its
+ * file, finds Applications (and those ApplicationSets generate, see application-set.ts), pairs each with the manifests under its
  * `source.path`, runs the rules, and applies suppressions. Files that cannot be parsed are reported and
  * the rest is still audited. Pure: the caller reads the files.
  */
@@ -152,7 +152,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   const units = groupUnits(objects, notes, templateFiles, { repository, maxApplications: Math.min(MAX_GENERATED_APPLICATIONS, budget), sets });
   const rules = rulesFor(options);
   const findings: PlacedFinding[] = [];
-  const onTemplates = new Map<string, { placed: PlacedFinding; set: SetOrigin; generated: Set<string> }>();
+  const onTemplates = new Map<string, { placed: PlacedFinding; set: SetOrigin; generated: Set<string>; unsuppressed: Set<string> }>();
   for (const unit of units) {
     const located = new Map<Manifest, LocatedManifest>();
     for (const r of unit.resources) {
@@ -191,18 +191,26 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       if (holdsAction(valueAt(f.object, f.path))) {
         continue;
       }
-      const placed = toAuditFinding(f, located.get(f.object)!, `${set.name} (ApplicationSet template)`, options.suppressions ?? []);
+      // The finding is on the ApplicationSet itself: a config suppression limited to applications names the ApplicationSet.
+      const suppressions = options.suppressions ?? [];
+      const { finding: { application: _, ...finding }, objectStart } = toAuditFinding(f, located.get(f.object)!, set.name, suppressions);
+      const placed = { finding, objectStart };
       const key = `${set.id}\u0000${f.rule.id}\u0000${f.path}`;
-      const group = onTemplates.get(key) ?? { placed, set, generated: new Set<string>() };
+      const group = onTemplates.get(key) ?? { placed, set, generated: new Set<string>(), unsuppressed: new Set<string>() };
       group.generated.add(set.generated ?? '');
-      if (!placed.finding.suppression && group.placed.finding.suppression) {
-        group.placed = placed;
+      if (!placed.finding.suppression) {
+        group.unsuppressed.add(set.generated ?? '');
+        if (group.placed.finding.suppression) {
+          group.placed = placed;
+        }
       }
       onTemplates.set(key, group);
     }
   }
   // Once unsuppressed, a group holds an unsuppressed copy: one Application's suppression does not hide the others'.
-  for (const { placed, set, generated } of onTemplates.values()) {
+  for (const { placed, set, generated: every, unsuppressed } of onTemplates.values()) {
+    // An unsuppressed finding says for which Applications it is not suppressed.
+    const generated = placed.finding.suppression ? every : unsuppressed;
     // Reported on the ApplicationSet, at its template's field: what a baseline names does not change with the generators.
     findings.push({
       objectStart: placed.objectStart,

@@ -84,7 +84,7 @@ describe('auditFiles: an openly unsafe ApplicationSet is reported', () => {
       ['SA006', 'ApplicationSet argocd/set', '/spec/template/spec/syncPolicy/retry', expect.any(Number)],
     ].sort((a, b) => (a[3] as number) - (b[3] as number)));
     expect(result.findings.map((f) => f.ruleId)).toContain('SA003');
-    expect(found.every((f) => f.application === 'set (ApplicationSet template)' && !f.message.includes(' of 3 '))).toBe(true);
+    expect(found.every((f) => f.application === undefined && !f.message.includes(' of 3 '))).toBe(true);
     expect(result.stats.applications).toBe(3);
     expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 3 });
   });
@@ -130,6 +130,34 @@ describe('auditFiles: ApplicationSet findings that hold for some Applications', 
     // WHEN they are audited / THEN SA007 does not judge the unrendered field, and judges the rendered one
     expect(unset.findings).toEqual([]);
     expect(ranged.findings.map((f) => f.ruleId)).toEqual(['SA007']);
+  });
+});
+
+describe('auditFiles: suppressing findings on an ApplicationSet template', () => {
+  test('a config suppression limited to applications names the ApplicationSet', () => {
+    // GIVEN a set in the default project, and a suppression of SA005 for the applications "set"
+    const text = appSet([list({ name: 'eu' }, { name: 'us' })], template({ project: 'default' }));
+    const suppressions = [{ ruleId: 'SA005', reason: 'the platform team owns it', paths: [], applications: ['set'] }];
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD }, { suppressions });
+
+    // THEN the finding is suppressed, once
+    expect(result.findings).toEqual([]);
+    expect(result.suppressed.map((f) => [f.ruleId, f.suppression?.source])).toEqual([['SA005', 'config']]);
+  });
+
+  test('a suppression annotation rendered for some Applications only does not hide the others', () => {
+    // GIVEN the suppression annotation read from a parameter that only one element has
+    const tmpl = template({ project: 'default' });
+    (tmpl.metadata as Record<string, unknown>).annotations = { 'safe-argocd/suppress.SA005': '{{reason}}' };
+    const text = appSet([list({ name: 'eu', reason: 'legacy cluster, moved in Q3' }, { name: 'us', reason: '' })], tmpl);
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+
+    // THEN SA005 is reported, for the one Application that does not suppress it
+    expect(result.findings.map((f) => [f.ruleId, f.message.replace(/^.*\(in /, '(in ')])).toEqual([['SA005', '(in 1 of 2 generated Applications: us)']]);
   });
 });
 

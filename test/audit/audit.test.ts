@@ -463,7 +463,7 @@ describe('auditFiles: ApplicationSets', () => {
     // WHEN it is audited
     // THEN the template is checked like an Application, and paired with its workloads
     expect(keysOf(result.findings)).toEqual([
-      key('SA005', 'apps/web-set.yaml', 'web-set (ApplicationSet template)'),
+      key('SA005', 'apps/web-set.yaml'),
       key('SA101', 'workloads/web/deployment.yaml', 'web (ApplicationSet web-set)'),
       key('SA102', 'workloads/web/deployment.yaml', 'web (ApplicationSet web-set)'),
     ]);
