@@ -458,6 +458,18 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
   }
   const claimed = new Set<LocatedManifest>();
   const units: AuditUnit[] = [];
+  // The Applications of one ApplicationSet share their template: one note for all of them that it holds for.
+  const setNotes = new Map<string, { set: SetOrigin; file: string; tail: string; names: string[] }>();
+  const noteOn = (name: string, set: SetOrigin | undefined, file: string, tail: string) => {
+    if (set === undefined) {
+      notes.push(`Application ${name} (${file}): ${tail}`);
+      return;
+    }
+    const key = `${set.id}\u0000${tail}`;
+    const entry = setNotes.get(key) ?? { set, file, tail, names: [] };
+    entry.names.push(set.generated ?? name);
+    setNotes.set(key, entry);
+  };
   for (const { located, name, set } of applications) {
     const { paths: all, unrendered } = sourcePaths(located.manifest);
     // A template's source path left with {{ }} names no folder; the ApplicationSet's note says why.
@@ -465,7 +477,7 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
     const resources: LocatedManifest[] = [];
     const inUnit = new Set<LocatedManifest>();
     if (unrendered) {
-      notes.push(`Application ${name} (${located.location.file}): deploys ${unrendered}, which is not rendered here; pass its rendered output to audit the workloads`);
+      noteOn(name, set, located.location.file, `deploys ${unrendered}, which is not rendered here; pass its rendered output to audit the workloads`);
     }
     for (const { path: p, recurse } of paths) {
       // Argo CD reads only the folder itself unless directory.recurse is set.
@@ -485,9 +497,9 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
       }
       if (matched.length === 0) {
         const chart = templateFiles.some((f) => isUnder(path.posix.dirname(f.path), p));
-        notes.push(chart
-          ? `Application ${name} (${located.location.file}): source path ${p} is a Helm chart, which is not rendered here; pass its rendered output to audit the workloads`
-          : `Application ${name} (${located.location.file}): source path ${p} holds no manifests in the audited files`);
+        noteOn(name, set, located.location.file, chart
+          ? `source path ${p} is a Helm chart, which is not rendered here; pass its rendered output to audit the workloads`
+          : `source path ${p} holds no manifests in the audited files`);
       }
       for (const m of matched) {
         // Two sources of one Application may name overlapping folders: each object once.
@@ -503,6 +515,12 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
     units.push({
       application: located, applicationName: name, resources, ...(set ? { set } : {}), ...(projects.length > 0 ? { context: projects } : {}),
     });
+  }
+  for (const { set, file, tail, names } of setNotes.values()) {
+    const sorted = [...new Set(names)].sort(compareStrings);
+    const which = !set.expanded ? 'its template'
+      : `${sorted.length === set.total ? 'all' : sorted.length} of its ${set.total} Applications (${sorted.slice(0, 3).join(', ')}${sorted.length > 3 ? ', ...' : ''})`;
+    notes.push(`ApplicationSet ${set.name} (${file}), ${which}: ${tail}`);
   }
   // Manifests no Application deploys are still checked for the workload rules, directory by directory.
   for (const [, list] of [...byDir.entries()].sort(([a], [b]) => compareStrings(a, b))) {

@@ -133,6 +133,24 @@ describe('auditFiles: ApplicationSet findings that hold for some Applications', 
   });
 });
 
+describe('auditFiles: notes on the Applications of an ApplicationSet', () => {
+  test('one note for all the Applications whose source path holds nothing, and one for the template of a set not expanded', () => {
+    // GIVEN three Applications of a folder that holds nothing, and an SCM provider set of a Helm source
+    const empty = appSet([list({ name: 'a' }, { name: 'b' }, { name: 'c' })], template({ source: { repoURL: REPO, targetRevision: 'main', path: 'workloads/none' } }));
+    const helm = appSet([{ scmProvider: {} }], template({ source: { repoURL: REPO, targetRevision: 'main', path: 'charts/web', helm: { releaseName: '{{repository}}' } } }));
+
+    // WHEN audited
+    const result = audit({ 'apps/empty.yaml': empty, 'apps/helm.yaml': helm, ...WORKLOAD });
+
+    // THEN one note each, naming the Applications or the template
+    expect(result.notes).toEqual([
+      'ApplicationSet set (apps/empty.yaml), all of its 3 Applications (a, b, c): source path workloads/none holds no manifests in the audited files',
+      'ApplicationSet set (apps/helm.yaml), its template: deploys a Helm source, which is not rendered here; pass its rendered output to audit the workloads',
+      expect.stringContaining('ApplicationSet set (apps/helm.yaml): not expanded: an SCM provider generator'),
+    ]);
+  });
+});
+
 describe('auditFiles: suppressing findings on an ApplicationSet template', () => {
   test('a config suppression limited to applications names the ApplicationSet', () => {
     // GIVEN a set in the default project, and a suppression of SA005 for the applications "set"
