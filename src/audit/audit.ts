@@ -77,6 +77,8 @@ interface SetOrigin {
   readonly expanded: boolean;
   /** The generated Application's own name (its metadata.name), when expanded. */
   readonly generated?: string;
+  /** Which of the set's Applications this is: two may share a name left with {{ }}. */
+  readonly index: number;
 }
 
 /**
@@ -152,7 +154,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   const units = groupUnits(objects, notes, templateFiles, { repository, maxApplications: Math.min(MAX_GENERATED_APPLICATIONS, budget), sets });
   const rules = rulesFor(options);
   const findings: PlacedFinding[] = [];
-  const onTemplates = new Map<string, { placed: PlacedFinding; set: SetOrigin; generated: Set<string>; unsuppressed: Set<string> }>();
+  const onTemplates = new Map<string, { placed: PlacedFinding; set: SetOrigin; generated: Map<number, string>; unsuppressed: Map<number, string> }>();
   for (const unit of units) {
     const located = new Map<Manifest, LocatedManifest>();
     for (const r of unit.resources) {
@@ -196,10 +198,10 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       const { finding: { application: _, ...finding }, objectStart } = toAuditFinding(f, located.get(f.object)!, set.name, suppressions);
       const placed = { finding, objectStart };
       const key = `${set.id}\u0000${f.rule.id}\u0000${f.path}`;
-      const group = onTemplates.get(key) ?? { placed, set, generated: new Set<string>(), unsuppressed: new Set<string>() };
-      group.generated.add(set.generated ?? '');
+      const group = onTemplates.get(key) ?? { placed, set, generated: new Map<number, string>(), unsuppressed: new Map<number, string>() };
+      group.generated.set(set.index, set.generated ?? '');
       if (!placed.finding.suppression) {
-        group.unsuppressed.add(set.generated ?? '');
+        group.unsuppressed.set(set.index, set.generated ?? '');
         if (group.placed.finding.suppression) {
           group.placed = placed;
         }
@@ -246,12 +248,17 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
 }
 
 /** ` (in 2 of 5 generated Applications: a, b)` when a finding on a template holds for some of its Applications only. */
-function holdsFor(set: SetOrigin, generated: Set<string>): string {
+function holdsFor(set: SetOrigin, generated: Map<number, string>): string {
   if (!set.expanded || generated.size >= set.total) {
     return '';
   }
-  const names = [...generated].sort(compareStrings);
-  return ` (in ${names.length} of ${set.total} generated Applications: ${names.slice(0, 3).join(', ')}${names.length > 3 ? ', ...' : ''})`;
+  return ` (in ${generated.size} of ${set.total} generated Applications: ${namesOf([...generated.values()])})`;
+}
+
+/** Up to three names, sorted and once each, then `...`. */
+function namesOf(names: readonly string[]): string {
+  const sorted = [...new Set(names)].sort(compareStrings);
+  return `${sorted.slice(0, 3).join(', ')}${sorted.length > 3 ? ', ...' : ''}`;
 }
 
 /** The value at an RFC 6901 pointer, or undefined when the pointer leads nowhere. */
@@ -414,7 +421,7 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
       context.sets.generated += expansion.expanded ? expansion.applications.length : 0;
       const id = `${o.location.file}\u0000${o.location.line}:${o.location.column}`;
       const locate = o.locate;
-      for (const generated of expansion.applications) {
+      for (const [index, generated] of expansion.applications.entries()) {
         applications.push({
           located: {
             manifest: generated.manifest,
@@ -430,6 +437,7 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
             total: expansion.applications.length,
             expanded: expansion.expanded,
             ...(expansion.expanded ? { generated: generated.name } : {}),
+            index,
           },
         });
       }
@@ -517,9 +525,7 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
     });
   }
   for (const { set, file, tail, names } of setNotes.values()) {
-    const sorted = [...new Set(names)].sort(compareStrings);
-    const which = !set.expanded ? 'its template'
-      : `${sorted.length === set.total ? 'all' : sorted.length} of its ${set.total} Applications (${sorted.slice(0, 3).join(', ')}${sorted.length > 3 ? ', ...' : ''})`;
+    const which = !set.expanded ? 'its template' : `${names.length === set.total ? 'all' : names.length} of its ${set.total} Applications (${namesOf(names)})`;
     notes.push(`ApplicationSet ${set.name} (${file}), ${which}: ${tail}`);
   }
   // Manifests no Application deploys are still checked for the workload rules, directory by directory.

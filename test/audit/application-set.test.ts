@@ -308,6 +308,22 @@ describe('auditFiles: matrix, merge and cluster generators', () => {
     expect(result.notes).toEqual([]);
   });
 
+  test('a finding of both Applications that share a name left with {{ }} holds for all of them', () => {
+    // GIVEN clusters x two environments, both on HEAD, named by the symbolic cluster name alone
+    const tmpl = template({ source: { repoURL: REPO, targetRevision: 'HEAD', path: 'workloads/{{ .env }}' } }, '{{ .name }}-web');
+    const text = appSet([{ matrix: { generators: [{ clusters: {} }, list({ env: 'dev' }, { env: 'prod' })] } }], tmpl, { goTemplate: true });
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text });
+
+    // THEN SA007 does not say "1 of 2", and the note counts both Applications
+    expect(result.findings.map((f) => [f.ruleId, f.message])).toEqual([['SA007', 'targetRevision "HEAD" follows the repository\'s default branch']]);
+    expect(result.notes).toEqual([
+      'ApplicationSet set (apps/set.yaml), 1 of its 2 Applications ({{ .name }}-web): source path workloads/dev holds no manifests in the audited files',
+      'ApplicationSet set (apps/set.yaml), 1 of its 2 Applications ({{ .name }}-web): source path workloads/prod holds no manifests in the audited files',
+    ]);
+  });
+
   test('a generator of a kind Argo CD does not know is named in the note', () => {
     // GIVEN a union generator, which Argo CD does not have
     const text = appSet([{ union: { generators: [] } }], template({}, 'web'));
