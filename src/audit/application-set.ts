@@ -143,7 +143,8 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
   }
   const all = sets.params.map(({ params: p, template: own }) => ({ params: p, template: own ? fillEmpty(own, template) : template }));
   if (all.length === 0) {
-    return { applications: [], expanded: true, notes: [...notes, 'its generators give no Application in the audited files'] };
+    // Often a git generator over folders outside what was audited: whatever it generates has the literal fields.
+    return literal('its generators give no Application in the audited files; its literal fields are audited, those with {{ }} are not');
   }
   const applications: GeneratedApplication[] = [];
   const failures = new Set<string>();

@@ -228,6 +228,17 @@ describe('auditFiles: git generators over the audited repository', () => {
     expect(result.findings.map((f) => [f.ruleId, f.message.replace(/^.*\(in /, '(in ')])).toEqual([['SA007', '(in 1 of 2 generated Applications: eu-prod)']]);
   });
 
+  test('a git generator that matches no audited folder (a subfolder audited alone): the literal fields are still judged', () => {
+    // GIVEN a generator over apps/*, with no apps/ among the audited files, and a literal default project
+    const tmpl = template({ project: 'default', source: { repoURL: REPO, targetRevision: 'main', path: '{{path}}' } }, '{{path.basename}}');
+    const result = audit({ 'bootstrap/set.yaml': gitSet({ directories: [{ path: 'apps/*' }] }, tmpl) });
+
+    // WHEN it is audited / THEN SA005 is found on the template, and the note says no Application was generated
+    expect(result.findings.map((f) => [f.ruleId, f.pointer])).toEqual([['SA005', '/spec/template/spec/project']]);
+    expect(result.notes).toEqual(['ApplicationSet set (bootstrap/set.yaml): its generators give no Application in the audited files; its literal fields are audited, those with {{ }} are not']);
+    expect(result.stats.applicationSets).toEqual({ expanded: 0, literal: 1, generated: 0 });
+  });
+
   test('a git generator over another repository is not expanded, and the note names it', () => {
     // GIVEN a generator reading a repository no Application source names
     const tmpl = template({ source: { repoURL: REPO, targetRevision: 'main', path: '{{path}}' } }, '{{path.basename}}');
