@@ -595,6 +595,10 @@ function empty(v: unknown): boolean {
 }
 
 function compare(name: string, a: unknown, b: unknown): number {
+  if (a === undefined || a === null || b === undefined || b === null) {
+    // Go's answer for a missing value depends on its release: leave it to the controller.
+    throw unknown(`${name} of a missing value is not modelled here`);
+  }
   if (typeof a === 'number' && typeof b === 'number') {
     return a - b;
   }

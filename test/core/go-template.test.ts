@@ -63,6 +63,7 @@ describe('renderGoTemplate: what the ApplicationSet controller prints', () => {
     ['{{ $x := .cluster }}{{ $x }}'],
     ['{{ .cluster | sha256sum }}'],
     ['{{ printf "%05d" .replicas }}'],
+    ['{{ if eq .missing "prod" }}x{{ end }}'],
   ])('%p is unknown: only the controller can tell', (template) => {
     expect(text(template).kind).toBe('unknown');
   });
