@@ -134,6 +134,11 @@ describe('list, matrix, merge and cluster parameters', () => {
     expect(params([{ list: { elements: [{ cluster: 'eu', values: { env: 'prod' } }] } }], repo([]))).toEqual([{ 'cluster': 'eu', 'values.env': 'prod' }]);
   });
 
+  test('list: elementsYaml adds its elements after the elements', () => {
+    const generators = [{ list: { elements: [{ cluster: 'eu' }], elementsYaml: '- cluster: us\n- cluster: ap\n' } }];
+    expect(params(generators, repo([]), true)).toEqual([{ cluster: 'eu' }, { cluster: 'us' }, { cluster: 'ap' }]);
+  });
+
   test('list: a value that is not a string is an error without goTemplate, a value with it', () => {
     const generators = [{ list: { elements: [{ cluster: 'eu', replicas: 3 }] } }];
     expect(generatorParameters({ spec: { generators } }, repo([]), LIMITS)).toEqual({ stop: expect.stringContaining('replicas is not a string') });

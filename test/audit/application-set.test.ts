@@ -239,6 +239,16 @@ describe('auditFiles: git generators over the audited repository', () => {
     expect(result.stats.applicationSets).toEqual({ expanded: 0, literal: 1, generated: 0 });
   });
 
+  test('hidden folders are not generated, as Argo CD\'s repo server leaves them out', () => {
+    // GIVEN a generator over every top folder, and a hidden .ci folder with a YAML file
+    const tmpl = template({ source: { repoURL: REPO, targetRevision: 'main', path: '{{path}}' } }, '{{path.basename}}');
+    const result = audit({ 'bootstrap/set.yaml': gitSet({ directories: [{ path: '*' }] }, tmpl), '.ci/pipeline.yaml': 'steps: []\n', ...autoscaled('web/app') });
+
+    // WHEN it is audited / THEN bootstrap and web are generated, .ci is not
+    expect(result.notes.join('\n')).not.toContain('.ci');
+    expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 2 });
+  });
+
   test('a git generator over another repository is not expanded, and the note names it', () => {
     // GIVEN a generator reading a repository no Application source names
     const tmpl = template({ source: { repoURL: REPO, targetRevision: 'main', path: '{{path}}' } }, '{{path.basename}}');
@@ -341,6 +351,22 @@ describe('auditFiles: matrix, merge and cluster generators', () => {
 
     // WHEN it is audited / THEN the note names it
     expect(audit({ 'apps/set.yaml': text, ...WORKLOAD }).notes).toEqual([expect.stringContaining('a generator of a kind Argo CD does not know (union)')]);
+  });
+});
+
+describe('auditFiles: a generator\'s own template', () => {
+  test('its fields win over the ApplicationSet\'s template, the rest comes from it', () => {
+    // GIVEN a template in project payments, and a second list generator whose own template sets project default
+    const text = appSet([
+      list({ name: 'eu' }),
+      { list: { elements: [{ name: 'legacy' }] }, template: { metadata: {}, spec: { project: 'default' } } },
+    ], template());
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+
+    // THEN only the legacy Application is in the default project, and it keeps the rest (retry, revision) of the template
+    expect(result.findings.map((f) => [f.ruleId, f.message.replace(/^.*\(in /, '(in ')])).toEqual([['SA005', '(in 1 of 2 generated Applications: legacy)']]);
   });
 });
 
