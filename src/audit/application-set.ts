@@ -498,7 +498,8 @@ function gitParams(spec: Manifest, r: Renderer, repo: RepositoryView, limits: Ex
   for (const file of matched) {
     const content = repo.read(file);
     const data = content === undefined ? undefined : readYaml(Buffer.from(content).toString('utf8'));
-    const objects = Array.isArray(data) ? data : [data];
+    // An empty file is an empty mapping to sigs.k8s.io/yaml: one set of the path parameters alone.
+    const objects = Array.isArray(data) ? data : [data === null ? {} : data];
     if (!objects.every(isObject)) {
       return { stop: `its git generator reads ${file}, which is not a YAML or JSON mapping or list of mappings (Argo CD fails)` };
     }
@@ -664,11 +665,14 @@ function select(sets: Params[], selector: Manifest): Generated {
   return { params: out };
 }
 
-/** The first YAML document of a text as data (what sigs.k8s.io/yaml reads), or undefined when it is not YAML. */
+/** The first YAML document of a text as data (what sigs.k8s.io/yaml reads): null when there is none, undefined when it is not YAML. */
 function readYaml(text: string): unknown {
   try {
     const [doc] = parseAllDocuments(text, { prettyErrors: false });
-    if (doc === undefined || !('errors' in doc) || doc.errors.length > 0) {
+    if (doc === undefined) {
+      return null;
+    }
+    if (!('errors' in doc) || doc.errors.length > 0) {
       return undefined;
     }
     return doc.toJS({ maxAliasCount: 100 });

@@ -123,6 +123,12 @@ describe('git file generator parameters', () => {
     expect(result.map((p) => p.path)).toEqual(['cluster-config/production']);
   });
 
+  test('an empty file gives the path parameters alone; a file that is not YAML stops the generator', () => {
+    expect(params([git({ files: [{ path: 'a/*.yaml' }] })], repo([], { 'a/empty.yaml': '' })).map((p) => p['path.filename'])).toEqual(['empty.yaml']);
+    const broken = generatorParameters({ spec: { generators: [git({ files: [{ path: 'a/*.yaml' }] })] } }, repo([], { 'a/x.yaml': 'a: [' }), LIMITS);
+    expect(broken).toEqual({ stop: expect.stringContaining('a/x.yaml, which is not a YAML or JSON mapping') });
+  });
+
   test('a file of a list of objects gives one set each', () => {
     const view = repo([], { 'envs/list.yaml': '- env: dev\n- env: prod\n' });
     expect(params([git({ files: [{ path: 'envs/*.yaml' }] })], view).map((p) => p.env)).toEqual(['dev', 'prod']);
