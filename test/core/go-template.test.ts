@@ -102,3 +102,31 @@ describe('sanitizeName', () => {
     expect(sanitizeName(name)).toBe(expected);
   });
 });
+
+describe('renderGoTemplate: hostile templates', () => {
+  const PIECES = ['{{', '}}', '{{-', '-}}', ' ', '.', '.a', '.a.b', '$', '$x', '(', ')', '|', '"', '`', '\'', '/*', '*/', 'if', 'else', 'end',
+    'with', 'range', 'index', 'printf', '"%s"', 'lower', 'eq', '1', '-', ':=', 'x', '\n', '\\'];
+
+  test('10,000 random templates render, or stop with a reason, quickly and without throwing', () => {
+    // GIVEN templates made of random pieces of the syntax (a fixed seed: the run is the same every time)
+    let seed = 42;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed;
+    };
+    const started = Date.now();
+    for (let n = 0; n < 10_000; n++) {
+      const template = Array.from({ length: next() % 24 }, () => PIECES[next() % PIECES.length]).join('');
+      // WHEN each is rendered
+      const result = renderGoTemplate(template, { a: { b: 'c' } }, { budget: { chars: 1000 } });
+      // THEN the result is one of the four kinds
+      expect(['text', 'unknown', 'error', 'tooLarge']).toContain(result.kind);
+    }
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  test('deep nesting of if and parentheses is unknown, not a stack overflow', () => {
+    expect(renderGoTemplate(`${'{{ if true }}'.repeat(10_000)}x${'{{ end }}'.repeat(10_000)}`, {}).kind).toBe('unknown');
+    expect(renderGoTemplate(`{{ ${'('.repeat(10_000)}1${')'.repeat(10_000)} }}`, {}).kind).toBe('unknown');
+  });
+});
