@@ -451,6 +451,20 @@ describe('auditFiles: hostile ApplicationSets stay bounded', () => {
     expect(audit({ 'apps/set.yaml': text, ...WORKLOAD }, { maxObjectsPerFile: 1000 }).notes).toEqual([expect.stringContaining('render to more than 20000000 characters')]);
   });
 
+  test('matrices nested ten deep are not expanded: Argo CD nests one level', () => {
+    // GIVEN a matrix of a matrix of ... ten deep
+    let generator: unknown = list({ name: 'a' });
+    for (let i = 0; i < 10; i++) {
+      generator = { matrix: { generators: [generator, list({ [`k${i}`]: 'v' })] } };
+    }
+    const text = appSet([generator], template({ project: 'default' }));
+
+    // WHEN audited / THEN the note says how deep, and the literal project is judged
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+    expect(result.notes).toEqual([expect.stringContaining('its matrix generators nest more than 3 deep')]);
+    expect(result.findings.map((f) => f.ruleId)).toEqual(['SA005']);
+  });
+
   test('parameters named __proto__ or constructor are only parameters', () => {
     // GIVEN list elements with keys of Object.prototype, in both template modes
     const tmpl = template({}, 'x-{{__proto__}}-{{constructor}}');
