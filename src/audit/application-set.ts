@@ -2,6 +2,7 @@ import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
 import { globMatches } from '../core/glob';
 import { renderGoTemplate, RenderBudget, sanitizeName, Symbolic } from '../core/go-template';
+import { keysFromPointer } from '../core/json-pointer';
 import { at, isObject, listAt, Manifest, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
 
@@ -34,10 +35,15 @@ export interface ExpansionLimits {
   readonly maxRenderedChars: number;
 }
 
-/** One generated Application: its manifest, and the strings of it that are left unrendered. */
+/** One generated Application: its manifest, its name, and where in the ApplicationSet each of its fields is written. */
 export interface GeneratedApplication {
   readonly manifest: Manifest;
   readonly name: string;
+  /**
+   * The pointer into the ApplicationSet of an Application pointer: under `/spec/template`, or under
+   * `/spec/generators/N/template` for a field the generator's own template sets.
+   */
+  readonly pointerOf: (applicationPointer: string) => string;
 }
 
 /** What an ApplicationSet expands to. */
@@ -122,7 +128,7 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
     notes.push('its templatePatch is not applied: the fields it patches are audited as the template writes them');
   }
   const literal = (why: string): ApplicationSetExpansion => ({
-    applications: isObject(template) ? [{ manifest: asApplication(template), name: '' }] : [],
+    applications: isObject(template) ? [{ manifest: asApplication(template), name: '', pointerOf: inTemplate }] : [],
     expanded: false,
     notes: [...notes, why],
   });
@@ -141,7 +147,11 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
     const why = tooLarge ? `too large, not expanded: ${sets.stop.slice(tooLarge[0].length)}` : `not expanded: ${sets.stop}`;
     return literal(`${why}; its literal fields are audited, those with {{ }} are not`);
   }
-  const all = sets.params.map(({ params: p, template: own }) => ({ params: p, template: own ? fillEmpty(own, template) : template }));
+  const all = sets.params.map(({ params: p, template: own, generator }) => ({
+    params: p,
+    template: own ? fillEmpty(own, template) : template,
+    pointerOf: own ? (pointer: string) => (isEmpty(valueAt(own, pointer)) ? inTemplate(pointer) : `/spec/generators/${generator}/template${pointer}`) : inTemplate,
+  }));
   if (all.length === 0) {
     // Often a git generator over folders outside what was audited: whatever it generates has the literal fields.
     return literal('its generators give no Application in the audited files; its literal fields are audited, those with {{ }} are not');
@@ -150,7 +160,7 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
   const failures = new Set<string>();
   const duplicates = new Set<string>();
   const names = new Set<string>();
-  for (const { params: p, template: t } of all) {
+  for (const { params: p, template: t, pointerOf } of all) {
     const rendered = renderValue(t, p, renderer);
     if ('tooLarge' in rendered) {
       return literal(`too large, not expanded: its Applications render to more than ${limits.maxRenderedChars} characters; its literal fields are audited, those with {{ }} are not`);
@@ -168,7 +178,7 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
       continue;
     }
     names.add(name);
-    applications.push({ manifest, name });
+    applications.push({ manifest, name, pointerOf });
   }
   for (const name of [...duplicates].sort(compareStrings)) {
     notes.push(`it generates several Applications named ${name}; Argo CD creates the first and refuses the others, which are not audited`);
@@ -177,6 +187,25 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
     notes.push(`Argo CD cannot render its template for some parameters (${failure}); those Applications are not generated`);
   }
   return { applications, expanded: true, notes };
+}
+
+function inTemplate(pointer: string): string {
+  return `/spec/template${pointer}`;
+}
+
+/** The value at an RFC 6901 pointer, or undefined when the pointer leads nowhere. */
+export function valueAt(object: unknown, pointer: string): unknown {
+  let value = object;
+  for (const token of pointer === '' ? [] : keysFromPointer(pointer)) {
+    if (Array.isArray(value) && /^(0|[1-9][0-9]*)$/.test(token)) {
+      value = value[Number(token)];
+    } else if (isObject(value) && Object.prototype.hasOwnProperty.call(value, token)) {
+      value = value[token];
+    } else {
+      return undefined;
+    }
+  }
+  return value;
 }
 
 function asApplication(template: Manifest): Manifest {
@@ -195,16 +224,16 @@ export function generatorParameters(set: Manifest, repo: RepositoryView, limits:
 
 /** Each generator's parameter sets in turn, with the generator's own `template` when it has one. */
 function parameterSets(generators: unknown[], renderer: Renderer, repo: RepositoryView, limits: ExpansionLimits):
-{ readonly params: { params: Params; template?: Manifest }[] } | { readonly stop: string } {
-  const all: { params: Params; template?: Manifest }[] = [];
-  for (const generator of generators) {
+{ readonly params: { params: Params; template?: Manifest; generator: number }[] } | { readonly stop: string } {
+  const all: { params: Params; template?: Manifest; generator: number }[] = [];
+  for (const [index, generator] of generators.entries()) {
     const generated = generate(generator, renderer, repo, limits, 0, undefined);
     if ('stop' in generated) {
       return generated;
     }
     const own = isObject(generator) ? at(generator, 'template') : undefined;
     for (const p of generated.params) {
-      all.push({ params: p, ...(isObject(own) ? { template: own } : {}) });
+      all.push({ params: p, generator: index, ...(isObject(own) ? { template: own } : {}) });
     }
     if (all.length > limits.maxApplications) {
       return { stop: `too large: its generators give more than ${limits.maxApplications} Applications` };

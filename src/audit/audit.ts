@@ -1,9 +1,8 @@
 import * as path from 'path';
-import { expandApplicationSet, repositoryKey, RepositoryView } from './application-set';
+import { expandApplicationSet, repositoryKey, RepositoryView, valueAt } from './application-set';
 import { isExcluded } from './exclude';
 import { AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
-import { keysFromPointer } from '../core/json-pointer';
 import { at, describeObject, isObject, listAt, LocatedManifest, Manifest, SourceLocation, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
 import { parseManifests } from '../core/parse-manifests';
@@ -79,6 +78,8 @@ interface SetOrigin {
   readonly generated?: string;
   /** Which of the set's Applications this is: two may share a name left with {{ }}. */
   readonly index: number;
+  /** Where in the ApplicationSet a field of this Application is written. */
+  readonly pointerOf: (applicationPointer: string) => string;
 }
 
 /**
@@ -196,8 +197,9 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       // The finding is on the ApplicationSet itself: a config suppression limited to applications names the ApplicationSet.
       const suppressions = options.suppressions ?? [];
       const { finding: { application: _, ...finding }, objectStart } = toAuditFinding(f, located.get(f.object)!, set.name, suppressions);
-      const placed = { finding, objectStart };
-      const key = `${set.id}\u0000${f.rule.id}\u0000${f.path}`;
+      const pointer = set.pointerOf(f.path);
+      const placed = { finding: { ...finding, pointer }, objectStart };
+      const key = `${set.id}\u0000${f.rule.id}\u0000${pointer}`;
       const group = onTemplates.get(key) ?? { placed, set, generated: new Map<number, string>(), unsuppressed: new Map<number, string>() };
       group.generated.set(set.index, set.generated ?? '');
       if (!placed.finding.suppression) {
@@ -219,7 +221,6 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       finding: {
         ...placed.finding,
         object: set.object,
-        pointer: `/spec/template${placed.finding.pointer}`,
         message: placed.finding.message + holdsFor(set, generated),
       },
     });
@@ -259,21 +260,6 @@ function holdsFor(set: SetOrigin, generated: Map<number, string>): string {
 function namesOf(names: readonly string[]): string {
   const sorted = [...new Set(names)].sort(compareStrings);
   return `${sorted.slice(0, 3).join(', ')}${sorted.length > 3 ? ', ...' : ''}`;
-}
-
-/** The value at an RFC 6901 pointer, or undefined when the pointer leads nowhere. */
-function valueAt(object: unknown, pointer: string): unknown {
-  let value = object;
-  for (const token of pointer === '' ? [] : keysFromPointer(pointer)) {
-    if (Array.isArray(value) && /^(0|[1-9][0-9]*)$/.test(token)) {
-      value = value[Number(token)];
-    } else if (isObject(value) && Object.prototype.hasOwnProperty.call(value, token)) {
-      value = value[token];
-    } else {
-      return undefined;
-    }
-  }
-  return value;
 }
 
 /** Whether a value is, or holds, a string with a template action left unrendered. */
@@ -426,8 +412,8 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
           located: {
             manifest: generated.manifest,
             location: o.location,
-            // The template's fields are written under spec.template of the ApplicationSet.
-            ...(locate ? { locate: (pointer: string) => locate(`/spec/template${pointer}`) } : {}),
+            // The template's fields are written under spec.template of the ApplicationSet (or a generator's template).
+            ...(locate ? { locate: (pointer: string) => locate(generated.pointerOf(pointer)) } : {}),
           },
           name: expansion.expanded ? `${generated.name} (ApplicationSet ${setName})` : `${setName} (ApplicationSet template)`,
           set: {
@@ -438,6 +424,7 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
             expanded: expansion.expanded,
             ...(expansion.expanded ? { generated: generated.name } : {}),
             index,
+            pointerOf: generated.pointerOf,
           },
         });
       }

@@ -365,8 +365,11 @@ describe('auditFiles: a generator\'s own template', () => {
     // WHEN it is audited
     const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
 
-    // THEN only the legacy Application is in the default project, and it keeps the rest (retry, revision) of the template
-    expect(result.findings.map((f) => [f.ruleId, f.message.replace(/^.*\(in /, '(in ')])).toEqual([['SA005', '(in 1 of 2 generated Applications: legacy)']]);
+    // THEN only the legacy Application is in the default project, and it keeps the rest (retry, revision) of the template;
+    // the finding is where the generator's template writes the project
+    expect(result.findings.map((f) => [f.ruleId, f.pointer, f.location.line, f.message.replace(/^.*\(in /, '(in ')])).toEqual([
+      ['SA005', '/spec/generators/1/template/spec/project', lineOf(text, 'project: default'), '(in 1 of 2 generated Applications: legacy)'],
+    ]);
   });
 });
 
