@@ -1,4 +1,5 @@
 import * as path from 'path';
+import { expandApplicationSet, repositoryKey, RepositoryView, valueAt } from './application-set';
 import { isExcluded } from './exclude';
 import { AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
@@ -34,6 +35,14 @@ export interface AuditOptions {
  */
 export const MAX_OBJECTS_PER_FILE = 250_000;
 
+/**
+ * The budget of one ApplicationSet: at most this many generated Applications (and never more than the per-file
+ * budget of objects), and this many characters rendered for them all. Past it, the set is "too large, not
+ * expanded" and only its template's literal fields are audited.
+ */
+export const MAX_GENERATED_APPLICATIONS = 2_000;
+export const MAX_RENDERED_CHARS = 20_000_000;
+
 const SEVERITY_RANK: Record<Severity, number> = { [Severity.NOTE]: 0, [Severity.WARNING]: 1, [Severity.ERROR]: 2 };
 
 /** Whether `severity` is at least `threshold`. */
@@ -41,11 +50,13 @@ export function atLeast(severity: Severity, threshold: Severity): boolean {
   return SEVERITY_RANK[severity] >= SEVERITY_RANK[threshold];
 }
 
-/** An Application (or a literal ApplicationSet template) and what it deploys. */
+/** An Application (or one an ApplicationSet generates, or its literal template) and what it deploys. */
 interface AuditUnit {
   readonly application?: LocatedManifest;
   readonly applicationName?: string;
   readonly resources: LocatedManifest[];
+  /** The ApplicationSet this unit's Application is generated from (or is the literal template of). */
+  readonly set?: SetOrigin;
   /**
    * Objects the rules see but this unit does not own (the AppProjects beside an Application, as in the
    * app-of-apps layout): findings on them are reported by the unit that deploys them, not here.
@@ -53,9 +64,27 @@ interface AuditUnit {
   readonly context?: LocatedManifest[];
 }
 
+/** An ApplicationSet whose template a unit's Application comes from. */
+interface SetOrigin {
+  /** Names the ApplicationSet: its file and where it starts. */
+  readonly id: string;
+  readonly name: string;
+  /** `ApplicationSet namespace/name`: the object template findings are reported on. */
+  readonly object: string;
+  /** How many Applications it generates here. */
+  readonly total: number;
+  readonly expanded: boolean;
+  /** The generated Application's own name (its metadata.name), when expanded. */
+  readonly generated?: string;
+  /** Which of the set's Applications this is: two may share a name left with {{ }}. */
+  readonly index: number;
+  /** Where in the ApplicationSet a field of this Application is written. */
+  readonly pointerOf: (applicationPointer: string) => string;
+}
+
 /**
  * Audits files of a GitOps repository with the same rules SafeApplication runs at synth: parses every
- * file, finds Applications (and literal ApplicationSet templates), pairs each with the manifests under its
+ * file, finds Applications (and those ApplicationSets generate, see application-set.ts), pairs each with the manifests under its
  * `source.path`, runs the rules, and applies suppressions. Files that cannot be parsed are reported and
  * the rest is still audited. Pure: the caller reads the files.
  */
@@ -120,9 +149,13 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     }
   }
 
-  const units = groupUnits(objects, notes, templateFiles);
+  const budget = options.maxObjectsPerFile ?? MAX_OBJECTS_PER_FILE;
+  const repository = () => repositoryView(all, objects);
+  const sets = { expanded: 0, literal: 0, generated: 0 };
+  const units = groupUnits(objects, notes, templateFiles, { repository, maxApplications: Math.min(MAX_GENERATED_APPLICATIONS, budget), sets });
   const rules = rulesFor(options);
   const findings: PlacedFinding[] = [];
+  const onTemplates = new Map<string, { placed: PlacedFinding; set: SetOrigin; generated: Map<number, string>; unsuppressed: Map<number, string> }>();
   for (const unit of units) {
     const located = new Map<Manifest, LocatedManifest>();
     for (const r of unit.resources) {
@@ -152,8 +185,45 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       if (!located.has(f.object)) {
         continue;
       }
-      findings.push(toAuditFinding(f, located.get(f.object)!, unit.applicationName, options.suppressions ?? []));
+      const set = unit.set;
+      if (set === undefined || f.object !== unit.application?.manifest) {
+        findings.push(toAuditFinding(f, located.get(f.object)!, unit.applicationName, options.suppressions ?? []));
+        continue;
+      }
+      // A field of an ApplicationSet's template: unjudged while it holds {{ }}, else one finding for all the Applications it holds for.
+      if (holdsAction(valueAt(f.object, f.path))) {
+        continue;
+      }
+      // The finding is on the ApplicationSet itself: a config suppression limited to applications names the ApplicationSet.
+      const suppressions = options.suppressions ?? [];
+      const { finding: { application: _, ...finding }, objectStart } = toAuditFinding(f, located.get(f.object)!, set.name, suppressions);
+      const pointer = set.pointerOf(f.path);
+      const placed = { finding: { ...finding, pointer }, objectStart };
+      const key = `${set.id}\u0000${f.rule.id}\u0000${pointer}`;
+      const group = onTemplates.get(key) ?? { placed, set, generated: new Map<number, string>(), unsuppressed: new Map<number, string>() };
+      group.generated.set(set.index, set.generated ?? '');
+      if (!placed.finding.suppression) {
+        group.unsuppressed.set(set.index, set.generated ?? '');
+        if (group.placed.finding.suppression) {
+          group.placed = placed;
+        }
+      }
+      onTemplates.set(key, group);
     }
+  }
+  // Once unsuppressed, a group holds an unsuppressed copy: one Application's suppression does not hide the others'.
+  for (const { placed, set, generated: every, unsuppressed } of onTemplates.values()) {
+    // An unsuppressed finding says for which Applications it is not suppressed.
+    const generated = placed.finding.suppression ? every : unsuppressed;
+    // Reported on the ApplicationSet, at its template's field: what a baseline names does not change with the generators.
+    findings.push({
+      objectStart: placed.objectStart,
+      finding: {
+        ...placed.finding,
+        object: set.object,
+        message: placed.finding.message + holdsFor(set, generated),
+      },
+    });
   }
 
   findings.push(...acrossApplications(objects, rules, options.suppressions ?? []));
@@ -175,6 +245,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       skippedDocuments,
       skippedTemplates: templateFiles.length,
       excludedFiles,
+      ...(sets.expanded + sets.literal > 0 ? { applicationSets: { ...sets } } : {}),
     },
   };
 }
@@ -194,6 +265,73 @@ function acrossApplications(objects: readonly LocatedManifest[], rules: readonly
   return runRulesAcross(sites, rules)
     .filter((f) => located.has(f.object))
     .map((f) => toAuditFinding(f, located.get(f.object)!, stringAt(f.object, 'metadata', 'name'), config));
+}
+
+/** ` (in 2 of 5 generated Applications: a, b)` when a finding on a template holds for some of its Applications only. */
+function holdsFor(set: SetOrigin, generated: Map<number, string>): string {
+  if (!set.expanded || generated.size >= set.total) {
+    return '';
+  }
+  return ` (in ${generated.size} of ${set.total} generated Applications: ${namesOf([...generated.values()])})`;
+}
+
+/** Up to three names, sorted and once each, then `...`. */
+function namesOf(names: readonly string[]): string {
+  const sorted = [...new Set(names)].sort(compareStrings);
+  return `${sorted.slice(0, 3).join(', ')}${sorted.length > 3 ? ', ...' : ''}`;
+}
+
+/** Whether a value is, or holds, a string with a template action left unrendered. */
+function holdsAction(value: unknown): boolean {
+  if (typeof value === 'string') {
+    return value.includes('{{');
+  }
+  if (Array.isArray(value)) {
+    return value.some(holdsAction);
+  }
+  return isObject(value) && Object.values(value).some(holdsAction);
+}
+
+/**
+ * The audited files as a git generator sees the repository. Its URL: the repoURL of any Application source (or
+ * literal ApplicationSet template source) that names a path, since the audit reads every such path in the
+ * audited files; a generator over any other URL reads a repository that is not here.
+ */
+function repositoryView(files: readonly AuditFile[], objects: readonly LocatedManifest[]): RepositoryView {
+  const urls = new Set<string>();
+  for (const { manifest } of objects) {
+    const app = isApplication(manifest) ? manifest : isApplicationSet(manifest) ? at(manifest, 'spec', 'template') : undefined;
+    for (const source of [at(app, 'spec', 'source'), ...listAt(app, 'spec', 'sources')].filter(isObject)) {
+      if (typeof source.repoURL === 'string' && typeof source.path === 'string' && !source.repoURL.includes('{{')) {
+        urls.add(repositoryKey(source.repoURL));
+      }
+    }
+  }
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const directories = new Set<string>();
+  for (const f of byPath.keys()) {
+    // The repo server lists every folder but the root, and no hidden one (reposerver GetGitDirectories).
+    for (let dir = path.posix.dirname(f); dir !== '.' && dir !== '/' && dir !== ''; dir = path.posix.dirname(dir)) {
+      if (directories.has(dir)) {
+        break;
+      }
+      if (!dir.split('/').some((segment) => segment.startsWith('.'))) {
+        directories.add(dir);
+      }
+    }
+  }
+  return {
+    directories: [...directories].sort(compareStrings),
+    files: [...byPath.keys()].sort(compareStrings),
+    read: (file) => {
+      try {
+        return byPath.get(file)?.content;
+      } catch {
+        return undefined;
+      }
+    },
+    isAudited: (url) => urls.has(repositoryKey(url)),
+  };
 }
 
 /** A clear problem for an unexpected error: what was being done, what happened, what to do. */
@@ -262,29 +400,52 @@ function isUnder(dir: string, p: string): boolean {
   return p === '.' || dir === p || dir.startsWith(`${p}/`);
 }
 
-function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: AuditFile[]): AuditUnit[] {
-  const applications: { located: LocatedManifest; name: string }[] = [];
+/** What expanding ApplicationSets needs, and their counts. */
+interface SetContext {
+  readonly repository: () => RepositoryView;
+  readonly maxApplications: number;
+  readonly sets: { expanded: number; literal: number; generated: number };
+}
+
+function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: AuditFile[], context: SetContext): AuditUnit[] {
+  const applications: { located: LocatedManifest; name: string; set?: SetOrigin }[] = [];
   const others: LocatedManifest[] = [];
+  let repository: RepositoryView | undefined;
   for (const o of objects) {
     if (isApplication(o.manifest)) {
       applications.push({ located: o, name: stringAt(o.manifest, 'metadata', 'name') ?? '<no name>' });
     } else if (isApplicationSet(o.manifest)) {
-      const template = at(o.manifest, 'spec', 'template');
       const setName = stringAt(o.manifest, 'metadata', 'name') ?? '<no name>';
-      if (isObject(template) && !JSON.stringify(template).includes('{{')) {
-        // A literal template: the generated Applications all look like this one.
-        const locate = o.locate;
+      repository ??= context.repository();
+      const limits = { maxApplications: context.maxApplications, maxRenderedChars: MAX_RENDERED_CHARS };
+      const expansion = expandApplicationSet(o.manifest, repository, limits);
+      for (const note of expansion.notes) {
+        notes.push(`ApplicationSet ${setName} (${o.location.file}): ${note}`);
+      }
+      context.sets[expansion.expanded ? 'expanded' : 'literal']++;
+      context.sets.generated += expansion.expanded ? expansion.applications.length : 0;
+      const id = `${o.location.file}\u0000${o.location.line}:${o.location.column}`;
+      const locate = o.locate;
+      for (const [index, generated] of expansion.applications.entries()) {
         applications.push({
           located: {
-            manifest: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', ...template } as Manifest,
+            manifest: generated.manifest,
             location: o.location,
-            // The template's fields are written under spec.template of the ApplicationSet.
-            ...(locate ? { locate: (pointer: string) => locate(`/spec/template${pointer}`) } : {}),
+            // The template's fields are written under spec.template of the ApplicationSet (or a generator's template).
+            ...(locate ? { locate: (pointer: string) => locate(generated.pointerOf(pointer)) } : {}),
           },
-          name: `${setName} (ApplicationSet template)`,
+          name: expansion.expanded ? `${generated.name} (ApplicationSet ${setName})` : `${setName} (ApplicationSet template)`,
+          set: {
+            id,
+            name: setName,
+            object: describeObject(o.manifest),
+            total: expansion.applications.length,
+            expanded: expansion.expanded,
+            ...(expansion.expanded ? { generated: generated.name } : {}),
+            index,
+            pointerOf: generated.pointerOf,
+          },
         });
-      } else {
-        notes.push(`ApplicationSet ${setName} (${o.location.file}): its template uses generator parameters, so its Applications are not audited`);
       }
       others.push(o);
     } else {
@@ -311,12 +472,26 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
   }
   const claimed = new Set<LocatedManifest>();
   const units: AuditUnit[] = [];
-  for (const { located, name } of applications) {
-    const { paths, unrendered } = sourcePaths(located.manifest);
+  // The Applications of one ApplicationSet share their template: one note for all of them that it holds for.
+  const setNotes = new Map<string, { set: SetOrigin; file: string; tail: string; names: string[] }>();
+  const noteOn = (name: string, set: SetOrigin | undefined, file: string, tail: string) => {
+    if (set === undefined) {
+      notes.push(`Application ${name} (${file}): ${tail}`);
+      return;
+    }
+    const key = `${set.id}\u0000${tail}`;
+    const entry = setNotes.get(key) ?? { set, file, tail, names: [] };
+    entry.names.push(set.generated ?? name);
+    setNotes.set(key, entry);
+  };
+  for (const { located, name, set } of applications) {
+    const { paths: all, unrendered } = sourcePaths(located.manifest);
+    // A template's source path left with {{ }} names no folder; the ApplicationSet's note says why.
+    const paths = set ? all.filter((p) => !p.path.includes('{{')) : all;
     const resources: LocatedManifest[] = [];
     const inUnit = new Set<LocatedManifest>();
     if (unrendered) {
-      notes.push(`Application ${name} (${located.location.file}): deploys ${unrendered}, which is not rendered here; pass its rendered output to audit the workloads`);
+      noteOn(name, set, located.location.file, `deploys ${unrendered}, which is not rendered here; pass its rendered output to audit the workloads`);
     }
     for (const { path: p, recurse } of paths) {
       // Argo CD reads only the folder itself unless directory.recurse is set.
@@ -336,9 +511,9 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
       }
       if (matched.length === 0) {
         const chart = templateFiles.some((f) => isUnder(path.posix.dirname(f.path), p));
-        notes.push(chart
-          ? `Application ${name} (${located.location.file}): source path ${p} is a Helm chart, which is not rendered here; pass its rendered output to audit the workloads`
-          : `Application ${name} (${located.location.file}): source path ${p} holds no manifests in the audited files`);
+        noteOn(name, set, located.location.file, chart
+          ? `source path ${p} is a Helm chart, which is not rendered here; pass its rendered output to audit the workloads`
+          : `source path ${p} holds no manifests in the audited files`);
       }
       for (const m of matched) {
         // Two sources of one Application may name overlapping folders: each object once.
@@ -350,8 +525,14 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
       }
     }
     // The AppProjects in the Application's own folder (applications/<project>/ in the app-of-apps layout).
-    const context = (projectsByDir.get(path.posix.dirname(located.location.file)) ?? []).filter((p) => !inUnit.has(p));
-    units.push({ application: located, applicationName: name, resources, ...(context.length > 0 ? { context } : {}) });
+    const projects = (projectsByDir.get(path.posix.dirname(located.location.file)) ?? []).filter((p) => !inUnit.has(p));
+    units.push({
+      application: located, applicationName: name, resources, ...(set ? { set } : {}), ...(projects.length > 0 ? { context: projects } : {}),
+    });
+  }
+  for (const { set, file, tail, names } of setNotes.values()) {
+    const which = !set.expanded ? 'its template' : `${names.length === set.total ? 'all' : names.length} of its ${set.total} Applications (${namesOf(names)})`;
+    notes.push(`ApplicationSet ${set.name} (${file}), ${which}: ${tail}`);
   }
   // Manifests no Application deploys are still checked for the workload rules, directory by directory.
   for (const [, list] of [...byDir.entries()].sort(([a], [b]) => compareStrings(a, b))) {

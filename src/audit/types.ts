@@ -68,4 +68,6 @@ export interface AuditStats {
   readonly skippedTemplates: number;
   /** Files an exclude pattern left out, unread. */
   readonly excludedFiles: number;
+  /** Set when the files hold ApplicationSets: how many were expanded, how many audited as their literal template, and the Applications generated. */
+  readonly applicationSets?: { readonly expanded: number; readonly literal: number; readonly generated: number };
 }

@@ -462,11 +462,11 @@ describe('auditFiles: file formats', () => {
 });
 
 describe('auditFiles: ApplicationSets', () => {
-  const appSet = (template: Record<string, unknown>) => stringify({
+  const appSet = (template: Record<string, unknown>, elements: Record<string, unknown>[] = [{ cluster: 'eu' }]) => stringify({
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'ApplicationSet',
     metadata: { name: 'web-set', namespace: 'argocd' },
-    spec: { generators: [{ list: { elements: [{ cluster: 'eu' }, { cluster: 'us' }] } }], template },
+    spec: { generators: [{ list: { elements } }], template },
   });
   const spec = (name: string) => (parse(applicationYaml(name)) as { spec: Record<string, unknown> }).spec;
 
@@ -478,23 +478,36 @@ describe('auditFiles: ApplicationSets', () => {
     // WHEN it is audited
     // THEN the template is checked like an Application, and paired with its workloads
     expect(keysOf(result.findings)).toEqual([
-      key('SA005', 'apps/web-set.yaml', 'web-set (ApplicationSet template)'),
-      key('SA101', 'workloads/web/deployment.yaml', 'web-set (ApplicationSet template)'),
-      key('SA102', 'workloads/web/deployment.yaml', 'web-set (ApplicationSet template)'),
+      key('SA005', 'apps/web-set.yaml'),
+      key('SA101', 'workloads/web/deployment.yaml', 'web (ApplicationSet web-set)'),
+      key('SA102', 'workloads/web/deployment.yaml', 'web (ApplicationSet web-set)'),
     ]);
     expect(result.stats.applications).toBe(1);
+    expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 1 });
     expect(result.notes).toEqual([]);
   });
 
-  test('an ApplicationSet whose template uses {{ }} generator parameters gives a note, not a problem', () => {
+  test('an ApplicationSet whose template uses {{ }} list parameters is expanded, with no note', () => {
     // GIVEN an ApplicationSet whose template is parameterized by the list generator
     const template = { metadata: { name: 'web-{{cluster}}' }, spec: { ...spec('web'), destination: { name: '{{cluster}}', namespace: 'web' } } };
-    const result = audit({ 'apps/web-set.yaml': appSet(template) });
+    const result = audit({ 'apps/web-set.yaml': appSet(template, [{ cluster: 'eu' }, { cluster: 'us' }]), 'workloads/web/settings.yaml': configMapYaml('settings', 'web') });
 
     // WHEN it is audited
-    // THEN the audit says it cannot check the generated Applications, and the file is not unreadable
+    // THEN both Applications are generated and audited; nothing is left unaudited
     expect(result.problems).toEqual([]);
-    expect(result.notes).toEqual(['ApplicationSet web-set (apps/web-set.yaml): its template uses generator parameters, so its Applications are not audited']);
+    expect(result.notes).toEqual([]);
+    expect(result.stats.applications).toBe(2);
+  });
+
+  test('two elements that render one name: Argo CD keeps the first, and the note says so', () => {
+    // GIVEN a literal template and two list elements, so two Applications named web
+    const template = { metadata: { name: 'web' }, spec: spec('web') };
+    const result = audit({ 'apps/web-set.yaml': appSet(template, [{ cluster: 'eu' }, { cluster: 'us' }]), 'workloads/web/settings.yaml': configMapYaml('settings', 'web') });
+
+    // WHEN it is audited
+    // THEN one Application is audited and the duplicate is named
+    expect(result.stats.applications).toBe(1);
+    expect(result.notes).toEqual(['ApplicationSet web-set (apps/web-set.yaml): it generates several Applications named web; Argo CD creates the first and refuses the others, which are not audited']);
   });
 });
 

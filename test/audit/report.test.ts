@@ -47,6 +47,32 @@ describe('audit reports', () => {
   });
 });
 
+describe('audit reports of ApplicationSets', () => {
+  const appSet = (name: string, generators: unknown[]) => JSON.stringify({
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'ApplicationSet',
+    metadata: { name, namespace: 'argocd' },
+    spec: { generators, template: { metadata: { name: '{{env}}-web' }, spec: { project: 'default', destination: { name: '{{env}}', namespace: 'web' } } } },
+  });
+
+  test('text and Markdown count the sets expanded, the Applications they gave and the sets audited literally; without sets, nothing', () => {
+    // GIVEN one set of two list elements and one of a plugin generator
+    const files = {
+      'apps/a.json': appSet('a', [{ list: { elements: [{ env: 'dev' }, { env: 'prod' }] } }]),
+      'apps/b.json': appSet('b', [{ plugin: { configMapRef: { name: 'p' } } }]),
+    };
+    const list = Object.entries(files).map(([path, text]) => ({ path, content: Buffer.from(text) }));
+    const audit = auditFiles(list, { argoCdVersion: ArgoCdVersion.LATEST });
+
+    // WHEN formatted
+    // THEN the summaries say so, and a result without ApplicationSets does not
+    const line = '2 ApplicationSet(s): 1 expanded into 2 Application(s), 1 audited as their literal template';
+    expect(formatText(audit, false)).toContain(`; ${line}\n`);
+    expect(formatMarkdown(audit)).toContain(`; ${line}.`);
+    expect(formatText(result('r'), false)).not.toContain('ApplicationSet(s):');
+  });
+});
+
 describe('audit reports of hostile file names', () => {
   /** Application `web` (SA001) in a file named `name`, and a problem for a second file of that name plus `.broken`. */
   function named(name: string): AuditResult {

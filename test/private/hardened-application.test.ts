@@ -79,6 +79,7 @@ describe('a cascading deletion policy chosen in code', () => {
       const reason = `deletionPolicy ${policy} chosen in code: deleting this Application deletes what it deployed`;
       expect(result.suppressed.filter((f) => f.ruleId === 'SA010').map((f) => [f.object, f.suppression?.reason])).toEqual([
         ['Application argocd/checkout', reason],
+        ['ApplicationSet argocd/checkout', reason],
       ]);
       // Every Application the set generates carries the same record.
       expect((set.resource.toJson() as any).spec.template.metadata.annotations['safe-argocd/suppress.SA010']).toBe(reason);

@@ -1,4 +1,5 @@
 import { codeSpan, escapeControl } from './escape';
+import { applicationSetsLine } from './text';
 import { compareStrings } from '../../core/order';
 import { Severity } from '../../rules/severity';
 import { AuditFinding, AuditResult } from '../types';
@@ -74,7 +75,8 @@ export function formatMarkdown(result: AuditResult): string {
   page.add(0, '## safe-argocd audit', '',
     `**${count(Severity.ERROR)} error(s), ${count(Severity.WARNING)} warning(s), ${count(Severity.NOTE)} note(s)**; `
     + `${result.suppressed.length} suppressed; ${result.baselined.length > 0 ? `${result.baselined.length} in the baseline (not shown); ` : ''}`
-    + `${result.stats.applications} Application(s) and ${result.stats.manifests} manifest(s) in ${result.stats.files} file(s).`);
+    + `${result.stats.applications} Application(s) and ${result.stats.manifests} manifest(s) in ${result.stats.files} file(s)`
+    + `${result.stats.applicationSets ? `; ${applicationSetsLine(result.stats.applicationSets)}` : ''}.`);
 
   if (result.findings.length > 0) {
     page.add(TAIL_RESERVE, '', '| rule | severity | findings | fix |', '|---|---|---|---|');

@@ -51,7 +51,7 @@ export function formatText(result: AuditResult, options: TextOptions | boolean):
     }
   } else if (result.notes.length > 0) {
     lines.push('', `not audited: ${result.notes.length} Application(s) or ApplicationSet(s) whose manifests are not in the audited files `
-      + '(Helm charts, Kustomize, generator parameters, empty source paths); --verbose lists them');
+      + '(Helm charts, Kustomize, ApplicationSet generators not expanded, empty source paths); --verbose lists them');
   }
   if (result.baselined.length > 0 && verbose) {
     lines.push('', `in the baseline (${result.baselined.length}):`);
@@ -72,6 +72,13 @@ export function formatText(result: AuditResult, options: TextOptions | boolean):
   const counts = [Severity.ERROR, Severity.WARNING, Severity.NOTE]
     .map((sev) => `${result.findings.filter((f) => f.severity === sev).length} ${sev}(s)`).join(', ');
   lines.push('', `${counts}; ${result.suppressed.length} suppressed; ${s.applications} Application(s), ${s.manifests} manifest(s) in ${s.files} file(s); `
-    + `${s.skippedDocuments} non-Kubernetes document(s) and ${s.skippedTemplates} Helm chart file(s) skipped; ${result.problems.length} unreadable file(s)`);
+    + `${s.skippedDocuments} non-Kubernetes document(s) and ${s.skippedTemplates} Helm chart file(s) skipped; ${result.problems.length} unreadable file(s)`
+    + (s.applicationSets ? `; ${applicationSetsLine(s.applicationSets)}` : ''));
   return `${lines.join('\n').replace(/^\n+/, '')}\n`;
+}
+
+/** `2 ApplicationSet(s): 1 expanded into 5 Application(s), 1 audited as its literal template`. */
+export function applicationSetsLine(sets: { readonly expanded: number; readonly literal: number; readonly generated: number }): string {
+  return `${sets.expanded + sets.literal} ApplicationSet(s): ${sets.expanded} expanded into ${sets.generated} Application(s), `
+    + `${sets.literal} audited as their literal template`;
 }

@@ -1,0 +1,711 @@
+import * as path from 'path';
+import { parseAllDocuments } from 'yaml';
+import { globMatches } from '../core/glob';
+import { renderGoTemplate, RenderBudget, sanitizeName, Symbolic } from '../core/go-template';
+import { keysFromPointer } from '../core/json-pointer';
+import { at, isObject, listAt, Manifest, stringAt } from '../core/manifest';
+import { compareStrings } from '../core/order';
+
+/**
+ * The Applications an ApplicationSet generates, as far as they can be known offline: list generators, git
+ * directory and file generators over the audited repository, matrix and merge of those, and cluster generators
+ * with the clusters' parameters left symbolic. The generators and parameter names follow Argo CD's
+ * applicationset/generators (list.go, git.go, cluster.go, matrix.go, merge.go, generator_spec_processor.go)
+ * and the rendering its applicationset/utils/utils.go (Go templates with `goTemplate: true`, fasttemplate
+ * otherwise).
+ */
+
+/** What the audit knows of the repository it reads, for git generators. */
+export interface RepositoryView {
+  /** Every folder that holds an audited file, or one below it, as Argo CD's repo server lists them: no root, no hidden folders. */
+  readonly directories: readonly string[];
+  /** Every audited file's path, sorted. */
+  readonly files: readonly string[];
+  /** The bytes of an audited file. */
+  readonly read: (file: string) => Uint8Array | undefined;
+  /** Whether a generator's `repoURL` names the audited repository (see {@link repositoryKey}). */
+  readonly isAudited: (repoURL: string) => boolean;
+}
+
+/** How far an ApplicationSet may expand before it is "too large, not expanded". */
+export interface ExpansionLimits {
+  /** Parameter sets (generated Applications), counted also inside a matrix or merge. */
+  readonly maxApplications: number;
+  /** Characters the rendered strings of all its Applications may hold together. */
+  readonly maxRenderedChars: number;
+}
+
+/** One generated Application: its manifest, its name, and where in the ApplicationSet each of its fields is written. */
+export interface GeneratedApplication {
+  readonly manifest: Manifest;
+  readonly name: string;
+  /**
+   * The pointer into the ApplicationSet of an Application pointer: under `/spec/template`, or under
+   * `/spec/generators/N/template` for a field the generator's own template sets.
+   */
+  readonly pointerOf: (applicationPointer: string) => string;
+}
+
+/** What an ApplicationSet expands to. */
+export interface ApplicationSetExpansion {
+  /**
+   * Applications rendered one a parameter set when `expanded`; otherwise one, the template as written, whose
+   * `{{ }}` fields are left unjudged.
+   */
+  readonly applications: readonly GeneratedApplication[];
+  readonly expanded: boolean;
+  /** What was not expanded or applied, and why; each a clause after the ApplicationSet's name. */
+  readonly notes: readonly string[];
+}
+
+/** Parameters of one generated Application. Prototype-free, so that a key named `__proto__` is only a key. */
+export type Params = { [key: string]: unknown };
+
+/** The parameter sets of a generator, or why there are none known offline. */
+export type Generated = { readonly params: Params[] } | { readonly stop: string };
+
+const NOT_OFFLINE: { readonly [kind: string]: string } = {
+  scmProvider: 'an SCM provider generator lists repositories of a hosted Git service',
+  pullRequest: 'a pull request generator lists open pull requests',
+  clusterDecisionResource: 'a cluster decision resource generator reads a resource in the cluster',
+  plugin: 'a plugin generator asks a plugin service',
+};
+const GENERATORS = ['list', 'clusters', 'git', 'matrix', 'merge', ...Object.keys(NOT_OFFLINE)];
+
+/** Matrix and merge nest at most this deep (Argo CD allows one level of nesting). */
+const MAX_NESTING = 3;
+
+/** The audit's view of a repoURL: host and path, lower case, without scheme, user, `.git` or trailing `/`. */
+export function repositoryKey(repoURL: string): string {
+  let url = repoURL.trim().toLowerCase();
+  const scp = /^[^@/:]+@([^:/]+):(.*)$/.exec(url);
+  url = scp ? `${scp[1]}/${scp[2]}` : url.replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/^[^@/]*@/, '');
+  return url.replace(/\/+$/, '').replace(/\.git$/, '').replace(/\/+$/, '');
+}
+
+/** `{ key: value }` without a prototype. */
+function params(entries: Iterable<[string, unknown]> = []): Params {
+  const p: Params = Object.create(null);
+  for (const [k, v] of entries) {
+    p[k] = v;
+  }
+  return p;
+}
+
+function copyDeep(value: unknown): unknown {
+  if (value instanceof Symbolic) {
+    return value;
+  }
+  if (Array.isArray(value)) {
+    return value.map(copyDeep);
+  }
+  if (isObject(value)) {
+    return params(Object.entries(value).map(([k, v]) => [k, copyDeep(v)]));
+  }
+  return value;
+}
+
+/** mergo.Merge(dst, src, WithOverride) of maps: src's values win, maps merge deep (matrix.go, merge.go). */
+function mergeOverride(dst: Params, src: Params): Params {
+  const out = params(Object.entries(dst));
+  for (const [k, v] of Object.entries(src)) {
+    const current = out[k];
+    out[k] = isObject(current) && isObject(v) && !(current instanceof Symbolic) && !(v instanceof Symbolic)
+      ? mergeOverride(current as Params, v as Params) : v;
+  }
+  return out;
+}
+
+/** The Applications `set` generates, or its template as written with the reason it was not expanded. */
+export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits: ExpansionLimits): ApplicationSetExpansion {
+  const template = at(set, 'spec', 'template');
+  const goTemplate = at(set, 'spec', 'goTemplate') === true;
+  const options = listAt(set, 'spec', 'goTemplateOptions').filter((o): o is string => typeof o === 'string');
+  const missingKey = options.map((o) => /^missingkey=(default|invalid|zero|error)$/.exec(o)?.[1]).filter((o) => o !== undefined).pop() as
+    'default' | 'invalid' | 'zero' | 'error' | undefined;
+  const notes: string[] = [];
+  if (typeof at(set, 'spec', 'templatePatch') === 'string') {
+    notes.push('its templatePatch is not applied: the fields it patches are audited as the template writes them');
+  }
+  const literal = (why: string): ApplicationSetExpansion => ({
+    applications: isObject(template) ? [{ manifest: asApplication(template), name: '', pointerOf: inTemplate }] : [],
+    expanded: false,
+    notes: [...notes, why],
+  });
+  if (!isObject(template)) {
+    return literal('it has no template');
+  }
+  const budget: RenderBudget = { chars: limits.maxRenderedChars };
+  const renderer: Renderer = { goTemplate, missingKey, budget };
+  const generators = listAt(set, 'spec', 'generators');
+  if (generators.length === 0) {
+    return literal('it has no generators');
+  }
+  const sets = parameterSets(generators, renderer, repo, limits);
+  if ('stop' in sets) {
+    const tooLarge = /^too large: /.exec(sets.stop);
+    const why = tooLarge ? `too large, not expanded: ${sets.stop.slice(tooLarge[0].length)}` : `not expanded: ${sets.stop}`;
+    return literal(`${why}; its literal fields are audited, those with {{ }} are not`);
+  }
+  const all = sets.params.map(({ params: p, template: own, generator }) => ({
+    params: p,
+    template: own ? fillEmpty(own, template) : template,
+    pointerOf: own ? (pointer: string) => (isEmpty(valueAt(own, pointer)) ? inTemplate(pointer) : `/spec/generators/${generator}/template${pointer}`) : inTemplate,
+  }));
+  if (all.length === 0) {
+    // Often a git generator over folders outside what was audited: whatever it generates has the literal fields.
+    return literal('its generators give no Application in the audited files; its literal fields are audited, those with {{ }} are not');
+  }
+  const applications: GeneratedApplication[] = [];
+  const failures = new Set<string>();
+  const duplicates = new Set<string>();
+  const names = new Set<string>();
+  for (const { params: p, template: t, pointerOf } of all) {
+    const rendered = renderValue(t, p, renderer);
+    if ('tooLarge' in rendered) {
+      return literal(`too large, not expanded: its Applications render to more than ${limits.maxRenderedChars} characters; its literal fields are audited, those with {{ }} are not`);
+    }
+    if ('error' in rendered) {
+      failures.add(rendered.error);
+      continue;
+    }
+    const manifest = asApplication(rendered.value as Manifest);
+    const name = stringAt(manifest, 'metadata', 'name') ?? '<no name>';
+    // The controller keeps the first Application of a name and refuses the others (validateGeneratedApplications);
+    // a name left with {{ }} (a cluster's) stands for several names.
+    if (names.has(name) && !name.includes('{{')) {
+      duplicates.add(name);
+      continue;
+    }
+    names.add(name);
+    applications.push({ manifest, name, pointerOf });
+  }
+  for (const name of [...duplicates].sort(compareStrings)) {
+    notes.push(`it generates several Applications named ${name}; Argo CD creates the first and refuses the others, which are not audited`);
+  }
+  for (const failure of [...failures].sort(compareStrings)) {
+    notes.push(`Argo CD cannot render its template for some parameters (${failure}); those Applications are not generated`);
+  }
+  return { applications, expanded: true, notes };
+}
+
+function inTemplate(pointer: string): string {
+  return `/spec/template${pointer}`;
+}
+
+/** The value at an RFC 6901 pointer, or undefined when the pointer leads nowhere. */
+export function valueAt(object: unknown, pointer: string): unknown {
+  let value = object;
+  for (const token of pointer === '' ? [] : keysFromPointer(pointer)) {
+    if (Array.isArray(value) && /^(0|[1-9][0-9]*)$/.test(token)) {
+      value = value[Number(token)];
+    } else if (isObject(value) && Object.prototype.hasOwnProperty.call(value, token)) {
+      value = value[token];
+    } else {
+      return undefined;
+    }
+  }
+  return value;
+}
+
+function asApplication(template: Manifest): Manifest {
+  return { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', ...template };
+}
+
+/**
+ * The parameter sets of an ApplicationSet's generators (before any template is rendered), or why they are not
+ * known offline. `goTemplate` chooses their shape, as in Argo CD.
+ */
+export function generatorParameters(set: Manifest, repo: RepositoryView, limits: ExpansionLimits): Generated {
+  const renderer: Renderer = { goTemplate: at(set, 'spec', 'goTemplate') === true, budget: { chars: limits.maxRenderedChars } };
+  const sets = parameterSets(listAt(set, 'spec', 'generators'), renderer, repo, limits);
+  return 'stop' in sets ? sets : { params: sets.params.map((s) => s.params) };
+}
+
+/** Each generator's parameter sets in turn, with the generator's own `template` when it has one. */
+function parameterSets(generators: unknown[], renderer: Renderer, repo: RepositoryView, limits: ExpansionLimits):
+{ readonly params: { params: Params; template?: Manifest; generator: number }[] } | { readonly stop: string } {
+  const all: { params: Params; template?: Manifest; generator: number }[] = [];
+  for (const [index, generator] of generators.entries()) {
+    const generated = generate(generator, renderer, repo, limits, 0, undefined);
+    if ('stop' in generated) {
+      return generated;
+    }
+    const own = isObject(generator) ? at(generator, 'template') : undefined;
+    for (const p of generated.params) {
+      all.push({ params: p, generator: index, ...(isObject(own) ? { template: own } : {}) });
+    }
+    if (all.length > limits.maxApplications) {
+      return { stop: `too large: its generators give more than ${limits.maxApplications} Applications` };
+    }
+  }
+  return { params: all };
+}
+
+/**
+ * A generator's own `template` merged over the ApplicationSet's: its set fields win, empty ones are filled from
+ * the ApplicationSet's (mergo.Merge in generator_spec_processor.go).
+ */
+function fillEmpty(own: unknown, base: unknown): Manifest {
+  if (isObject(own) && isObject(base)) {
+    const out = params(Object.entries(base));
+    for (const [k, v] of Object.entries(own)) {
+      out[k] = isObject(v) && isObject(base[k]) ? fillEmpty(v, base[k]) : (isEmpty(v) ? base[k] : v);
+    }
+    return out;
+  }
+  return (isEmpty(own) ? base : own) as Manifest;
+}
+
+function isEmpty(v: unknown): boolean {
+  return v === undefined || v === null || v === '' || v === false || v === 0 || (Array.isArray(v) && v.length === 0);
+}
+
+/** What rendering needs: the mode, `missingkey`, and the shared budget. */
+interface Renderer {
+  readonly goTemplate: boolean;
+  readonly missingKey?: 'default' | 'invalid' | 'zero' | 'error';
+  readonly budget: RenderBudget;
+}
+
+type Rendered = { readonly value: unknown } | { readonly error: string } | { readonly tooLarge: true };
+
+/** Every string and map key of `value` rendered with `p` (deeplyReplace of utils.go); unknown strings stay as written. */
+function renderValue(value: unknown, p: Params, r: Renderer): Rendered {
+  if (typeof value === 'string') {
+    return renderString(value, p, r);
+  }
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    for (const item of value) {
+      const rendered = renderValue(item, p, r);
+      if (!('value' in rendered)) {
+        return rendered;
+      }
+      out.push(rendered.value);
+    }
+    return { value: out };
+  }
+  if (isObject(value)) {
+    const out = params();
+    for (const [k, v] of Object.entries(value)) {
+      const key = renderString(k, p, r);
+      const rendered = renderValue(v, p, r);
+      if (!('value' in key)) {
+        return key;
+      }
+      if (!('value' in rendered)) {
+        return rendered;
+      }
+      out[key.value as string] = rendered.value;
+    }
+    return { value: out };
+  }
+  return { value };
+}
+
+/** Argo CD renders a string only when a line of it holds `{{` before `}}` (isTemplatedRegex of utils.go). */
+const TEMPLATED = /\{\{.*\}\}/;
+
+function renderString(s: string, p: Params, r: Renderer): Rendered {
+  if (r.goTemplate) {
+    const result = renderGoTemplate(s, p, { missingKey: r.missingKey, budget: r.budget });
+    switch (result.kind) {
+      case 'text': return { value: result.text };
+      case 'unknown': return { value: s };
+      case 'tooLarge': return { tooLarge: true };
+      default: return { error: result.reason };
+    }
+  }
+  if (!TEMPLATED.test(s)) {
+    return { value: s };
+  }
+  return renderFast(s, p, r.budget);
+}
+
+/**
+ * fasttemplate as utils.go calls it: `{{tag}}` becomes the string parameter named by the trimmed tag; a tag
+ * without a string parameter stays as written; `{{` without `}}` is an error.
+ */
+function renderFast(s: string, p: Params, budget: RenderBudget): Rendered {
+  let out = '';
+  let pos = 0;
+  for (;;) {
+    const open = s.indexOf('{{', pos);
+    if (open < 0) {
+      out += s.slice(pos);
+      break;
+    }
+    const close = s.indexOf('}}', open + 2);
+    if (close < 0) {
+      return { error: `cannot find end tag="}}" in the template ${JSON.stringify(s)}` };
+    }
+    const tag = s.slice(open + 2, close);
+    const value = p[tag.trim()];
+    out += s.slice(pos, open) + (tag.trim() !== '' && typeof value === 'string' ? value : `{{${tag}}}`);
+    pos = close + 2;
+    if (out.length > budget.chars) {
+      return { tooLarge: true };
+    }
+  }
+  budget.chars -= out.length;
+  return budget.chars < 0 ? { tooLarge: true } : { value: out };
+}
+
+/** The parameter sets of one generator; `inherited` are a matrix's first generator's, interpolated into the second. */
+function generate(
+  generator: unknown, r: Renderer, repo: RepositoryView, limits: ExpansionLimits, depth: number, inherited: Params | undefined,
+): Generated {
+  if (!isObject(generator)) {
+    return { stop: 'a generator is not a mapping' };
+  }
+  const kinds = GENERATORS.filter((k) => generator[k] !== undefined && generator[k] !== null);
+  if (kinds.length !== 1) {
+    const others = Object.keys(generator).filter((k) => k !== 'selector' && k !== 'template').sort(compareStrings);
+    return {
+      stop: kinds.length === 0 ? `a generator of a kind Argo CD does not know (${others.join(', ') || 'empty'})` : `a generator sets ${kinds.join(' and ')} at once`,
+    };
+  }
+  const kind = kinds[0];
+  if (NOT_OFFLINE[kind] !== undefined) {
+    return { stop: `${NOT_OFFLINE[kind]}, which is not known offline` };
+  }
+  let spec = generator[kind];
+  if (inherited !== undefined) {
+    const interpolated = renderValue(spec, inherited, r);
+    if (!('value' in interpolated)) {
+      return { stop: 'error' in interpolated ? `its generator cannot be interpolated (${interpolated.error})` : 'too large: its generators render too much' };
+    }
+    spec = interpolated.value;
+  }
+  if (!isObject(spec)) {
+    return { stop: `its ${kind} generator is not a mapping` };
+  }
+  let generated: Generated;
+  switch (kind) {
+    case 'list': generated = listParams(spec, r, limits); break;
+    case 'clusters': generated = clusterParams(spec, r); break;
+    case 'git': generated = gitParams(spec, r, repo, limits); break;
+    default:
+      if (depth >= MAX_NESTING) {
+        return { stop: `its ${kind} generators nest more than ${MAX_NESTING} deep` };
+      }
+      generated = kind === 'matrix' ? matrixParams(spec, r, repo, limits, depth) : mergeParams(spec, r, repo, limits, depth);
+  }
+  if ('stop' in generated) {
+    return generated;
+  }
+  if (generated.params.length > limits.maxApplications) {
+    return { stop: `too large: its ${kind} generator gives more than ${limits.maxApplications} Applications` };
+  }
+  const selector = at(generator, 'selector');
+  return isObject(selector) ? select(generated.params, selector) : generated;
+}
+
+/** list.go: each element is a parameter set; without goTemplate its values must be strings, `values` one level deep. */
+function listParams(spec: Manifest, r: Renderer, limits: ExpansionLimits): Generated {
+  const out: Params[] = [];
+  const elements = [...listAt(spec, 'elements')];
+  if (typeof spec.elementsYaml === 'string') {
+    const parsed = readYaml(spec.elementsYaml);
+    if (!Array.isArray(parsed)) {
+      return { stop: 'its list generator\'s elementsYaml is not a list' };
+    }
+    elements.push(...parsed);
+  }
+  // Before copying any: a list of a million elements is refused, not copied.
+  if (elements.length > limits.maxApplications) {
+    return { stop: `too large: its list generator has more than ${limits.maxApplications} elements` };
+  }
+  for (const element of elements) {
+    if (!isObject(element)) {
+      return { stop: 'an element of its list generator is not a mapping (Argo CD fails)' };
+    }
+    if (r.goTemplate) {
+      out.push(copyDeep(element) as Params);
+      continue;
+    }
+    const p = params();
+    for (const [k, v] of Object.entries(element)) {
+      if (k === 'values' && isObject(v)) {
+        for (const [vk, vv] of Object.entries(v)) {
+          if (typeof vv !== 'string') {
+            return { stop: `its list element's values.${vk} is not a string (Argo CD fails without goTemplate)` };
+          }
+          p[`values.${vk}`] = vv;
+        }
+      } else if (typeof v === 'string') {
+        p[k] = v;
+      } else {
+        return { stop: `its list element's ${k} is not a string (Argo CD fails without goTemplate)` };
+      }
+    }
+    out.push(p);
+  }
+  return { params: out };
+}
+
+/**
+ * cluster.go: one parameter set stands for every cluster Argo CD knows. Its name, server, project and metadata
+ * are symbolic: without goTemplate they are left out, so `{{name}}` stays as written, as Argo CD leaves a tag it
+ * has no string for; with goTemplate they are {@link Symbolic}. Both leave the fields that read them unjudged.
+ */
+function clusterParams(spec: Manifest, r: Renderer): Generated {
+  const p = params();
+  if (r.goTemplate) {
+    for (const k of ['name', 'nameNormalized', 'server', 'project', 'metadata']) {
+      p[k] = new Symbolic(`the cluster's ${k}`);
+    }
+  }
+  return appendValues(p, at(spec, 'values'), r);
+}
+
+/** value_interpolation.go: `values` rendered with the generator's own parameters, as `values` (goTemplate) or `values.<key>`. */
+function appendValues(p: Params, values: unknown, r: Renderer): Generated {
+  if (!isObject(values)) {
+    return { params: [p] };
+  }
+  const rendered = params();
+  for (const [k, v] of Object.entries(values)) {
+    const result = typeof v === 'string' ? renderString(v, p, r) : { value: v };
+    if (!('value' in result)) {
+      return { stop: 'error' in result ? `its generator's values.${k} does not render (${result.error})` : 'too large: its generators render too much' };
+    }
+    const text = result.value;
+    // A value that reads a symbolic parameter stays symbolic.
+    const known = !(typeof text === 'string' && text.includes('{{'));
+    if (r.goTemplate) {
+      rendered[k] = known ? text : new Symbolic(`values.${k}`);
+    } else if (known) {
+      p[`values.${k}`] = text;
+    }
+  }
+  if (r.goTemplate) {
+    p.values = rendered;
+  }
+  return { params: [p] };
+}
+
+/** git.go over the audited files: directories matched with Go's path.Match, files with `git ls-files` pathspecs. */
+function gitParams(spec: Manifest, r: Renderer, repo: RepositoryView, limits: ExpansionLimits): Generated {
+  const repoURL = typeof spec.repoURL === 'string' ? spec.repoURL : '';
+  if (!repo.isAudited(repoURL)) {
+    return { stop: `a git generator reads ${repoURL === '' ? 'no repoURL' : repoURL}, which is not the audited repository (no Application source in the audited files names it)` };
+  }
+  const prefix = typeof spec.pathParamPrefix === 'string' ? spec.pathParamPrefix : '';
+  const items = (key: string) => listAt(spec, key).filter(isObject)
+    .map((i) => ({ path: typeof i.path === 'string' ? i.path : '', exclude: i.exclude === true }));
+  const directories = items('directories');
+  const files = items('files');
+  const out: Params[] = [];
+  if (directories.length > 0) {
+    for (const dir of repo.directories) {
+      // Go's path.Match: `*` and `?` stop at `/`, and `**` is no more than `*`.
+      const matches = (pattern: string) => globMatches(pattern.replace(/\*\*+/g, '*'), dir, '/');
+      if (directories.some((d) => !d.exclude && matches(d.path)) && !directories.some((d) => d.exclude && matches(d.path))) {
+        if (out.length >= limits.maxApplications) {
+          return { stop: `too large: its git generator matches more than ${limits.maxApplications} folders` };
+        }
+        const withValues = appendValues(pathParams(dir, undefined, prefix, r.goTemplate), spec.values, r);
+        if ('stop' in withValues) {
+          return withValues;
+        }
+        out.push(...withValues.params);
+      }
+    }
+    return { params: out };
+  }
+  if (files.length === 0) {
+    return { stop: 'a git generator has neither directories nor files (Argo CD fails)' };
+  }
+  // `git ls-files -- <pattern>`: a pathspec glob, whose `*` also crosses `/`.
+  const matched = repo.files.filter((f) => files.some((i) => !i.exclude && globMatches(i.path, f))
+    && !files.some((i) => i.exclude && globMatches(i.path, f)));
+  if (matched.length > limits.maxApplications) {
+    return { stop: `too large: its git generator matches more than ${limits.maxApplications} files` };
+  }
+  for (const file of matched) {
+    const content = repo.read(file);
+    const data = content === undefined ? undefined : readYaml(Buffer.from(content).toString('utf8'));
+    // An empty file is an empty mapping to sigs.k8s.io/yaml: one set of the path parameters alone.
+    const objects = Array.isArray(data) ? data : [data === null ? {} : data];
+    if (!objects.every(isObject)) {
+      return { stop: `its git generator reads ${file}, which is not a YAML or JSON mapping or list of mappings (Argo CD fails)` };
+    }
+    for (const object of objects) {
+      const own = r.goTemplate ? copyDeep(object) as Params : flatten(object);
+      const withPath = Object.assign(own, pathParams(path.posix.dirname(file), path.posix.basename(file), prefix, r.goTemplate));
+      const withValues = appendValues(withPath, spec.values, r);
+      if ('stop' in withValues) {
+        return withValues;
+      }
+      out.push(...withValues.params);
+      if (out.length > limits.maxApplications) {
+        return { stop: `too large: its git generator's files give more than ${limits.maxApplications} Applications` };
+      }
+    }
+  }
+  return { params: out };
+}
+
+/** The `path` parameters of a folder (and of a file in it, for the files generator), as git.go names them. */
+function pathParams(dir: string, filename: string | undefined, prefix: string, goTemplate: boolean): Params {
+  const basename = path.posix.basename(dir);
+  if (goTemplate) {
+    const p = params([['path', dir], ['basename', basename], ['basenameNormalized', sanitizeName(basename)], ['segments', dir.split('/')]]);
+    if (filename !== undefined) {
+      p.filename = filename;
+      p.filenameNormalized = sanitizeName(filename);
+    }
+    return prefix !== '' ? params([[prefix, params([['path', p]])]]) : params([['path', p]]);
+  }
+  const name = prefix !== '' ? `${prefix}.path` : 'path';
+  const p = params([[name, dir], [`${name}.basename`, basename], [`${name}.basenameNormalized`, sanitizeName(basename)]]);
+  if (filename !== undefined) {
+    p[`${name}.filename`] = filename;
+    p[`${name}.filenameNormalized`] = sanitizeName(filename);
+  }
+  dir.split('/').forEach((segment, i) => {
+    if (segment !== '') {
+      p[`${name}[${i}]`] = segment;
+    }
+  });
+  return p;
+}
+
+/** jeremywohl/flatten in DotStyle, values printed with %v: what a git file gives without goTemplate. */
+function flatten(object: Manifest, into: Params = params(), prefix = ''): Params {
+  for (const [k, v] of Object.entries(object)) {
+    const key = prefix === '' ? k : `${prefix}.${k}`;
+    if (v instanceof Symbolic) {
+      into[key] = v;
+    } else if (isObject(v) && Object.keys(v).length > 0) {
+      flatten(v, into, key);
+    } else if (Array.isArray(v) && v.length > 0) {
+      flatten(params(v.map((item, i) => [String(i), item])), into, key);
+    } else {
+      into[key] = v === null ? '<nil>' : Array.isArray(v) ? '[]' : isObject(v) ? 'map[]' : String(v);
+    }
+  }
+  return into;
+}
+
+/** matrix.go: every pair of the two generators' sets; the second is interpolated with the first's parameters. */
+function matrixParams(spec: Manifest, r: Renderer, repo: RepositoryView, limits: ExpansionLimits, depth: number): Generated {
+  const children = listAt(spec, 'generators');
+  if (children.length !== 2) {
+    return { stop: `its matrix generator has ${children.length} generators, not two (Argo CD fails)` };
+  }
+  const first = generate(children[0], r, repo, limits, depth + 1, undefined);
+  if ('stop' in first) {
+    return first;
+  }
+  const out: Params[] = [];
+  for (const a of first.params) {
+    const second = generate(children[1], r, repo, limits, depth + 1, a);
+    if ('stop' in second) {
+      return second;
+    }
+    if (out.length + second.params.length > limits.maxApplications) {
+      return { stop: `too large: its matrix generator gives more than ${limits.maxApplications} Applications` };
+    }
+    for (const b of second.params) {
+      if (r.goTemplate) {
+        out.push(mergeOverride(copyDeep(b) as Params, a));
+        continue;
+      }
+      // utils.CombineStringMaps: the same key with two values is an error.
+      const conflict = Object.keys(b).find((k) => k in a && a[k] !== b[k]);
+      if (conflict !== undefined) {
+        return { stop: `its matrix generator gives the parameter ${conflict} two values (Argo CD fails)` };
+      }
+      out.push(params([...Object.entries(a), ...Object.entries(b)]));
+    }
+  }
+  return { params: out };
+}
+
+/** merge.go: the first generator's sets, each overridden by the sets of the others with the same merge keys. */
+function mergeParams(spec: Manifest, r: Renderer, repo: RepositoryView, limits: ExpansionLimits, depth: number): Generated {
+  const children = listAt(spec, 'generators');
+  const keys = [...new Set(listAt(spec, 'mergeKeys').filter((k): k is string => typeof k === 'string'))].sort(compareStrings);
+  if (children.length < 2 || keys.length === 0) {
+    return { stop: 'its merge generator needs two generators and mergeKeys (Argo CD fails)' };
+  }
+  const byKey: Map<string, Params>[] = [];
+  for (const child of children) {
+    const generated = generate(child, r, repo, limits, depth + 1, undefined);
+    if ('stop' in generated) {
+      return generated;
+    }
+    const map = new Map<string, Params>();
+    for (const p of generated.params) {
+      const key = JSON.stringify(keys.map((k) => (p[k] instanceof Symbolic ? '{{symbolic}}' : p[k] ?? null)));
+      if (map.has(key)) {
+        return { stop: `its merge generator's sets are not unique by ${keys.join(', ')} (Argo CD fails)` };
+      }
+      map.set(key, p);
+    }
+    byKey.push(map);
+  }
+  const out: Params[] = [];
+  for (const key of [...byKey[0].keys()].sort(compareStrings)) {
+    let merged = byKey[0].get(key)!;
+    for (const other of byKey.slice(1)) {
+      const override = other.get(key);
+      if (override !== undefined) {
+        merged = r.goTemplate ? mergeOverride(merged, override) : params([...Object.entries(merged), ...Object.entries(override)]);
+      }
+    }
+    out.push(merged);
+  }
+  return { params: out };
+}
+
+/** A generator's `selector` (matchLabels, matchExpressions) over its flattened parameters (generator_spec_processor.go). */
+function select(sets: Params[], selector: Manifest): Generated {
+  const labels = at(selector, 'matchLabels');
+  const expressions = listAt(selector, 'matchExpressions').filter(isObject);
+  const out: Params[] = [];
+  for (const p of sets) {
+    const flat = flatten(p);
+    const value = (k: string) => (typeof flat[k] === 'string' ? flat[k] as string : undefined);
+    // A symbolic parameter (a cluster's label) may match or not: the set is kept.
+    const symbolic = (k: string) => flat[k] instanceof Symbolic;
+    const byLabels = !isObject(labels) || Object.entries(labels).every(([k, v]) => symbolic(k) || value(k) === String(v));
+    const byExpressions = expressions.every((e) => {
+      const key = String(e.key);
+      if (symbolic(key)) {
+        return true;
+      }
+      const values = listAt(e, 'values').map(String);
+      switch (e.operator) {
+        case 'In': return values.includes(value(key) ?? '\u0000');
+        case 'NotIn': return !values.includes(value(key) ?? '\u0000');
+        case 'Exists': return key in flat;
+        case 'DoesNotExist': return !(key in flat);
+        default: return true;
+      }
+    });
+    if (byLabels && byExpressions) {
+      out.push(p);
+    }
+  }
+  return { params: out };
+}
+
+/** The first YAML document of a text as data (what sigs.k8s.io/yaml reads): null when there is none, undefined when it is not YAML. */
+function readYaml(text: string): unknown {
+  try {
+    const [doc] = parseAllDocuments(text, { prettyErrors: false });
+    if (doc === undefined) {
+      return null;
+    }
+    if (!('errors' in doc) || doc.errors.length > 0) {
+      return undefined;
+    }
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,187 @@
+import { generatorParameters, Params, RepositoryView } from '../../src/audit/application-set';
+import { Symbolic } from '../../src/core/go-template';
+
+// The expected parameter sets are Argo CD's own (applicationset/generators/git_test.go, list_test.go, matrix_test.go
+// and merge_test.go at v3.5.1), transcribed as facts.
+
+const REPO = 'https://github.com/argoproj/argo-cd';
+const LIMITS = { maxApplications: 100, maxRenderedChars: 1_000_000 };
+
+/** A repository of these folders (and, for files, these files with contents). */
+function repo(directories: string[], files: Record<string, string> = {}): RepositoryView {
+  return {
+    directories,
+    files: Object.keys(files).sort(),
+    read: (f) => (f in files ? Buffer.from(files[f]) : undefined),
+    isAudited: (url) => url === REPO,
+  };
+}
+
+function params(generators: unknown[], view: RepositoryView, goTemplate = false): Params[] {
+  const result = generatorParameters({ spec: { goTemplate, generators } }, view, LIMITS);
+  if ('stop' in result) {
+    throw new Error(result.stop);
+  }
+  // Plain objects, to compare with toEqual.
+  return result.params.map((p) => JSON.parse(JSON.stringify(p)) as Params);
+}
+
+const git = (spec: Record<string, unknown>) => ({ git: { repoURL: REPO, revision: 'HEAD', ...spec } });
+
+describe('git directory generator parameters', () => {
+  test('"It filters application according to the paths": p1/* and p1/*/* match one and two levels under p1', () => {
+    const view = repo(['app1', 'p1/app2', 'p1/p2/app3', 'p1/p2/p3/app4']);
+    expect(params([git({ directories: [{ path: 'p1/*' }, { path: 'p1/*/*' }] })], view)).toEqual([
+      { 'path': 'p1/app2', 'path.basename': 'app2', 'path[0]': 'p1', 'path[1]': 'app2', 'path.basenameNormalized': 'app2' },
+      { 'path': 'p1/p2/app3', 'path.basename': 'app3', 'path[0]': 'p1', 'path[1]': 'p2', 'path[2]': 'app3', 'path.basenameNormalized': 'app3' },
+    ]);
+  });
+
+  test('"It filters application according to the paths with Exclude": an exclude wins whatever its place', () => {
+    const view = repo(['app1', 'app2', 'p1/app2', 'p1/app3', 'p2/app3']);
+    const expected = [
+      { 'path': 'app1', 'path.basename': 'app1', 'path[0]': 'app1', 'path.basenameNormalized': 'app1' },
+      { 'path': 'app2', 'path.basename': 'app2', 'path[0]': 'app2', 'path.basenameNormalized': 'app2' },
+      { 'path': 'p2/app3', 'path.basename': 'app3', 'path[0]': 'p2', 'path[1]': 'app3', 'path.basenameNormalized': 'app3' },
+    ];
+    expect(params([git({ directories: [{ path: 'p1/*', exclude: true }, { path: '*' }, { path: '*/*' }] })], view)).toEqual(expected);
+    expect(params([git({ directories: [{ path: '*' }, { path: '*/*' }, { path: 'p1/*', exclude: true }] })], view)).toEqual(expected);
+  });
+
+  test('pathParamPrefix names the parameters myRepo.path..., and basenameNormalized sanitizes app_3', () => {
+    const view = repo(['app1', 'app_3', 'p1/app4']);
+    expect(params([git({ directories: [{ path: '*' }], pathParamPrefix: 'myRepo' })], view)).toEqual([
+      { 'myRepo.path': 'app1', 'myRepo.path.basename': 'app1', 'myRepo.path.basenameNormalized': 'app1', 'myRepo.path[0]': 'app1' },
+      { 'myRepo.path': 'app_3', 'myRepo.path.basename': 'app_3', 'myRepo.path.basenameNormalized': 'app-3', 'myRepo.path[0]': 'app_3' },
+    ]);
+  });
+
+  test('"Value variable interpolation": values are rendered with the folder\'s parameters', () => {
+    const view = repo(['app1', 'p1/app2']);
+    const values = { foo: 'bar', aaa: '{{ path[0] }}' };
+    expect(params([git({ directories: [{ path: '*' }, { path: '*/*' }], values })], view)).toEqual([
+      { 'values.foo': 'bar', 'values.aaa': 'app1', 'path': 'app1', 'path.basename': 'app1', 'path[0]': 'app1', 'path.basenameNormalized': 'app1' },
+      { 'values.foo': 'bar', 'values.aaa': 'p1', 'path': 'p1/app2', 'path.basename': 'app2', 'path[0]': 'p1', 'path[1]': 'app2', 'path.basenameNormalized': 'app2' },
+    ]);
+  });
+
+  test('with goTemplate, path is a map with segments', () => {
+    const view = repo(['p1/app2']);
+    expect(params([git({ directories: [{ path: 'p1/*' }] })], view, true)).toEqual([
+      { path: { path: 'p1/app2', basename: 'app2', basenameNormalized: 'app2', segments: ['p1', 'app2'] } },
+    ]);
+  });
+});
+
+describe('git file generator parameters', () => {
+  const files = {
+    'cluster-config/production/config.json': JSON.stringify({
+      cluster: { owner: 'john.doe@example.com', name: 'production', address: 'https://kubernetes.default.svc' },
+      key1: 'val1',
+      key2: { key2_1: 'val2_1', key2_2: { key2_2_1: 'val2_2_1' } },
+      key3: 123,
+    }),
+    'cluster-config/staging/config.json': JSON.stringify({ cluster: { owner: 'foo.bar@example.com', name: 'staging', address: 'https://kubernetes.default.svc' } }),
+    'cluster-config/staging/other.yaml': 'ignored: true\n',
+  };
+
+  test('"happy flow: create params from git files": keys flattened, values printed, path of the file\'s folder', () => {
+    expect(params([git({ files: [{ path: '**/config.json' }] })], repo([], files))).toEqual([
+      {
+        'cluster.owner': 'john.doe@example.com',
+        'cluster.name': 'production',
+        'cluster.address': 'https://kubernetes.default.svc',
+        'key1': 'val1',
+        'key2.key2_1': 'val2_1',
+        'key2.key2_2.key2_2_1': 'val2_2_1',
+        'key3': '123',
+        'path': 'cluster-config/production',
+        'path.basename': 'production',
+        'path[0]': 'cluster-config',
+        'path[1]': 'production',
+        'path.basenameNormalized': 'production',
+        'path.filename': 'config.json',
+        'path.filenameNormalized': 'config.json',
+      },
+      {
+        'cluster.owner': 'foo.bar@example.com',
+        'cluster.name': 'staging',
+        'cluster.address': 'https://kubernetes.default.svc',
+        'path': 'cluster-config/staging',
+        'path.basename': 'staging',
+        'path[0]': 'cluster-config',
+        'path[1]': 'staging',
+        'path.basenameNormalized': 'staging',
+        'path.filename': 'config.json',
+        'path.filenameNormalized': 'config.json',
+      },
+    ]);
+  });
+
+  test('an excluded file pattern removes what an included one matched', () => {
+    const result = params([git({ files: [{ path: 'cluster-config/**/config.json' }, { path: 'cluster-config/staging/*', exclude: true }] })], repo([], files));
+    expect(result.map((p) => p.path)).toEqual(['cluster-config/production']);
+  });
+
+  test('an empty file gives the path parameters alone; a file that is not YAML stops the generator', () => {
+    expect(params([git({ files: [{ path: 'a/*.yaml' }] })], repo([], { 'a/empty.yaml': '' })).map((p) => p['path.filename'])).toEqual(['empty.yaml']);
+    const broken = generatorParameters({ spec: { generators: [git({ files: [{ path: 'a/*.yaml' }] })] } }, repo([], { 'a/x.yaml': 'a: [' }), LIMITS);
+    expect(broken).toEqual({ stop: expect.stringContaining('a/x.yaml, which is not a YAML or JSON mapping') });
+  });
+
+  test('a file of a list of objects gives one set each', () => {
+    const view = repo([], { 'envs/list.yaml': '- env: dev\n- env: prod\n' });
+    expect(params([git({ files: [{ path: 'envs/*.yaml' }] })], view).map((p) => p.env)).toEqual(['dev', 'prod']);
+  });
+});
+
+describe('list, matrix, merge and cluster parameters', () => {
+  test('list: values of an element become values.<key> without goTemplate', () => {
+    expect(params([{ list: { elements: [{ cluster: 'eu', values: { env: 'prod' } }] } }], repo([]))).toEqual([{ 'cluster': 'eu', 'values.env': 'prod' }]);
+  });
+
+  test('list: elementsYaml adds its elements after the elements', () => {
+    const generators = [{ list: { elements: [{ cluster: 'eu' }], elementsYaml: '- cluster: us\n- cluster: ap\n' } }];
+    expect(params(generators, repo([]), true)).toEqual([{ cluster: 'eu' }, { cluster: 'us' }, { cluster: 'ap' }]);
+  });
+
+  test('list: a value that is not a string is an error without goTemplate, a value with it', () => {
+    const generators = [{ list: { elements: [{ cluster: 'eu', replicas: 3 }] } }];
+    expect(generatorParameters({ spec: { generators } }, repo([]), LIMITS)).toEqual({ stop: expect.stringContaining('replicas is not a string') });
+    expect(params(generators, repo([]), true)).toEqual([{ cluster: 'eu', replicas: 3 }]);
+  });
+
+  test('matrix with goTemplate: maps merge deep, the first generator\'s values win', () => {
+    const generators = [{
+      matrix: {
+        generators: [
+          { list: { elements: [{ a: '1', nested: { x: 'first' } }] } },
+          { list: { elements: [{ b: '2', nested: { x: 'second', y: 'kept' } }] } },
+        ],
+      },
+    }];
+    expect(params(generators, repo([]), true)).toEqual([{ a: '1', b: '2', nested: { x: 'first', y: 'kept' } }]);
+  });
+
+  test('matrix without goTemplate: the same key with two values is an error', () => {
+    const generators = [{ matrix: { generators: [{ list: { elements: [{ a: '1' }] } }, { list: { elements: [{ a: '2' }] } }] } }];
+    expect(generatorParameters({ spec: { generators } }, repo([]), LIMITS)).toEqual({ stop: expect.stringContaining('parameter a two values') });
+  });
+
+  test('merge: sets without a partner in the second generator stay; duplicates by the merge keys are an error', () => {
+    const merge = (second: unknown[]) => [{ merge: { mergeKeys: ['name'], generators: [{ list: { elements: [{ name: 'a', v: '1' }, { name: 'b', v: '1' }] } }, { list: { elements: second } }] } }];
+    expect(params(merge([{ name: 'b', v: '2', extra: 'x' }]), repo([]))).toEqual([{ name: 'a', v: '1' }, { name: 'b', v: '2', extra: 'x' }]);
+    expect(generatorParameters({ spec: { generators: merge([{ name: 'b' }, { name: 'b' }]) } }, repo([]), LIMITS)).toEqual({ stop: expect.stringContaining('not unique') });
+  });
+
+  test('clusters: one symbolic set with goTemplate, none of the cluster\'s keys without it', () => {
+    const go = generatorParameters({ spec: { goTemplate: true, generators: [{ clusters: {} }] } }, repo([]), LIMITS);
+    expect('params' in go && go.params[0].name instanceof Symbolic).toBe(true);
+    expect(params([{ clusters: { values: { env: 'prod' } } }], repo([]))).toEqual([{ 'values.env': 'prod' }]);
+  });
+
+  test('a selector keeps the sets whose flattened parameters match', () => {
+    const generators = [{ list: { elements: [{ env: 'prod', n: 'a' }, { env: 'dev', n: 'b' }] }, selector: { matchExpressions: [{ key: 'env', operator: 'In', values: ['prod'] }] } }];
+    expect(params(generators, repo([])).map((p) => p.n)).toEqual(['a']);
+  });
+});

@@ -1,0 +1,486 @@
+import { stringify } from 'yaml';
+import { configMapYaml, key, keysOf } from './support';
+import { auditFiles, AuditOptions } from '../../src/audit/audit';
+import { AuditFile, AuditResult } from '../../src/audit/types';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
+
+const OPTIONS: AuditOptions = { argoCdVersion: ArgoCdVersion.LATEST };
+const REPO = 'https://git.acme.internal/platform/gitops.git';
+
+function audit(files: Record<string, string>, options: Partial<AuditOptions> = {}): AuditResult {
+  const list: AuditFile[] = Object.entries(files).map(([path, text]) => ({ path, content: Buffer.from(text, 'utf8') }));
+  return auditFiles(list, { ...OPTIONS, ...options });
+}
+
+/** A template every rule accepts, with `spec` merged over it. */
+function template(spec: Record<string, unknown> = {}, name = '{{name}}'): Record<string, unknown> {
+  return {
+    metadata: { name },
+    spec: {
+      project: 'payments',
+      destination: { server: 'https://kubernetes.default.svc', namespace: 'web' },
+      source: { repoURL: REPO, targetRevision: 'main', path: 'workloads/web' },
+      syncPolicy: { automated: { prune: true, selfHeal: true }, retry: { limit: 5, backoff: { duration: '5s', factor: 2, maxDuration: '3m' } } },
+      ...spec,
+    },
+  };
+}
+
+function appSet(generators: unknown[], tmpl: Record<string, unknown>, extra: Record<string, unknown> = {}): string {
+  return stringify({
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'ApplicationSet',
+    metadata: { name: 'set', namespace: 'argocd' },
+    spec: { generators, template: tmpl, ...extra },
+  });
+}
+
+const list = (...elements: Record<string, unknown>[]) => ({ list: { elements } });
+const WORKLOAD = { 'workloads/web/settings.yaml': configMapYaml('settings', 'web') };
+
+/** The line (1-based) of the first line of `text` that starts, after indentation, with `start`. */
+function lineOf(text: string, start: string): number {
+  return text.split('\n').findIndex((l) => l.trimStart().startsWith(start)) + 1;
+}
+
+/** An HPA-scaled Deployment that keeps replicas in `dir`: SA102 when an Application deploys it. */
+function autoscaled(dir: string): Record<string, string> {
+  const name = dir.split('/').pop()!;
+  return {
+    [`${dir}/deployment.yaml`]: stringify({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name, namespace: name },
+      spec: { replicas: 3, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image: 'registry.acme.internal/web:1.0.0' }] } } },
+    }),
+    [`${dir}/hpa.yaml`]: stringify({
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name, namespace: name },
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name }, minReplicas: 2, maxReplicas: 5 },
+    }),
+  };
+}
+
+describe('auditFiles: an openly unsafe ApplicationSet is reported', () => {
+  const unsafe = template({
+    project: 'default',
+    source: { repoURL: REPO, targetRevision: 'HEAD', path: 'workloads/web' },
+    syncPolicy: { automated: { prune: true, selfHeal: true } },
+    ignoreDifferences: [{ group: '*', kind: '*', jsonPointers: ['/spec/replicas'] }],
+  });
+
+  test('a list generator: each finding once, at the template field, on the ApplicationSet', () => {
+    // GIVEN an ApplicationSet of three Applications in the default project, on HEAD, without retry, ignoring every kind
+    const text = appSet([list({ name: 'a' }, { name: 'b' }, { name: 'c' })], unsafe);
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+
+    // WHEN it is audited
+    // THEN each finding is reported once, on the ApplicationSet, with its pointer into it and the template line
+    const found = result.findings.filter((f) => ['SA005', 'SA006', 'SA007'].includes(f.ruleId));
+    expect(found.map((f) => [f.ruleId, f.object, f.pointer, f.location.line])).toEqual([
+      ['SA005', 'ApplicationSet argocd/set', '/spec/template/spec/project', lineOf(text, 'project: default')],
+      ['SA007', 'ApplicationSet argocd/set', '/spec/template/spec/source/targetRevision', lineOf(text, 'targetRevision: HEAD')],
+      ['SA006', 'ApplicationSet argocd/set', '/spec/template/spec/syncPolicy/retry', expect.any(Number)],
+    ].sort((a, b) => (a[3] as number) - (b[3] as number)));
+    expect(result.findings.map((f) => f.ruleId)).toContain('SA003');
+    expect(found.every((f) => f.application === undefined && !f.message.includes(' of 3 '))).toBe(true);
+    expect(result.stats.applications).toBe(3);
+    expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 3 });
+  });
+
+  test('a generator that cannot be expanded: the literal fields are still judged, the {{ }} ones are not, and a note says why', () => {
+    // GIVEN the same template with a templated name and an SCM provider generator
+    const text = appSet([{ scmProvider: { github: { organization: 'acme' } } }], { ...unsafe, spec: { ...unsafe.spec as object, destination: { server: '{{url}}', namespace: '{{repository}}' } } });
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+
+    // WHEN it is audited
+    // THEN the literal project, revision, retry and ignore rules are findings; the note names the generator
+    expect([...new Set(result.findings.map((f) => f.ruleId))].sort()).toEqual(['SA002', 'SA003', 'SA005', 'SA006', 'SA007']);
+    expect(result.notes).toEqual([
+      'ApplicationSet set (apps/set.yaml): not expanded: an SCM provider generator lists repositories of a hosted Git service, which is not known offline; '
+      + 'its literal fields are audited, those with {{ }} are not',
+    ]);
+    expect(result.stats.applicationSets).toEqual({ expanded: 0, literal: 1, generated: 0 });
+  });
+});
+
+describe('auditFiles: ApplicationSet findings that hold for some Applications', () => {
+  test('a parameter that is floating for one element is reported once, naming it', () => {
+    // GIVEN a targetRevision from the list: HEAD for one element, a tag for the other
+    const tmpl = template({ source: { repoURL: REPO, targetRevision: '{{revision}}', path: 'workloads/web' } });
+    const text = appSet([list({ name: 'eu', revision: 'HEAD' }, { name: 'us', revision: 'v1.2.3' })], tmpl);
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+
+    // THEN SA007 is once, at the template's targetRevision line, and says for which Application
+    expect(result.findings.map((f) => [f.ruleId, f.pointer, f.location.line])).toEqual([
+      ['SA007', '/spec/template/spec/source/targetRevision', lineOf(text, 'targetRevision:')],
+    ]);
+    expect(result.findings[0].message).toMatch(/ \(in 1 of 2 generated Applications: eu\)$/);
+  });
+
+  test('a field still holding {{ }} after rendering is not judged', () => {
+    // GIVEN a chart version read from a parameter no element has (fasttemplate leaves the tag as written), and one that has it
+    const tmpl = template({ source: { repoURL: 'https://charts.acme.internal', chart: 'web', targetRevision: '{{version}}' } });
+    const unset = audit({ 'apps/set.yaml': appSet([list({ name: 'eu' })], tmpl) });
+    const ranged = audit({ 'apps/set.yaml': appSet([list({ name: 'eu', version: '^1.2' })], tmpl) });
+
+    // WHEN they are audited / THEN SA007 does not judge the unrendered field, and judges the rendered one
+    expect(unset.findings).toEqual([]);
+    expect(ranged.findings.map((f) => f.ruleId)).toEqual(['SA007']);
+  });
+});
+
+describe('auditFiles: notes on the Applications of an ApplicationSet', () => {
+  test('one note for all the Applications whose source path holds nothing, and one for the template of a set not expanded', () => {
+    // GIVEN three Applications of a folder that holds nothing, and an SCM provider set of a Helm source
+    const empty = appSet([list({ name: 'a' }, { name: 'b' }, { name: 'c' })], template({ source: { repoURL: REPO, targetRevision: 'main', path: 'workloads/none' } }));
+    const helm = appSet([{ scmProvider: {} }], template({ source: { repoURL: REPO, targetRevision: 'main', path: 'charts/web', helm: { releaseName: '{{repository}}' } } }));
+
+    // WHEN audited
+    const result = audit({ 'apps/empty.yaml': empty, 'apps/helm.yaml': helm, ...WORKLOAD });
+
+    // THEN one note each, naming the Applications or the template
+    expect(result.notes).toEqual([
+      'ApplicationSet set (apps/empty.yaml), all of its 3 Applications (a, b, c): source path workloads/none holds no manifests in the audited files',
+      'ApplicationSet set (apps/helm.yaml), its template: deploys a Helm source, which is not rendered here; pass its rendered output to audit the workloads',
+      expect.stringContaining('ApplicationSet set (apps/helm.yaml): not expanded: an SCM provider generator'),
+    ]);
+  });
+});
+
+describe('auditFiles: suppressing findings on an ApplicationSet template', () => {
+  test('a config suppression limited to applications names the ApplicationSet', () => {
+    // GIVEN a set in the default project, and a suppression of SA005 for the applications "set"
+    const text = appSet([list({ name: 'eu' }, { name: 'us' })], template({ project: 'default' }));
+    const suppressions = [{ ruleId: 'SA005', reason: 'the platform team owns it', paths: [], applications: ['set'] }];
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD }, { suppressions });
+
+    // THEN the finding is suppressed, once
+    expect(result.findings).toEqual([]);
+    expect(result.suppressed.map((f) => [f.ruleId, f.suppression?.source])).toEqual([['SA005', 'config']]);
+  });
+
+  test('a suppression annotation rendered for some Applications only does not hide the others', () => {
+    // GIVEN the suppression annotation read from a parameter that only one element has
+    const tmpl = template({ project: 'default' });
+    (tmpl.metadata as Record<string, unknown>).annotations = { 'safe-argocd/suppress.SA005': '{{reason}}' };
+    const text = appSet([list({ name: 'eu', reason: 'legacy cluster, moved in Q3' }, { name: 'us', reason: '' })], tmpl);
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+
+    // THEN SA005 is reported, for the one Application that does not suppress it
+    expect(result.findings.map((f) => [f.ruleId, f.message.replace(/^.*\(in /, '(in ')])).toEqual([['SA005', '(in 1 of 2 generated Applications: us)']]);
+  });
+});
+
+describe('auditFiles: git generators over the audited repository', () => {
+  const gitSet = (git: Record<string, unknown>, tmpl: Record<string, unknown>, extra: Record<string, unknown> = {}) => appSet([{ git: { repoURL: REPO, revision: 'HEAD', ...git } }], tmpl, extra);
+
+  test('directories: one Application a folder, named and paired by {{path.basename}} and {{path}}', () => {
+    // GIVEN a git directory generator over apps/*, excluding apps/legacy, and autoscaled workloads in each folder
+    const tmpl = template({ source: { repoURL: REPO, targetRevision: 'main', path: '{{path}}' } }, '{{path.basename}}');
+    const result = audit({
+      'bootstrap/set.yaml': gitSet({ directories: [{ path: 'apps/*' }, { path: 'apps/legacy', exclude: true }] }, tmpl),
+      ...autoscaled('apps/billing'),
+      ...autoscaled('apps/checkout'),
+      ...autoscaled('apps/legacy'),
+      ...autoscaled('apps/billing/nested'),
+    });
+
+    // WHEN it is audited
+    // THEN billing and checkout are generated and their workloads checked with them; legacy and the nested folder are not
+    expect(keysOf(result.findings.filter((f) => f.ruleId === 'SA102'))).toEqual([
+      key('SA102', 'apps/billing/deployment.yaml', 'billing (ApplicationSet set)'),
+      key('SA102', 'apps/checkout/deployment.yaml', 'checkout (ApplicationSet set)'),
+    ]);
+    expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 2 });
+  });
+
+  test('directories with goTemplate: .path.path, index .path.segments and normalize', () => {
+    // GIVEN the same with Go templates, missingkey=error
+    const tmpl = template({ source: { repoURL: REPO, targetRevision: 'main', path: '{{ .path.path }}' } }, '{{ index .path.segments 1 | normalize }}-app');
+    const result = audit({
+      'bootstrap/set.yaml': gitSet({ directories: [{ path: 'apps/*' }] }, tmpl, { goTemplate: true, goTemplateOptions: ['missingkey=error'] }),
+      ...autoscaled('apps/Billing_EU'),
+    });
+
+    // WHEN it is audited / THEN the Application is named as Argo CD would and paired with the folder
+    expect(keysOf(result.findings.filter((f) => f.ruleId === 'SA102'))).toEqual([key('SA102', 'apps/Billing_EU/deployment.yaml', 'billing-eu-app (ApplicationSet set)')]);
+  });
+
+  test('files: each config file gives its keys, flattened, and its folder as path', () => {
+    // GIVEN cluster config files with a revision each, one of them floating
+    const tmpl = template({ source: { repoURL: REPO, targetRevision: '{{cluster.revision}}', path: 'workloads/web' } }, '{{path.basename}}-{{cluster.name}}');
+    const result = audit({
+      'bootstrap/set.yaml': gitSet({ files: [{ path: 'clusters/**/config.json' }] }, tmpl),
+      'clusters/eu/config.json': JSON.stringify({ cluster: { name: 'prod', revision: 'HEAD' } }),
+      'clusters/us/config.json': JSON.stringify({ cluster: { name: 'prod', revision: 'v2.0.0' } }),
+      ...WORKLOAD,
+    });
+
+    // WHEN it is audited / THEN the floating one is found, naming its Application
+    expect(result.findings.map((f) => [f.ruleId, f.message.replace(/^.*\(in /, '(in ')])).toEqual([['SA007', '(in 1 of 2 generated Applications: eu-prod)']]);
+  });
+
+  test('a git generator that matches no audited folder (a subfolder audited alone): the literal fields are still judged', () => {
+    // GIVEN a generator over apps/*, with no apps/ among the audited files, and a literal default project
+    const tmpl = template({ project: 'default', source: { repoURL: REPO, targetRevision: 'main', path: '{{path}}' } }, '{{path.basename}}');
+    const result = audit({ 'bootstrap/set.yaml': gitSet({ directories: [{ path: 'apps/*' }] }, tmpl) });
+
+    // WHEN it is audited / THEN SA005 is found on the template, and the note says no Application was generated
+    expect(result.findings.map((f) => [f.ruleId, f.pointer])).toEqual([['SA005', '/spec/template/spec/project']]);
+    expect(result.notes).toEqual(['ApplicationSet set (bootstrap/set.yaml): its generators give no Application in the audited files; its literal fields are audited, those with {{ }} are not']);
+    expect(result.stats.applicationSets).toEqual({ expanded: 0, literal: 1, generated: 0 });
+  });
+
+  test('hidden folders are not generated, as Argo CD\'s repo server leaves them out', () => {
+    // GIVEN a generator over every top folder, and a hidden .ci folder with a YAML file
+    const tmpl = template({ source: { repoURL: REPO, targetRevision: 'main', path: '{{path}}' } }, '{{path.basename}}');
+    const result = audit({ 'bootstrap/set.yaml': gitSet({ directories: [{ path: '*' }] }, tmpl), '.ci/pipeline.yaml': 'steps: []\n', ...autoscaled('web/app') });
+
+    // WHEN it is audited / THEN bootstrap and web are generated, .ci is not
+    expect(result.notes.join('\n')).not.toContain('.ci');
+    expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 2 });
+  });
+
+  test('a git generator over another repository is not expanded, and the note names it', () => {
+    // GIVEN a generator reading a repository no Application source names
+    const tmpl = template({ source: { repoURL: REPO, targetRevision: 'main', path: '{{path}}' } }, '{{path.basename}}');
+    const text = appSet([{ git: { repoURL: 'https://git.acme.internal/other/config.git', directories: [{ path: '*' }] } }], tmpl);
+    const result = audit({ 'bootstrap/set.yaml': text, ...autoscaled('apps/billing') });
+
+    // WHEN it is audited / THEN only the literal template is checked and the note says which repository
+    expect(result.notes).toEqual([expect.stringContaining('a git generator reads https://git.acme.internal/other/config.git, which is not the audited repository')]);
+    expect(result.findings.filter((f) => f.ruleId === 'SA102')).toEqual([]);
+  });
+
+  test('the repository URL is matched without scheme, user, case or .git', () => {
+    // GIVEN a generator over the SSH spelling of the template's repository
+    const tmpl = template({ source: { repoURL: REPO, targetRevision: 'main', path: '{{path}}' } }, '{{path.basename}}');
+    const text = appSet([{ git: { repoURL: 'git@git.acme.internal:Platform/gitops', directories: [{ path: 'apps/*' }] } }], tmpl);
+
+    // WHEN it is audited / THEN it is the audited repository
+    expect(audit({ 'bootstrap/set.yaml': text, ...autoscaled('apps/billing') }).stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 1 });
+  });
+});
+
+describe('auditFiles: matrix, merge and cluster generators', () => {
+  test('matrix of git directories and a list: every pair, the list interpolated with the folder', () => {
+    // GIVEN folders a and b and two environments, prod with HEAD
+    const tmpl = template({ source: { repoURL: REPO, targetRevision: '{{revision}}', path: '{{path}}' } }, '{{path.basename}}-{{env}}');
+    const text = appSet([{
+      matrix: {
+        generators: [
+          { git: { repoURL: REPO, directories: [{ path: 'apps/*' }] } },
+          list({ env: 'prod', revision: 'HEAD' }, { env: 'dev', revision: '{{path.basename}}-v1' }),
+        ],
+      },
+    }], tmpl);
+    const result = audit({ 'bootstrap/set.yaml': text, 'apps/a/cm.yaml': configMapYaml('a', 'a'), 'apps/b/cm.yaml': configMapYaml('b', 'b') });
+
+    // WHEN it is audited / THEN four Applications, SA007 for the two on HEAD
+    expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 4 });
+    expect(result.findings.map((f) => [f.ruleId, f.message.replace(/^.*\(in /, '(in ')])).toEqual([['SA007', '(in 2 of 4 generated Applications: a-prod, b-prod)']]);
+  });
+
+  test('merge: the second list overrides the first by the merge key', () => {
+    // GIVEN two clusters on main, one overridden to HEAD
+    const tmpl = template({ source: { repoURL: REPO, targetRevision: '{{revision}}', path: 'workloads/web' } });
+    const text = appSet([{
+      merge: {
+        mergeKeys: ['name'],
+        generators: [list({ name: 'eu', revision: 'main' }, { name: 'us', revision: 'main' }), list({ name: 'us', revision: 'HEAD' })],
+      },
+    }], tmpl);
+
+    // WHEN it is audited / THEN us is floating, eu is not
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+    expect(result.findings.map((f) => [f.ruleId, f.message.replace(/^.*\(in /, '(in ')])).toEqual([['SA007', '(in 1 of 2 generated Applications: us)']]);
+  });
+
+  test('cluster generator: the clusters are symbolic; the literal fields are judged, those reading the cluster are not', () => {
+    // GIVEN a cluster generator with a Go template naming the cluster, a project read from its labels and a literal HEAD
+    const tmpl = template({
+      project: '{{ index .metadata.labels "team" }}',
+      destination: { server: '{{ .server }}', namespace: 'web' },
+      source: { repoURL: REPO, targetRevision: 'HEAD', path: 'workloads/web' },
+    }, 'web-{{ .name }}');
+    const result = audit({ 'apps/set.yaml': appSet([{ clusters: { selector: { matchLabels: { env: 'prod' } } } }], tmpl, { goTemplate: true }), ...WORKLOAD });
+
+    // WHEN it is audited / THEN HEAD is found, the project is not judged
+    expect(result.findings.map((f) => f.ruleId)).toEqual(['SA007']);
+    expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 1 });
+  });
+
+  test('a matrix of clusters and a list: the names left with {{ }} are not duplicates', () => {
+    // GIVEN clusters x two environments, named by the symbolic cluster name
+    const tmpl = template({}, '{{ .name }}-web');
+    const text = appSet([{ matrix: { generators: [{ clusters: {} }, list({ env: 'dev' }, { env: 'prod' })] } }], tmpl, { goTemplate: true });
+
+    // WHEN it is audited / THEN both are audited, with no note of duplicates
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+    expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 2 });
+    expect(result.notes).toEqual([]);
+  });
+
+  test('a finding of both Applications that share a name left with {{ }} holds for all of them', () => {
+    // GIVEN clusters x two environments, both on HEAD, named by the symbolic cluster name alone
+    const tmpl = template({ source: { repoURL: REPO, targetRevision: 'HEAD', path: 'workloads/{{ .env }}' } }, '{{ .name }}-web');
+    const text = appSet([{ matrix: { generators: [{ clusters: {} }, list({ env: 'dev' }, { env: 'prod' })] } }], tmpl, { goTemplate: true });
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text });
+
+    // THEN SA007 does not say "1 of 2", and the note counts both Applications
+    expect(result.findings.map((f) => [f.ruleId, f.message])).toEqual([['SA007', 'targetRevision "HEAD" follows the default branch of '
+      + 'https://git.acme.internal/platform/gitops.git: whatever is merged there deploys; pin a tag or commit if your team does not own it']]);
+    expect(result.notes).toEqual([
+      'ApplicationSet set (apps/set.yaml), 1 of its 2 Applications ({{ .name }}-web): source path workloads/dev holds no manifests in the audited files',
+      'ApplicationSet set (apps/set.yaml), 1 of its 2 Applications ({{ .name }}-web): source path workloads/prod holds no manifests in the audited files',
+    ]);
+  });
+
+  test('a generator of a kind Argo CD does not know is named in the note', () => {
+    // GIVEN a union generator, which Argo CD does not have
+    const text = appSet([{ union: { generators: [] } }], template({}, 'web'));
+
+    // WHEN it is audited / THEN the note names it
+    expect(audit({ 'apps/set.yaml': text, ...WORKLOAD }).notes).toEqual([expect.stringContaining('a generator of a kind Argo CD does not know (union)')]);
+  });
+});
+
+describe('auditFiles: a generator\'s own template', () => {
+  test('its fields win over the ApplicationSet\'s template, the rest comes from it', () => {
+    // GIVEN a template in project payments, and a second list generator whose own template sets project default
+    const text = appSet([
+      list({ name: 'eu' }),
+      { list: { elements: [{ name: 'legacy' }] }, template: { metadata: {}, spec: { project: 'default' } } },
+    ], template());
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+
+    // THEN only the legacy Application is in the default project, and it keeps the rest (retry, revision) of the template;
+    // the finding is where the generator's template writes the project
+    expect(result.findings.map((f) => [f.ruleId, f.pointer, f.location.line, f.message.replace(/^.*\(in /, '(in ')])).toEqual([
+      ['SA005', '/spec/generators/1/template/spec/project', lineOf(text, 'project: default'), '(in 1 of 2 generated Applications: legacy)'],
+    ]);
+  });
+});
+
+describe('auditFiles: ApplicationSets Argo CD cannot render, or only in part', () => {
+  test('missingkey=error with a key an element lacks: that Application is not generated, and the note says why', () => {
+    // GIVEN one element with the revision and one without
+    const tmpl = template({ source: { repoURL: REPO, targetRevision: '{{ .revision }}', path: 'workloads/web' } }, '{{ .name }}');
+    const text = appSet([list({ name: 'eu', revision: 'HEAD' }, { name: 'us' })], tmpl, { goTemplate: true, goTemplateOptions: ['missingkey=error'] });
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+
+    // THEN eu is audited (and floats), us is named in the note
+    expect(result.stats.applications).toBe(1);
+    expect(result.findings.map((f) => f.ruleId)).toEqual(['SA007']);
+    expect(result.notes).toEqual(['ApplicationSet set (apps/set.yaml): Argo CD cannot render its template for some parameters (map has no entry for key "revision"); those Applications are not generated']);
+  });
+
+  test('a templatePatch is not applied, and the note says so', () => {
+    // GIVEN an ApplicationSet with a templatePatch
+    const text = appSet([list({ name: 'eu' })], template(), { templatePatch: 'spec:\n  project: {{ .name }}\n', goTemplate: true });
+
+    // WHEN it is audited / THEN the note names it
+    expect(audit({ 'apps/set.yaml': text, ...WORKLOAD }).notes).toEqual([
+      'ApplicationSet set (apps/set.yaml): its templatePatch is not applied: the fields it patches are audited as the template writes them',
+    ]);
+  });
+});
+
+describe('auditFiles: hostile ApplicationSets stay bounded', () => {
+  test('a matrix of two large lists is too large, not expanded, within the per-file budget', () => {
+    // GIVEN a matrix of 300 x 300 elements, a literal default project, and a budget of 1,000 objects a file
+    const many = (prefix: string) => Array.from({ length: 300 }, (_, i) => ({ [prefix]: `${prefix}${i}` }));
+    const text = appSet([{ matrix: { generators: [list(...many('a')), list(...many('b'))] } }], template({ project: 'default' }, '{{a}}-{{b}}'));
+
+    // WHEN it is audited
+    const started = Date.now();
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD }, { maxObjectsPerFile: 1000 });
+
+    // THEN it stops quickly with a "too large" note and still judges the literal project
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.notes).toEqual([expect.stringContaining('too large, not expanded: ')]);
+    expect(result.findings.map((f) => f.ruleId)).toEqual(['SA005']);
+  });
+
+  test('a list of more elements than the budget is refused before any is copied', () => {
+    // GIVEN a list generator of 2,001 elements
+    const elements = Array.from({ length: 2001 }, (_, i) => ({ name: `app${i}` }));
+    const text = appSet([list(...elements)], template({ project: 'default' }));
+
+    // WHEN audited / THEN too large, its literal project still judged
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+    expect(result.notes).toEqual([expect.stringContaining('too large, not expanded: its list generator has more than 2000 elements')]);
+    expect(result.findings.map((f) => f.ruleId)).toEqual(['SA005']);
+  });
+
+  test('a git directory generator over 50,000 folders is too large, not expanded', () => {
+    // GIVEN 50,000 folders of one file each
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 50_000; i++) {
+      files[`apps/app${i}/cm.yaml`] = 'a: 1\n';
+    }
+    const tmpl = template({ source: { repoURL: REPO, targetRevision: 'main', path: '{{path}}' } }, '{{path.basename}}');
+    files['bootstrap/set.yaml'] = appSet([{ git: { repoURL: REPO, directories: [{ path: 'apps/*' }] } }], tmpl);
+
+    // WHEN it is audited
+    const started = Date.now();
+    const result = audit(files);
+
+    // THEN the note says too large, in bounded time
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(result.notes).toEqual([expect.stringContaining('too large, not expanded: its git generator matches more than 2000 folders')]);
+  });
+
+  test('a template that renders huge is too large, not expanded', () => {
+    // GIVEN one element of 1 MB, printed 40 times in each of 2 fields, for 2 Applications... over 20 M characters in all
+    const big = 'x'.repeat(1_000_000);
+    const tmpl = template({ info: [{ name: 'a', value: '{{big}}'.repeat(12) }] });
+    const text = appSet([list({ name: 'a', big }, { name: 'b', big })], tmpl);
+
+    // WHEN it is audited / THEN too large
+    expect(audit({ 'apps/set.yaml': text, ...WORKLOAD }, { maxObjectsPerFile: 1000 }).notes).toEqual([expect.stringContaining('render to more than 20000000 characters')]);
+  });
+
+  test('matrices nested ten deep are not expanded: Argo CD nests one level', () => {
+    // GIVEN a matrix of a matrix of ... ten deep
+    let generator: unknown = list({ name: 'a' });
+    for (let i = 0; i < 10; i++) {
+      generator = { matrix: { generators: [generator, list({ [`k${i}`]: 'v' })] } };
+    }
+    const text = appSet([generator], template({ project: 'default' }));
+
+    // WHEN audited / THEN the note says how deep, and the literal project is judged
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+    expect(result.notes).toEqual([expect.stringContaining('its matrix generators nest more than 3 deep')]);
+    expect(result.findings.map((f) => f.ruleId)).toEqual(['SA005']);
+  });
+
+  test('parameters named __proto__ or constructor are only parameters', () => {
+    // GIVEN list elements with keys of Object.prototype, in both template modes
+    const tmpl = template({}, 'x-{{__proto__}}-{{constructor}}');
+    const fast = appSet([list(JSON.parse('{"__proto__": "p", "constructor": "c"}') as Record<string, unknown>)], tmpl);
+    const go = appSet([list(JSON.parse('{"__proto__": {"polluted": "yes"}}') as Record<string, unknown>)], template({}, 'x-{{ .__proto__.polluted }}'), { goTemplate: true });
+
+    // WHEN audited
+    const result = audit({ 'a/fast.yaml': fast, 'b/go.yaml': go, ...WORKLOAD });
+
+    // THEN nothing is polluted and the names render from the data
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(result.problems).toEqual([]);
+    expect(result.stats.applicationSets).toEqual({ expanded: 2, literal: 0, generated: 2 });
+  });
+});

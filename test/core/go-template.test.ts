@@ -1,0 +1,132 @@
+import { renderGoTemplate, RenderBudget, sanitizeName, Symbolic } from '../../src/core/go-template';
+
+const PARAMS = {
+  path: { path: 'apps/guestbook', basename: 'guestbook', segments: ['apps', 'guestbook'] },
+  cluster: 'eu-West_1',
+  replicas: 3,
+  labels: { env: 'prod' },
+};
+
+const text = (t: string, data: unknown = PARAMS, missingKey?: 'error' | 'zero') => renderGoTemplate(t, data, missingKey ? { missingKey } : {});
+
+describe('renderGoTemplate: what the ApplicationSet controller prints', () => {
+  test.each([
+    ['{{.path.basename}}', 'guestbook'],
+    ['{{ .path.path }}/overlays', 'apps/guestbook/overlays'],
+    ['{{ index .path.segments 1 }}', 'guestbook'],
+    ['{{ index .labels "env" }}', 'prod'],
+    ['{{ $.cluster | lower }}', 'eu-west_1'],
+    ['{{ .cluster | normalize }}', 'eu-west-1'],
+    ['{{ .replicas }}', '3'],
+    ['{{ printf "%s-%s" .path.basename .labels.env }}', 'guestbook-prod'],
+    ['{{ .missing | default "main" }}', 'main'],
+    ['{{ replace "_" "-" .cluster | lower }}', 'eu-west-1'],
+    ['{{ trimPrefix "apps/" .path.path }}', 'guestbook'],
+    ['{{ trunc 2 .path.basename }}', 'gu'],
+    ['{{ if eq .labels.env "prod" }}main{{ else }}HEAD{{ end }}', 'main'],
+    ['{{ if eq .labels.env "dev" }}dev{{ else if eq .labels.env "prod" }}prod{{ else }}x{{ end }}', 'prod'],
+    ['{{ with .labels }}{{ .env }}{{ end }}', 'prod'],
+    ['a  {{- .labels.env -}}  b', 'aprodb'],
+    ['{{/* a comment */}}x', 'x'],
+    ['{{ (index .path.segments 0) | upper }}', 'APPS'],
+    ['{{ "}}" }}', '}}'],
+    ['{{ .labels }}', 'map[env:prod]'],
+  ])('%p renders as %p', (template, expected) => {
+    // GIVEN parameters like a git directory generator's
+    // WHEN the template is rendered
+    // THEN the text is what Go's text/template prints
+    expect(text(template)).toEqual({ kind: 'text', text: expected });
+  });
+
+  test('a missing key prints <no value> by default and fails with missingkey=error', () => {
+    // GIVEN a template reading a key the parameters lack
+    // WHEN rendered with the default options, and with missingkey=error
+    // THEN the first prints Go's <no value>, the second is an error like the controller's
+    expect(text('{{ .nope }}')).toEqual({ kind: 'text', text: '<no value>' });
+    expect(text('{{ .nope }}', PARAMS, 'error')).toEqual({ kind: 'error', reason: 'map has no entry for key "nope"' });
+  });
+
+  test.each([
+    ['{{ .nope.deeper }}', 'nil pointer'],
+    ['{{ .cluster.name }}', 'can\'t evaluate field name'],
+    ['{{ .cluster', 'unclosed action'],
+    ['{{ if .cluster }}x', 'no {{end}}'],
+    ['{{ end }}', 'unexpected {{end}}'],
+    ['{{ lower .replicas }}', 'expected string'],
+    ['{{ index .path.segments 7 }}', 'out of range'],
+  ])('fails when %p cannot execute (%s)', (template, reason) => {
+    expect(text(template)).toEqual({ kind: 'error', reason: expect.stringContaining(reason) });
+  });
+
+  test.each([
+    ['{{ range .path.segments }}{{ . }}{{ end }}'],
+    ['{{ $x := .cluster }}{{ $x }}'],
+    ['{{ .cluster | sha256sum }}'],
+    ['{{ printf "%05d" .replicas }}'],
+    ['{{ if eq .missing "prod" }}x{{ end }}'],
+  ])('%p is unknown: only the controller can tell', (template) => {
+    expect(text(template).kind).toBe('unknown');
+  });
+
+  test('a symbolic value leaves the string unknown, in a pipeline and in a condition', () => {
+    // GIVEN a cluster generator's name, known only to Argo CD
+    const data = { name: new Symbolic('the cluster name'), env: 'prod' };
+    // WHEN templates print it, pipe it or test it
+    // THEN they are unknown, while one that does not read it renders
+    expect(renderGoTemplate('{{ .name }}', data).kind).toBe('unknown');
+    expect(renderGoTemplate('{{ .name | upper }}', data).kind).toBe('unknown');
+    expect(renderGoTemplate('{{ if eq .name "a" }}x{{ end }}', data).kind).toBe('unknown');
+    expect(renderGoTemplate('{{ .env }}', data)).toEqual({ kind: 'text', text: 'prod' });
+  });
+
+  test('the budget stops a render that prints too much', () => {
+    // GIVEN a budget of 10 characters and a value of 8, printed twice
+    const budget: RenderBudget = { chars: 10 };
+    // WHEN rendered
+    // THEN it is too large, not truncated
+    expect(renderGoTemplate('{{ .v }}{{ .v }}', { v: 'abcdefgh' }, { budget })).toEqual({ kind: 'tooLarge' });
+  });
+
+  test('a key of Object.prototype is not a parameter', () => {
+    expect(text('{{ .constructor }}')).toEqual({ kind: 'text', text: '<no value>' });
+    expect(text('{{ .__proto__ }}', PARAMS, 'error').kind).toBe('error');
+  });
+});
+
+describe('sanitizeName', () => {
+  test.each([
+    ['Guest_Book', 'guest-book'],
+    ['-a.b-', 'a.b'],
+    ['x'.repeat(300), 'x'.repeat(253)],
+  ])('%p is %p', (name, expected) => {
+    expect(sanitizeName(name)).toBe(expected);
+  });
+});
+
+describe('renderGoTemplate: hostile templates', () => {
+  const PIECES = ['{{', '}}', '{{-', '-}}', ' ', '.', '.a', '.a.b', '$', '$x', '(', ')', '|', '"', '`', '\'', '/*', '*/', 'if', 'else', 'end',
+    'with', 'range', 'index', 'printf', '"%s"', 'lower', 'eq', '1', '-', ':=', 'x', '\n', '\\'];
+
+  test('10,000 random templates render, or stop with a reason, quickly and without throwing', () => {
+    // GIVEN templates made of random pieces of the syntax (a fixed seed: the run is the same every time)
+    let seed = 42;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed;
+    };
+    const started = Date.now();
+    for (let n = 0; n < 10_000; n++) {
+      const template = Array.from({ length: next() % 24 }, () => PIECES[next() % PIECES.length]).join('');
+      // WHEN each is rendered
+      const result = renderGoTemplate(template, { a: { b: 'c' } }, { budget: { chars: 1000 } });
+      // THEN the result is one of the four kinds
+      expect(['text', 'unknown', 'error', 'tooLarge']).toContain(result.kind);
+    }
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  test('deep nesting of if and parentheses is unknown, not a stack overflow', () => {
+    expect(renderGoTemplate(`${'{{ if true }}'.repeat(10_000)}x${'{{ end }}'.repeat(10_000)}`, {}).kind).toBe('unknown');
+    expect(renderGoTemplate(`{{ ${'('.repeat(10_000)}1${')'.repeat(10_000)} }}`, {}).kind).toBe('unknown');
+  });
+});
