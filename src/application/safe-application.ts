@@ -9,7 +9,7 @@ import { BREAK_GLASS_EXPIRES_ANNOTATION, BREAK_GLASS_REASON_ANNOTATION, BREAK_GL
 import { ArgoCdVersion } from '../core/argocd-version';
 import { isCalendarDate } from '../core/break-glass';
 import { badValue, ErrorCode } from '../core/errors';
-import { Manifest } from '../core/manifest';
+import { isApplication, Manifest } from '../core/manifest';
 import { floatingRevisionProblem } from '../core/revisions';
 import { ApplicationSpec, ApplicationSpecSyncPolicy, toJson_ApplicationSpec, toJson_ApplicationSpecSyncPolicy } from '../imports/application-argoproj.io';
 import { checkIgnoreRule, checkLabel, checkProject, checkRepoUrl } from '../private/app-checks';
@@ -542,10 +542,6 @@ export class SafeApplication extends Chart {
     }
     return errors;
   }
-}
-
-function isApplication(m: Manifest): boolean {
-  return m.kind === 'Application' && typeof m.apiVersion === 'string' && m.apiVersion.startsWith('argoproj.io/');
 }
 
 

@@ -3,12 +3,11 @@ import { expandApplicationSet, repositoryKey, RepositoryView, valueAt } from './
 import { isExcluded } from './exclude';
 import { AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
-import { at, describeObject, isObject, listAt, LocatedManifest, Manifest, SourceLocation, stringAt } from '../core/manifest';
+import { at, describeObject, isApplication, isApplicationSet, isAppProject, isObject, listAt, LocatedManifest, Manifest, SourceLocation, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
 import { parseManifests } from '../core/parse-manifests';
 import { stripTrailing } from '../core/text';
 import { runRules, runRulesAcross } from '../rules/engine';
-import { isAppProject } from '../rules/projects';
 import { ALL_RULES } from '../rules/registry';
 import { Severity } from '../rules/severity';
 import { Finding, Rule } from '../rules/types';
@@ -352,13 +351,6 @@ function isInChart(file: string, chartRoots: Set<string>): boolean {
   return chartRoots.has('.') && file !== 'Chart.yaml';
 }
 
-function isApplication(m: Manifest): boolean {
-  return m.kind === 'Application' && String(m.apiVersion).startsWith('argoproj.io/');
-}
-
-function isApplicationSet(m: Manifest): boolean {
-  return m.kind === 'ApplicationSet' && String(m.apiVersion).startsWith('argoproj.io/');
-}
 
 /** The directories an Application deploys from this repository, or why it cannot be audited here. */
 function sourcePaths(app: Manifest): { paths: { path: string; recurse: boolean }[]; unrendered?: string } {

@@ -21,6 +21,26 @@ export interface LocatedManifest {
   readonly locate?: (pointer: string) => SourceLocation;
 }
 
+/** Whether `value` is an Argo CD object (`argoproj.io/...`) of `kind`. */
+function isArgoObject(value: unknown, kind: string): boolean {
+  return isObject(value) && value.kind === kind && typeof value.apiVersion === 'string' && value.apiVersion.startsWith('argoproj.io/');
+}
+
+/** Whether a manifest is an Argo CD Application. */
+export function isApplication(value: unknown): boolean {
+  return isArgoObject(value, 'Application');
+}
+
+/** Whether a manifest is an Argo CD ApplicationSet. */
+export function isApplicationSet(value: unknown): boolean {
+  return isArgoObject(value, 'ApplicationSet');
+}
+
+/** Whether a manifest is an Argo CD AppProject. */
+export function isAppProject(value: unknown): boolean {
+  return isArgoObject(value, 'AppProject');
+}
+
 /** Whether a value is a plain JSON object. */
 export function isObject(value: unknown): value is Manifest {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

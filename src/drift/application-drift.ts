@@ -2,10 +2,10 @@ import { ApplicationDriftReport, ManifestSource, ResourceDrift, ResourceSyncStat
 import { DriftReport } from './drift-report';
 import { hookOf, SimulateOptions } from './engine';
 import { ResourceKey, resourceKeyOf } from './ignore-entries';
-import { isApplication } from './input-roles';
 import { isMap, Json, JsonMap, own, valueAt } from './json';
 import { COMPARE_OPTIONS_ANNOTATION, TRACKING_ID_ANNOTATION } from '../core/annotations';
 import { ErrorCode, failure } from '../core/errors';
+import { isApplication } from '../core/manifest';
 import { compareStrings } from '../core/order';
 import { parseManifests } from '../core/parse-manifests';
 

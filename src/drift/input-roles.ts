@@ -1,6 +1,7 @@
 import { isMap, Json } from './json';
 import { ErrorCode, failure } from '../core/errors';
 import { groupOf } from '../core/kinds';
+import { isApplication } from '../core/manifest';
 
 /** One input of a drift simulation, as the caller names it. */
 export interface NamedDriftInput {
@@ -55,11 +56,6 @@ function kindOf(manifest: Json): { apiVersion: string; kind: string } {
   return { apiVersion: String(obj.apiVersion ?? ''), kind: String(obj.kind ?? '') };
 }
 
-/** Whether the object is an Argo CD Application. */
-export function isApplication(manifest: Json): boolean {
-  const { apiVersion, kind } = kindOf(manifest);
-  return kind === 'Application' && groupOf(apiVersion) === 'argoproj.io';
-}
 
 /** Same group and kind: a live object may come back at another version than Git's. */
 function sameKind(a: Json, b: Json): boolean {

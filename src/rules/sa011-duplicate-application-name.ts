@@ -1,7 +1,6 @@
-import { isArgoApplication } from './projects';
 import { Severity } from './severity';
 import { ApplicationSite, Rule, Violation } from './types';
-import { describeObject, stringAt } from '../core/manifest';
+import { describeObject, isApplication, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
 
 /** The folder of a repository-relative file, `.` for the root. */
@@ -38,7 +37,7 @@ export const duplicateApplicationName: Rule = {
     // Files in order, and each file's Applications in the order given (document order): the first written is kept.
     const ordered = applications
       .map((site, index) => ({ site, index }))
-      .filter(({ site }) => isArgoApplication(site.application))
+      .filter(({ site }) => isApplication(site.application))
       .sort((a, b) => compareStrings(a.site.file, b.site.file) || a.index - b.index);
     for (const { site } of ordered) {
       const name = stringAt(site.application, 'metadata', 'name');

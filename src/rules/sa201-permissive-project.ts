@@ -1,7 +1,6 @@
-import { isAppProject } from './projects';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { isObject, listAt, Manifest } from '../core/manifest';
+import { isAppProject, isObject, listAt, Manifest } from '../core/manifest';
 
 /** An AppProject that allows any repository, any destination, or any cluster-scoped kind. */
 export const permissiveProject: Rule = {

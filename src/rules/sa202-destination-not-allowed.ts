@@ -1,7 +1,6 @@
-import { isAppProject, isArgoApplication } from './projects';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { at, listAt, Manifest, sourcesOf, stringAt } from '../core/manifest';
+import { at, isApplication, isAppProject, listAt, Manifest, sourcesOf, stringAt } from '../core/manifest';
 import { destinationAllowed, sourceAllowed } from '../core/project-policy';
 
 /** An Application whose AppProject, present in the same input, does not allow its destination or source. */
@@ -25,7 +24,7 @@ export const destinationNotAllowed: Rule = {
       return [];
     }
     const found: Violation[] = [];
-    for (const app of all.filter(isArgoApplication)) {
+    for (const app of all.filter(isApplication)) {
       const project = projects.get(stringAt(app, 'spec', 'project') ?? '');
       if (!project) {
         continue;

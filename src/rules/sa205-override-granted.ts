@@ -1,7 +1,6 @@
-import { isAppProject } from './projects';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { isObject, listAt } from '../core/manifest';
+import { isAppProject, isObject, listAt } from '../core/manifest';
 
 /** An AppProject role that may sync local manifests in place of Git. */
 export const overrideGranted: Rule = {

@@ -1,4 +1,4 @@
-import { isAppProject, isArgoApplication } from '../../src/rules/projects';
+import { isAppProject, isApplication } from '../../src/core/manifest';
 
 describe('Argo CD kinds', () => {
   test.each([
@@ -11,6 +11,6 @@ describe('Argo CD kinds', () => {
     [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet' }, false, false],
   ])('%j: AppProject %s, Application %s', (manifest, project, application) => {
     expect(isAppProject(manifest)).toBe(project);
-    expect(isArgoApplication(manifest)).toBe(application);
+    expect(isApplication(manifest)).toBe(application);
   });
 });
