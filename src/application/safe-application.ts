@@ -17,7 +17,7 @@ import { nameFiles } from '../private/file-names';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { hardenedAnnotations, hardenedFinalizers, hardenedSpec, jqProblems } from '../private/hardened-application';
-import { notificationAnnotations } from '../private/notifications';
+import { checkNotificationList, notificationAnnotations } from '../private/notifications';
 import { renderSyncOptions, renderSyncPolicy, ResolvedRetry, resolveRetry } from '../private/sync-policy';
 import { asSafeProject, manifestOf, nearestApplication, SAFE_APPLICATION, SynthIndex, synthIndexOf } from '../private/synth-index';
 import { runRules, unsuppressed } from '../rules/engine';
@@ -288,11 +288,7 @@ export class SafeApplication extends Chart {
       checkIgnoreRule(this, 'ignoreRules', rule, 'IgnoreTarget.fromApiObject(x)');
       this.addIgnoreRule(rule);
     }
-    if (props.notifications !== undefined && !Array.isArray(props.notifications)) {
-      throw badValue(ErrorCode.INVALID_NOTIFICATION, this, 'notifications', props.notifications,
-        'must be a list of subscriptions', 'give e.g. [{ trigger: NotificationTrigger.ON_SYNC_FAILED, service: \'slack\', recipients: [\'payments-oncall\'] }]');
-    }
-    this.setNotifications(props.notifications ?? [], (i) => `notifications[${i}]`);
+    this.setNotifications(checkNotificationList(this, props.notifications), (i) => `notifications[${i}]`);
     this.node.addValidation({ validate: () => this.validateApp() });
   }
 

@@ -196,7 +196,7 @@ function inTemplate(pointer: string): string {
 /** The value at an RFC 6901 pointer, or undefined when the pointer leads nowhere. */
 export function valueAt(object: unknown, pointer: string): unknown {
   let value = object;
-  for (const token of pointer === '' ? [] : keysFromPointer(pointer)) {
+  for (const token of keysFromPointer(pointer)) {
     if (Array.isArray(value) && /^(0|[1-9][0-9]*)$/.test(token)) {
       value = value[Number(token)];
     } else if (isObject(value) && Object.prototype.hasOwnProperty.call(value, token)) {

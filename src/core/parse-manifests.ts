@@ -161,8 +161,8 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
       // A List item is scanned from its own start to the next item's: linear in the item, not the List.
       const next = item === undefined ? undefined : itemStarts[item + 1];
       const scanned = item === undefined
-        ? scanPointer(linesOf(), start, documentEnd, tokensOf(pointer))
-        : scanPointer(linesOf(), itemStarts[item], next ? next.line - 1 : documentEnd, tokensOf(pointer));
+        ? scanPointer(linesOf(), start, documentEnd, keysFromPointer(pointer))
+        : scanPointer(linesOf(), itemStarts[item], next ? next.line - 1 : documentEnd, keysFromPointer(pointer));
       if (scanned !== undefined) {
         return scanned === 'start' ? fallback : { file, line: scanned.li + 1, column: scanned.col + 1 };
       }
@@ -182,11 +182,6 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
     skipped += collect(value, { file, line: start.line, column: start.column }, objects, itemStarts, locator);
   }
   return { objects, skipped };
-}
-
-/** The keys of a pointer; without `~` escapes, by a plain split. */
-function tokensOf(pointer: string): string[] {
-  return pointer.includes('~') ? keysFromPointer(pointer) : pointer === '' ? [] : pointer.slice(1).split('/');
 }
 
 /** The documents of a file the fast path read, with positions, for locating fields; empty documents left out as the fast path does. */

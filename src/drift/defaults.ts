@@ -350,8 +350,3 @@ export function applyApiDefaults(obj: Json): Json {
   }
   return obj;
 }
-
-/** Whether `applyApiDefaults` knows the kind. */
-export function hasApiDefaults(obj: Json): boolean {
-  return isMap(obj) && hasOwn(KIND_DEFAULTS, `${groupOf(String(obj.apiVersion ?? ''))}/${String(obj.kind ?? '')}`);
-}

@@ -7,7 +7,7 @@ import { destinationAllowed, PROJECT_PATTERN, sourceAllowed } from '../core/proj
 import { suppressionKey } from '../core/suppressions';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
-import { notificationAnnotations } from '../private/notifications';
+import { checkNotificationList, notificationAnnotations } from '../private/notifications';
 import { SAFE_PROJECT } from '../private/synth-index';
 import { runRules, unsuppressed } from '../rules/engine';
 import { IArgoProject } from '../values/argo-project';
@@ -204,12 +204,8 @@ export class SafeProject extends Chart implements IArgoProject {
         'must name at least one group and say, in at least 10 characters, why it may bypass Git', 'leave overrideGrant out unless a team truly needs to sync local manifests');
     }
 
-    if (props.notifications !== undefined && !Array.isArray(props.notifications)) {
-      throw badValue(ErrorCode.INVALID_NOTIFICATION, this, 'notifications', props.notifications,
-        'must be a list of subscriptions', 'give e.g. [{ trigger: NotificationTrigger.ON_SYNC_FAILED, service: \'slack\', recipients: [\'payments-oncall\'] }]');
-    }
     const annotations = {
-      ...notificationAnnotations(this, props.notifications ?? [], (i) => `notifications[${i}]`),
+      ...notificationAnnotations(this, checkNotificationList(this, props.notifications), (i) => `notifications[${i}]`),
       // A reasoned grant is recorded as the suppression the override rule (SA205) reads.
       ...(props.overrideGrant ? { [suppressionKey('SA205')]: props.overrideGrant.reason.trim() } : {}),
     };

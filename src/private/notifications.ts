@@ -3,6 +3,15 @@ import { NOTIFICATIONS_SUBSCRIBE_PREFIX } from '../core/annotations';
 import { badValue, ErrorCode } from '../core/errors';
 import { NotificationSubscription, NotificationTrigger } from '../values/notification';
 
+/** The `notifications` prop of a construct as a list (none when absent); anything else is refused. */
+export function checkNotificationList(where: IConstruct, value: NotificationSubscription[] | undefined): NotificationSubscription[] {
+  if (value !== undefined && !Array.isArray(value)) {
+    throw badValue(ErrorCode.INVALID_NOTIFICATION, where, 'notifications', value,
+      'must be a list of subscriptions', 'give e.g. [{ trigger: NotificationTrigger.ON_SYNC_FAILED, service: \'slack\', recipients: [\'payments-oncall\'] }]');
+  }
+  return value ?? [];
+}
+
 /**
  * The annotations of `subscriptions`, one per trigger and service (`notifications.argoproj.io/subscribe.<trigger>.<service>`)
  * with its recipients joined by `;`, in the order given; undefined when there are none. Checks each subscription.

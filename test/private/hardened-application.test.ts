@@ -1,10 +1,24 @@
-import { AppOfApps, ArgoCdVersion, ArgoProject, DeletionPolicy, GitOpsApp, SafeApplication, SafeApplicationSet, SafeProject } from '../../src';
+import { AppOfApps, ArgoCdVersion, ArgoProject, DeletionPolicy, GitOpsApp, SafeApplication, SafeApplicationSet, SafeApplicationSetProps, SafeProject } from '../../src';
 import { auditFiles } from '../../src/audit/audit';
 import { ApplicationSetGenerator } from '../../src/fleet/application-set-generator';
 import * as hardened from '../../src/private/hardened-application';
 import { addConfigMap, appProps } from '../support/app';
 
 const REPO = 'https://git.acme.internal/platform/gitops.git';
+
+/** Props of an ApplicationSet of one Application per region, for tests to override. */
+function setProps(overrides: Partial<SafeApplicationSetProps> = {}): SafeApplicationSetProps {
+  return {
+    name: 'checkout',
+    generators: [ApplicationSetGenerator.list([{ name: 'eu', namespace: 'checkout-eu' }])],
+    applicationName: '{{.name}}-checkout',
+    project: ArgoProject.fromName('payments'),
+    repoUrl: REPO,
+    path: 'deploy/checkout',
+    destinationNamespace: '{{.namespace}}',
+    ...overrides,
+  };
+}
 
 /** One Application of each construct that makes them: an app, an app-of-apps root, and an ApplicationSet's template. */
 function everyApplicationMaker() {
@@ -15,15 +29,7 @@ function everyApplicationMaker() {
   const app = new SafeApplication(gitops, 'checkout', appProps({ project: payments }));
   addConfigMap(app, 'settings');
   const root = new AppOfApps(gitops, 'root', { name: 'payments-root', project: ArgoProject.fromName('platform'), childProject: payments, repoUrl: REPO });
-  const set = new SafeApplicationSet(gitops, 'fleet', {
-    name: 'checkout',
-    generators: [ApplicationSetGenerator.list([{ name: 'eu', namespace: 'checkout-eu' }])],
-    applicationName: '{{.name}}-checkout',
-    project: ArgoProject.fromName('payments'),
-    repoUrl: REPO,
-    path: 'deploy/checkout',
-    destinationNamespace: '{{.namespace}}',
-  });
+  const set = new SafeApplicationSet(gitops, 'fleet', setProps());
   return {
     application: () => app.resource.toJson(),
     root: () => root.resource.toJson(),
@@ -63,16 +69,7 @@ describe('a cascading deletion policy chosen in code', () => {
       const gitops = new GitOpsApp({ outdir: 'dist' });
       const app = new SafeApplication(gitops, 'checkout', appProps({ deletionPolicy: policy }));
       addConfigMap(app, 'settings');
-      const set = new SafeApplicationSet(gitops, 'fleet', {
-        name: 'checkout',
-        generators: [ApplicationSetGenerator.list([{ name: 'eu', namespace: 'checkout-eu' }])],
-        applicationName: '{{.name}}-checkout',
-        project: ArgoProject.fromName('payments'),
-        repoUrl: REPO,
-        path: 'deploy/checkout',
-        destinationNamespace: '{{.namespace}}',
-        deletionPolicy: policy,
-      });
+      const set = new SafeApplicationSet(gitops, 'fleet', setProps({ deletionPolicy: policy }));
       const files = gitops.renderFiles().map((f) => ({ path: f.path, content: Buffer.from(f.content) }));
       const result = auditFiles(files, { argoCdVersion: ArgoCdVersion.LATEST });
       expect(result.findings.filter((f) => f.ruleId === 'SA010')).toEqual([]);
