@@ -264,7 +264,10 @@ interface SimulateSources {
  * of the input would be a verdict on something else.
  */
 function readSimulateSources(io: CliIo, desired: string, live: string | undefined, limit: number): SimulateSources | string {
-  const read = (flag: string, given: string): { sources: ManifestSource[]; folder: boolean } | string => {
+  /** A folder's or standard input's sources; a file's bytes, read once (undefined when unreadable: the one-resource path says why). */
+  type Read = { readonly sources: ManifestSource[]; readonly folder: true }
+    | { readonly file: string; readonly bytes?: Uint8Array; readonly folder: false };
+  const read = (flag: string, given: string): Read | string => {
     if (given === '-') {
       if (flag !== 'live' || io.readStdin === undefined) {
         return errorLine('simulate', ErrorCode.USAGE, `--${flag} - (standard input) is not supported here`,
@@ -277,7 +280,11 @@ function readSimulateSources(io: CliIo, desired: string, live: string | undefine
       }
     }
     if (!fs.existsSync(given) || !fs.statSync(given).isDirectory()) {
-      return { sources: [], folder: false };
+      try {
+        return { file: given, bytes: io.readBytes(given, limit), folder: false };
+      } catch {
+        return { file: given, folder: false };
+      }
     }
     const collected = collectFiles([given], given, limit);
     if (collected.problems.length > 0) {
@@ -296,49 +303,40 @@ function readSimulateSources(io: CliIo, desired: string, live: string | undefine
     }
     return { sources, folder: true };
   };
-  const desiredRead = read('desired', desired);
-  if (typeof desiredRead === 'string') {
-    return desiredRead;
-  }
-  const liveRead = live === undefined ? { sources: [], folder: false } : read('live', live);
-  if (typeof liveRead === 'string') {
-    return liveRead;
+  const reads: [string, Read][] = [];
+  for (const [flag, given] of [['desired', desired], ['live', live]] as const) {
+    if (given !== undefined) {
+      const r = read(flag, given);
+      if (typeof r === 'string') {
+        return r;
+      }
+      reads.push([flag, r]);
+    }
   }
   // A single file is one resource unless it holds several objects (a List counts as its items).
-  const many = (file: string | undefined) => {
-    if (file === undefined || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      return false;
-    }
+  const many = (r: Read) => {
     try {
-      return parseManifests(file, io.readBytes(file, limit)).objects.length > 1;
+      return r.folder || (r.bytes !== undefined && parseManifests(r.file, r.bytes).objects.length > 1);
     } catch {
       return false;
     }
   };
-  const wholeApplication = desiredRead.folder || liveRead.folder || many(desired) || many(live);
-  if (!wholeApplication) {
-    return { desired: [], live: [], wholeApplication };
+  if (!reads.some(([, r]) => many(r))) {
+    return { desired: [], live: [], wholeApplication: false };
   }
-  const fileSource = (flag: string, file: string): ManifestSource | string => {
-    try {
-      return { name: file, text: utf8Text(io.readBytes(file, limit)) };
-    } catch (e) {
-      return errorLine('simulate', ErrorCode.UNREADABLE_INPUT, `cannot read --${flag} ${file}: ${messageOf(e)}`, `give --${flag} a readable file or folder`);
+  const sources: Record<string, ManifestSource[]> = { desired: [], live: [] };
+  for (const [flag, r] of reads) {
+    if (r.folder) {
+      sources[flag] = r.sources;
+      continue;
     }
-  };
-  const desiredSources = desiredRead.folder ? desiredRead.sources : fileSource('desired', desired);
-  if (typeof desiredSources === 'string') {
-    return desiredSources;
+    try {
+      sources[flag] = [{ name: r.file, text: utf8Text(r.bytes ?? io.readBytes(r.file, limit)) }];
+    } catch (e) {
+      return errorLine('simulate', ErrorCode.UNREADABLE_INPUT, `cannot read --${flag} ${r.file}: ${messageOf(e)}`, `give --${flag} a readable file or folder`);
+    }
   }
-  const liveSources = live === undefined ? [] : liveRead.folder ? liveRead.sources : fileSource('live', live);
-  if (typeof liveSources === 'string') {
-    return liveSources;
-  }
-  return {
-    desired: Array.isArray(desiredSources) ? desiredSources : [desiredSources],
-    live: Array.isArray(liveSources) ? liveSources : [liveSources],
-    wholeApplication,
-  };
+  return { desired: sources.desired, live: sources.live, wholeApplication: true };
 }
 
 /** Bytes as text, or an error saying why they are not a manifest file (binary, not UTF-8), as the audit would. */
