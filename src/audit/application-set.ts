@@ -23,7 +23,7 @@ export interface RepositoryView {
   readonly files: readonly string[];
   /** The bytes of an audited file. */
   readonly read: (file: string) => Uint8Array | undefined;
-  /** Whether a generator's `repoURL` names the audited repository (see {@link repositoryKey}). */
+  /** Whether a generator's `repoURL` names the audited repository (compared by `repositoryKey` of core/source-paths.ts). */
   readonly isAudited: (repoURL: string) => boolean;
 }
 
@@ -74,14 +74,6 @@ const GENERATORS = ['list', 'clusters', 'git', 'matrix', 'merge', ...Object.keys
 
 /** Matrix and merge nest at most this deep (Argo CD allows one level of nesting). */
 const MAX_NESTING = 3;
-
-/** The audit's view of a repoURL: host and path, lower case, without scheme, user, `.git` or trailing `/`. */
-export function repositoryKey(repoURL: string): string {
-  let url = repoURL.trim().toLowerCase();
-  const scp = /^[^@/:]+@([^:/]+):(.*)$/.exec(url);
-  url = scp ? `${scp[1]}/${scp[2]}` : url.replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/^[^@/]*@/, '');
-  return url.replace(/\/+$/, '').replace(/\.git$/, '').replace(/\/+$/, '');
-}
 
 /** `{ key: value }` without a prototype. */
 function params(entries: Iterable<[string, unknown]> = []): Params {

@@ -1,16 +1,17 @@
 import * as path from 'path';
-import { expandApplicationSet, repositoryKey, RepositoryView, valueAt } from './application-set';
+import { expandApplicationSet, RepositoryView, valueAt } from './application-set';
 import { isExcluded } from './exclude';
-import { AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem } from './types';
+import { AuditedRepository, AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, RenderedManifests } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { at, describeObject, isApplication, isApplicationSet, isAppProject, isObject, listAt, LocatedManifest, Manifest, SourceLocation, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
 import { parseManifests } from '../core/parse-manifests';
+import { KUSTOMIZATION_FILES, repositoryDir, repositoryKey, sourcePathRefusal } from '../core/source-paths';
 import { stripTrailing } from '../core/text';
 import { runRules, runRulesAcross } from '../rules/engine';
 import { ALL_RULES } from '../rules/registry';
 import { Severity } from '../rules/severity';
-import { Finding, Rule } from '../rules/types';
+import { Finding, RepositoryFacts, Rule } from '../rules/types';
 
 /** How to audit. */
 export interface AuditOptions {
@@ -26,6 +27,10 @@ export interface AuditOptions {
   readonly maxObjectsPerFile?: number;
   /** Globs of files and folders to leave out, unread (see {@link isExcluded}). */
   readonly exclude?: readonly string[];
+  /** What is known of the repository the files come from: its URLs, its other files. */
+  readonly repository?: AuditedRepository;
+  /** Manifests rendered for Applications: audited as what they deploy, instead of the files under their source paths. */
+  readonly rendered?: readonly RenderedManifests[];
 }
 
 /**
@@ -98,7 +103,10 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   let excludedFiles = 0;
 
   const exclude = options.exclude ?? [];
+  // Excluded files are not read, but their folders are still there for Argo CD.
+  const allPaths: string[] = [];
   const all = [...files].filter((f) => {
+    allPaths.push(f.path);
     // Before its content is touched: an excluded file is never read.
     const excluded = exclude.length > 0 && isExcluded(f.path, exclude);
     excludedFiles += excluded ? 1 : 0;
@@ -109,49 +117,27 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       chartRoots.add(path.posix.dirname(f.path));
     }
   }
+  const budget = options.maxObjectsPerFile ?? MAX_OBJECTS_PER_FILE;
   for (const file of all) {
     fileCount++;
     if (/(^|\/)Chart\.ya?ml$/.test(file.path) || isInChart(file.path, chartRoots)) {
       templateFiles.push(file);
       continue;
     }
-    let content: Uint8Array;
-    try {
-      content = file.content;
-    } catch (e) {
-      problems.push({ file: file.path, message: `cannot be read: ${String((e as Error).message).split('\n')[0]}` });
-      continue;
-    }
-    let parsed: ReturnType<typeof parseManifests>;
-    try {
-      parsed = parseManifests(file.path, content);
-    } catch (e) {
-      problems.push({ file: file.path, message: unexpected(e, 'reading it') });
-      continue;
-    }
-    if (parsed.problem) {
-      problems.push({ file: file.path, message: parsed.problem });
-      continue;
-    }
-    const budget = options.maxObjectsPerFile ?? MAX_OBJECTS_PER_FILE;
-    if (parsed.objects.length > budget) {
-      problems.push({
-        file: file.path,
-        message: `holds ${parsed.objects.length} Kubernetes objects, over the audit's budget of ${budget} a file; skipped: split it into smaller files`,
-      });
-      continue;
-    }
-    skippedDocuments += parsed.skipped;
+    const read = readObjects(file, budget, problems);
+    skippedDocuments += read.skipped;
     // One by one: spreading a 175,000-item List into push() overflows the stack.
-    for (const o of parsed.objects) {
+    for (const o of read.objects) {
       objects.push(o);
     }
   }
 
-  const budget = options.maxObjectsPerFile ?? MAX_OBJECTS_PER_FILE;
-  const repository = () => repositoryView(all, objects);
+  const facts = repositoryFacts([...allPaths, ...options.repository?.otherFiles ?? []], objects, options.repository?.urls ?? []);
+  const repository = () => repositoryView(all, facts);
+  const rendered = renderedByApplication(options.rendered ?? [], budget, problems);
   const sets = { expanded: 0, literal: 0, generated: 0 };
-  const units = groupUnits(objects, notes, templateFiles, { repository, maxApplications: Math.min(MAX_GENERATED_APPLICATIONS, budget), sets });
+  const maxApplications = Math.min(MAX_GENERATED_APPLICATIONS, budget);
+  const units = groupUnits(objects, notes, problems, templateFiles, { repository, facts, rendered, maxApplications, sets });
   const rules = rulesFor(options);
   const findings: PlacedFinding[] = [];
   const onTemplates = new Map<string, { placed: PlacedFinding; set: SetOrigin; generated: Map<number, string>; unsuppressed: Map<number, string> }>();
@@ -170,6 +156,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
         resources: [...unit.resources, ...unit.context ?? []].map((r) => r.manifest),
         argoCdVersion: options.argoCdVersion,
         today: options.today,
+        repository: facts,
       }, rules);
     } catch (e) {
       // A defect the input provoked: report it on the unit's files and audit the rest.
@@ -238,8 +225,8 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     baselined: [],
     staleBaselineEntries: 0,
     stats: {
-      files: fileCount,
-      manifests: objects.length,
+      files: fileCount + (options.rendered?.length ?? 0),
+      manifests: objects.length + [...rendered.values()].reduce((n, r) => n + r.objects.length, 0),
       applications: units.filter((u) => u.application).length,
       skippedDocuments,
       skippedTemplates: templateFiles.length,
@@ -247,6 +234,56 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       ...(sets.expanded + sets.literal > 0 ? { applicationSets: { ...sets } } : {}),
     },
   };
+}
+
+/** The Kubernetes objects of one file, or nothing with a problem saying why it could not be read. */
+function readObjects(file: AuditFile, budget: number, problems: FileProblem[]): { objects: readonly LocatedManifest[]; skipped: number } {
+  const none = { objects: [], skipped: 0 };
+  let content: Uint8Array;
+  try {
+    content = file.content;
+  } catch (e) {
+    problems.push({ file: file.path, message: `cannot be read: ${String((e as Error).message).split('\n')[0]}` });
+    return none;
+  }
+  let parsed: ReturnType<typeof parseManifests>;
+  try {
+    parsed = parseManifests(file.path, content);
+  } catch (e) {
+    problems.push({ file: file.path, message: unexpected(e, 'reading it') });
+    return none;
+  }
+  if (parsed.problem) {
+    problems.push({ file: file.path, message: parsed.problem });
+    return none;
+  }
+  if (parsed.objects.length > budget) {
+    problems.push({
+      file: file.path,
+      message: `holds ${parsed.objects.length} Kubernetes objects, over the audit's budget of ${budget} a file; skipped: split it into smaller files`,
+    });
+    return none;
+  }
+  return parsed;
+}
+
+/** Rendered manifests by the Application they were given for (`name` or `namespace/name`). */
+interface RenderedInput {
+  readonly files: readonly string[];
+  readonly objects: readonly LocatedManifest[];
+  /** Whether an Application of the audited files took it. */
+  used: boolean;
+}
+
+function renderedByApplication(given: readonly RenderedManifests[], budget: number, problems: FileProblem[]): Map<string, RenderedInput> {
+  const byApplication = new Map<string, RenderedInput>();
+  for (const { application, file } of given) {
+    const objects = readObjects(file, budget, problems).objects;
+    const earlier = byApplication.get(application);
+    // Two files for one Application (helm template and a Kustomize overlay of it, say) are one rendering.
+    byApplication.set(application, { files: [...earlier?.files ?? [], file.path], objects: [...earlier?.objects ?? [], ...objects], used: false });
+  }
+  return byApplication;
 }
 
 /**
@@ -291,24 +328,51 @@ function holdsAction(value: unknown): boolean {
   return isObject(value) && Object.values(value).some(holdsAction);
 }
 
+/** The audited repository as the rules and the pairing see it. */
+interface AuditFacts extends RepositoryFacts {
+  /** Every file path of the repository, audited or not. */
+  readonly files: ReadonlySet<string>;
+}
+
 /**
- * The audited files as a git generator sees the repository. Its URL: the repoURL of any Application source (or
- * literal ApplicationSet template source) that names a path, since the audit reads every such path in the
- * audited files; a generator over any other URL reads a repository that is not here.
+ * The repository the files come from: every folder that holds a file (the root included), and the repoURLs that read
+ * it: the given URLs or, when none is given, each repoURL of an Application (or a literal ApplicationSet template)
+ * one of whose source paths is a folder here.
  */
-function repositoryView(files: readonly AuditFile[], objects: readonly LocatedManifest[]): RepositoryView {
-  const urls = new Set<string>();
-  for (const { manifest } of objects) {
-    const app = isApplication(manifest) ? manifest : isApplicationSet(manifest) ? at(manifest, 'spec', 'template') : undefined;
-    for (const source of [at(app, 'spec', 'source'), ...listAt(app, 'spec', 'sources')].filter(isObject)) {
-      if (typeof source.repoURL === 'string' && typeof source.path === 'string' && !source.repoURL.includes('{{')) {
-        urls.add(repositoryKey(source.repoURL));
+function repositoryFacts(paths: readonly string[], objects: readonly LocatedManifest[], urls: readonly string[]): AuditFacts {
+  const files = new Set(paths);
+  const directories = new Set<string>(['.']);
+  for (const f of files) {
+    for (let dir = path.posix.dirname(f); dir !== '.' && dir !== '/' && dir !== ''; dir = path.posix.dirname(dir)) {
+      if (directories.has(dir)) {
+        break;
+      }
+      directories.add(dir);
+    }
+  }
+  const keys = new Set(urls.map(repositoryKey));
+  if (keys.size === 0) {
+    for (const { manifest } of objects) {
+      const set = isApplicationSet(manifest);
+      const app = isApplication(manifest) ? manifest : set ? at(manifest, 'spec', 'template') : undefined;
+      for (const source of [at(app, 'spec', 'source'), ...listAt(app, 'spec', 'sources')].filter(isObject)) {
+        const { repoURL, path: p } = source;
+        // A template's path left to its generator (a git generator's folder, say) is taken to be here.
+        if (typeof repoURL === 'string' && typeof p === 'string' && !repoURL.includes('{{')
+          && ((set && p.includes('{{')) || (sourcePathRefusal(p) === undefined && directories.has(repositoryDir(p))))) {
+          keys.add(repositoryKey(repoURL));
+        }
       }
     }
   }
+  return { files, hasDirectory: (dir) => directories.has(dir), isAudited: (url) => keys.has(repositoryKey(url)) };
+}
+
+/** The audited files as a git generator sees the repository whose URL {@link repositoryFacts} says it is. */
+function repositoryView(files: readonly AuditFile[], facts: AuditFacts): RepositoryView {
   const byPath = new Map(files.map((f) => [f.path, f]));
   const directories = new Set<string>();
-  for (const f of byPath.keys()) {
+  for (const f of facts.files) {
     // The repo server lists every folder but the root, and no hidden one (reposerver GetGitDirectories).
     for (let dir = path.posix.dirname(f); dir !== '.' && dir !== '/' && dir !== ''; dir = path.posix.dirname(dir)) {
       if (directories.has(dir)) {
@@ -329,7 +393,7 @@ function repositoryView(files: readonly AuditFile[], objects: readonly LocatedMa
         return undefined;
       }
     },
-    isAudited: (url) => urls.has(repositoryKey(url)),
+    isAudited: facts.isAudited,
   };
 }
 
@@ -352,39 +416,62 @@ function isInChart(file: string, chartRoots: Set<string>): boolean {
 }
 
 
-/** The directories an Application deploys from this repository, or why it cannot be audited here. */
-function sourcePaths(app: Manifest): { paths: { path: string; recurse: boolean }[]; unrendered?: string } {
-  const sources = [at(app, 'spec', 'source'), ...listAt(app, 'spec', 'sources')].filter(isObject);
+/**
+ * The folders an Application deploys as plain manifests from the audited repository, and what it deploys that is not
+ * rendered here. Argo CD reads spec.sources when it holds any, else spec.source; a path it refuses (SA014) deploys nothing.
+ */
+function sourcePaths(app: Manifest, facts: AuditFacts): { paths: { path: string; recurse: boolean }[]; unrendered: string[] } {
+  const many = listAt(app, 'spec', 'sources');
   const paths: { path: string; recurse: boolean }[] = [];
-  for (const source of sources) {
+  const unrendered: string[] = [];
+  for (const source of (many.length > 0 ? many : [at(app, 'spec', 'source')]).filter(isObject)) {
+    const { repoURL, path: sourcePath } = source;
     if (typeof source.chart === 'string') {
-      return { paths, unrendered: `Helm chart ${source.chart}` };
-    }
-    if (isObject(source.helm) || isObject(source.kustomize)) {
-      return { paths, unrendered: isObject(source.helm) ? 'a Helm source' : 'a Kustomize source' };
-    }
-    if (typeof source.path === 'string') {
-      paths.push({ path: repositoryDir(source.path), recurse: at(source, 'directory', 'recurse') === true });
+      unrendered.push(`Helm chart ${source.chart}`);
+    } else if (typeof sourcePath !== 'string' || typeof repoURL !== 'string' || sourcePath.includes('{{') || repoURL.includes('{{')
+      || sourcePathRefusal(sourcePath) !== undefined) {
+      continue;
+    } else if (!facts.isAudited(repoURL)) {
+      unrendered.push(`${repositoryDir(sourcePath)} of ${repoURL.trim()} (another repository, unless --repo-url says it is this one)`);
+    } else {
+      const dir = repositoryDir(sourcePath);
+      const type = sourceType(source, dir, facts.files);
+      if (type === 'Directory') {
+        paths.push({ path: dir, recurse: at(source, 'directory', 'recurse') === true });
+      } else {
+        unrendered.push(`${dir} as a ${type} source`);
+      }
     }
   }
-  return { paths };
+  return { paths, unrendered };
 }
 
 /**
- * A source path as the folder names of the audited files spell it: relative, no `./`, no trailing `/`, and
- * the repository root (`.`, `./`, `` or `/`) as `.`, which is what `path.posix.dirname` gives a root file.
+ * How Argo CD's repo server renders a source (GetAppSourceType): the type its fields name, else by the files of its
+ * folder, a kustomization file before a Chart.yaml (a config management plugin found by discovery is not known here).
  */
-export function repositoryDir(sourcePath: string): string {
-  let p = path.posix.normalize(sourcePath);
-  let start = 0;
-  while (p.startsWith('./', start)) {
-    start += 2;
+function sourceType(source: Record<string, unknown>, dir: string, files: ReadonlySet<string>): string {
+  for (const [field, type] of [['plugin', 'plugin'], ['helm', 'Helm'], ['kustomize', 'Kustomize'], ['directory', 'Directory']]) {
+    if (isObject(source[field])) {
+      return type;
+    }
   }
-  while (p.charCodeAt(start) === 47) {
-    start++;
+  const inDir = (name: string) => files.has(dir === '.' ? name : `${dir}/${name}`);
+  if (KUSTOMIZATION_FILES.some(inDir)) {
+    return 'Kustomize';
   }
-  p = stripTrailing(p.slice(start), '/');
-  return p === '' ? '.' : p;
+  return inDir('Chart.yaml') ? 'Helm' : 'Directory';
+}
+
+/** The rendered manifests given for an Application, by `namespace/name` or by a name no other Application has. */
+function renderedFor(app: Manifest, rendered: Map<string, RenderedInput>, byName: Map<string, string[]>): RenderedInput | undefined {
+  const name = stringAt(app, 'metadata', 'name') ?? '';
+  const input = rendered.get(`${stringAt(app, 'metadata', 'namespace') ?? ''}/${name}`)
+    ?? ((byName.get(name)?.length ?? 0) === 1 ? rendered.get(name) : undefined);
+  if (input) {
+    input.used = true;
+  }
+  return input;
 }
 
 /** Whether files in `dir` lie under the source folder `p` (itself or, recursing, below it). */
@@ -392,14 +479,18 @@ function isUnder(dir: string, p: string): boolean {
   return p === '.' || dir === p || dir.startsWith(`${p}/`);
 }
 
-/** What expanding ApplicationSets needs, and their counts. */
+/** What pairing needs: the repository, rendered manifests, and for ApplicationSets the limits of expanding them and their counts. */
 interface SetContext {
   readonly repository: () => RepositoryView;
+  readonly facts: AuditFacts;
+  readonly rendered: Map<string, RenderedInput>;
   readonly maxApplications: number;
   readonly sets: { expanded: number; literal: number; generated: number };
 }
 
-function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: AuditFile[], context: SetContext): AuditUnit[] {
+function groupUnits(
+  objects: LocatedManifest[], notes: string[], problems: FileProblem[], templateFiles: AuditFile[], context: SetContext,
+): AuditUnit[] {
   const applications: { located: LocatedManifest; name: string; set?: SetOrigin }[] = [];
   const others: LocatedManifest[] = [];
   let repository: RepositoryView | undefined;
@@ -476,14 +567,24 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
     entry.names.push(set.generated ?? name);
     setNotes.set(key, entry);
   };
+  const byName = new Map<string, string[]>();
+  for (const { located } of applications) {
+    const appName = stringAt(located.manifest, 'metadata', 'name') ?? '';
+    byName.set(appName, [...byName.get(appName) ?? [], `${stringAt(located.manifest, 'metadata', 'namespace') ?? ''}/${appName}`]);
+  }
   for (const { located, name, set } of applications) {
-    const { paths: all, unrendered } = sourcePaths(located.manifest);
-    // A template's source path left with {{ }} names no folder; the ApplicationSet's note says why.
-    const paths = set ? all.filter((p) => !p.path.includes('{{')) : all;
     const resources: LocatedManifest[] = [];
     const inUnit = new Set<LocatedManifest>();
-    if (unrendered) {
-      noteOn(name, set, located.location.file, `deploys ${unrendered}, which is not rendered here; pass its rendered output to audit the workloads`);
+    const rendered = renderedFor(located.manifest, context.rendered, byName);
+    const { paths, unrendered } = rendered ? { paths: [], unrendered: [] } : sourcePaths(located.manifest, context.facts);
+    for (const o of rendered?.objects ?? []) {
+      resources.push(o);
+    }
+    if (unrendered.length > 0) {
+      // One note for an ApplicationSet's Applications: the same words for each.
+      const appName = set ? '<application>' : stringAt(located.manifest, 'metadata', 'name') ?? '<name>';
+      noteOn(name, set, located.location.file, `deploys ${unrendered.join('; ')}, not rendered here: give what Argo CD renders for it `
+        + `with --rendered ${appName}=<file> to audit its workloads`);
     }
     for (const { path: p, recurse } of paths) {
       // Argo CD reads only the folder itself unless directory.recurse is set.
@@ -501,7 +602,8 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
           matched.push(m);
         }
       }
-      if (matched.length === 0) {
+      // A folder that is not there at all is SA014's finding, when it is of the audited repository.
+      if (matched.length === 0 && context.facts.hasDirectory(p)) {
         const chart = templateFiles.some((f) => isUnder(path.posix.dirname(f.path), p));
         noteOn(name, set, located.location.file, chart
           ? `source path ${p} is a Helm chart, which is not rendered here; pass its rendered output to audit the workloads`
@@ -521,6 +623,17 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
     units.push({
       application: located, applicationName: name, resources, ...(set ? { set } : {}), ...(projects.length > 0 ? { context: projects } : {}),
     });
+  }
+  for (const [application, input] of context.rendered) {
+    const matches = byName.get(application) ?? [];
+    for (const file of input.used ? [] : input.files) {
+      problems.push({
+        file,
+        message: matches.length > 1
+          ? `given with --rendered ${application}, which names ${matches.length} Applications (${namesOf(matches)}); give namespace/name`
+          : `given with --rendered ${application}, which names no Application of the audited files; give the name of an Application (or of one an ApplicationSet generates)`,
+      });
+    }
   }
   for (const { set, file, tail, names } of setNotes.values()) {
     const which = !set.expanded ? 'its template' : `${names.length === set.total ? 'all' : names.length} of its ${set.total} Applications (${namesOf(names)})`;

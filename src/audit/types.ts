@@ -13,6 +13,24 @@ export interface AuditFile {
   readonly content: Uint8Array;
 }
 
+/** What the audit is told of the repository its files come from. */
+export interface AuditedRepository {
+  /**
+   * The URLs Argo CD reads it by (`--repo-url`, else the Git remote): only sources with one of these repoURLs are
+   * paired with the audited files. None: the repoURLs whose source paths the files hold are taken to be it.
+   */
+  readonly urls?: readonly string[];
+  /** Paths of its other files (neither YAML nor JSON), relative to its root: folders and source types they make. */
+  readonly otherFiles?: readonly string[];
+}
+
+/** What Argo CD renders for one Application (`kustomize build`, `helm template`, `argocd app manifests`). */
+export interface RenderedManifests {
+  /** The Application's `metadata.name`, or `namespace/name` when names repeat across namespaces. */
+  readonly application: string;
+  readonly file: AuditFile;
+}
+
 /** A suppression from the project's config file. */
 export interface ConfigSuppression {
   readonly ruleId: string;

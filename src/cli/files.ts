@@ -13,6 +13,8 @@ const MANIFEST_FILE = /\.(ya?ml|json)$/i;
 export interface CollectedFiles {
   readonly files: AuditFile[];
   readonly problems: FileProblem[];
+  /** The paths of the other files walked (neither YAML nor JSON), unread: the folders and source types they make. */
+  readonly otherFiles: string[];
 }
 
 /**
@@ -39,6 +41,7 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
   // bytes() turns them back for the file system, shownName() into text.
   const files: AuditFile[] = [];
   const problems: FileProblem[] = [];
+  const otherFiles: string[] = [];
   const realRoot = safeRealpath(raw(root)) ?? raw(path.resolve(root));
   const display = (p: string) => {
     const rel = path.relative(realRoot, p);
@@ -80,6 +83,14 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
     files.push({ path: shown, get content() { return readRegularFile(bytes(real), maxBytes); } });
   };
 
+  const addOther = (real: string, full: string, name: string) => {
+    if (MANIFEST_FILE.test(name)) {
+      addFile(real, display(full));
+    } else {
+      otherFiles.push(display(full));
+    }
+  };
+
   const walk = (dir: string) => {
     if (visited.has(dir)) {
       return;
@@ -117,13 +128,13 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
           if (!SKIPPED_DIRS.has(name) && !LEFTOVER_NAME.test(name)) {
             walk(real);
           }
-        } else if (stat.isFile() && MANIFEST_FILE.test(name)) {
-          addFile(real, display(full));
+        } else if (stat.isFile()) {
+          addOther(real, full, name);
         }
         continue;
       }
-      if (entry.isFile() && MANIFEST_FILE.test(name)) {
-        addFile(full, display(full));
+      if (entry.isFile()) {
+        addOther(full, full, name);
       }
     }
   };
@@ -136,7 +147,7 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
       addFile(real, display(real));
     }
   }
-  return { files, problems };
+  return { files, problems, otherFiles };
 }
 
 /** A path given as text, as the latin1 string of its UTF-8 bytes. */

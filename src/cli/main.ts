@@ -13,6 +13,7 @@ import { formatJson } from '../audit/report/json';
 import { formatMarkdown } from '../audit/report/markdown';
 import { formatSarif } from '../audit/report/sarif';
 import { formatText } from '../audit/report/text';
+import { RenderedManifests } from '../audit/types';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { ErrorCode } from '../core/errors';
 import { isGitRepoUrl } from '../core/names';
@@ -388,6 +389,8 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
         'severity': { type: 'string' },
         'argocd-version': { type: 'string' },
         'repo-root': { type: 'string' },
+        'repo-url': { type: 'string', multiple: true },
+        'rendered': { type: 'string', multiple: true },
         'config': { type: 'string' },
         'max-file-size': { type: 'string', default: '5' },
         'exclude': { type: 'string', multiple: true },
@@ -431,6 +434,33 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   }
   const paths = positionals.length > 0 ? positionals : ['.'];
   const root = values['repo-root'] !== undefined ? String(values['repo-root']) : findRepoRoot(paths[0]);
+  const repoUrls = (values['repo-url'] as string[] | undefined) ?? [];
+  for (const url of repoUrls) {
+    if (!isGitRepoUrl(url)) {
+      return usage(badFlag('--repo-url', url, 'is not a Git repository URL'), 'give the URL Argo CD reads the repository by, e.g. --repo-url https://git.acme.internal/platform/gitops.git');
+    }
+  }
+  // The remote of the folder holding .git names what is audited; a folder inside another repository has none of its own.
+  const remote = repoUrls.length === 0 && fs.existsSync(path.join(root, '.git')) ? gitRemoteUrl(root) : undefined;
+  const rendered: RenderedManifests[] = [];
+  for (const given of (values.rendered as string[] | undefined) ?? []) {
+    const split = given.indexOf('=');
+    const [application, file] = [given.slice(0, split).trim(), given.slice(split + 1)];
+    if (split < 0 || application === '' || file === '') {
+      return usage(badFlag('--rendered', given, 'must be <application>=<file>'), 'name the Application and the file of what Argo CD renders for it, e.g. --rendered payments=rendered/payments.yaml (- for standard input)');
+    }
+    if (file === '-' && (io.readStdin === undefined || rendered.some((r) => r.file.path === '<stdin>'))) {
+      return usage(badFlag('--rendered', given, 'reads standard input, which only one --rendered can'), 'write the other renderings to files');
+    }
+    try {
+      const content = file === '-' ? io.readStdin!(limit) : io.readBytes(file, limit);
+      rendered.push({ application, file: { path: file === '-' ? '<stdin>' : file, content } });
+    } catch (e) {
+      io.stderr(errorLine('audit', ErrorCode.USAGE, `cannot read --rendered ${given}: ${messageOf(e)}`,
+        'give --rendered a readable regular file under --max-file-size, e.g. the output of kustomize build or helm template'));
+      return EXIT_USAGE;
+    }
+  }
 
   let config: AuditConfig = { suppressions: [] };
   const configPath = values.config !== undefined ? String(values.config) : path.join(root, CONFIG_FILE);
@@ -467,7 +497,9 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   const failOnUnreadable = (values['fail-on-unreadable'] as boolean | undefined) ?? config.failOnUnreadable ?? false;
   const exclude = [...config.exclude ?? [], ...excludeFlags];
   const today = new Date().toISOString().slice(0, 10);
-  const options = { argoCdVersion, ruleIds, minSeverity: values.severity as Severity | undefined, suppressions: config.suppressions, today, exclude };
+  const options = {
+    argoCdVersion, ruleIds, minSeverity: values.severity as Severity | undefined, suppressions: config.suppressions, today, exclude, rendered,
+  };
 
   let baseline: BaselineEntry[] = [];
   if (values.baseline !== undefined) {
@@ -482,9 +514,12 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   }
 
   const collected = collectFiles(paths, root, limit);
-  const audited = auditFiles(collected.files, options);
-  // A path given on the command line that is not there, or not a file or folder, is a mistake, never a file to skip.
-  const unusable = paths.filter((p) => !isFileOrFolder(p));
+  const urls = repoUrls.length > 0 ? repoUrls : isGitRepoUrl(remote) ? [remote] : [];
+  const audited = auditFiles(collected.files, { ...options, repository: { urls, otherFiles: collected.otherFiles } });
+  // A path given on the command line that is not there, or not a file or folder, is a mistake, never a file to skip;
+  // so is a rendering that no Application takes.
+  const renderedFiles = rendered.map((r) => r.file.path);
+  const unusable = [...paths.filter((p) => !isFileOrFolder(p)), ...audited.problems.filter((p) => renderedFiles.includes(p.file))];
   const problems = [...collected.problems.filter((p) => !isExcluded(p.file, exclude)), ...audited.problems]
     .sort((a, b) => compareStrings(a.file, b.file));
   let result = applyBaseline({ ...audited, problems }, baseline);

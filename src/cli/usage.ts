@@ -32,6 +32,10 @@ options:
   --severity <severity>  only report findings at or above error, warning or note
   --argocd-version X.Y   the Argo CD release for the version-dependent rules (default: newest supported)
   --repo-root <dir>      where source.path starts (default: the folder holding .git)
+  --repo-url <url>       the URL Argo CD reads this repository by (repeatable): only sources of it are paired with
+                         the files (default: the Git remote origin, else the repoURLs whose source paths are here)
+  --rendered <app>=<file>  what Argo CD renders for an Application (kustomize build, helm template, argocd app
+                         manifests; - for standard input), audited instead of its source path (repeatable)
   --config <file>        project-wide settings (default: .safe-argocd.yaml at the repository root)
   --max-file-size <MB>   larger files are reported and skipped without being read (default 5)
   --exclude <glob>       leave out files and folders, unread (repeatable), e.g. 'dashboards/**' or '**/*.json'
@@ -44,8 +48,8 @@ ${GLOBAL_OPTIONS}
 exit codes:
   0  no finding at or above --fail-on that the baseline does not hold
   1  findings at or above --fail-on that the baseline does not hold
-  2  a usage error, an unreadable config or baseline, a given path that does not exist, an unreadable file
-     with --fail-on-unreadable, or an unexpected error
+  2  a usage error, an unreadable config or baseline, a given path that does not exist, a --rendered file that
+     cannot be read or that no Application takes, an unreadable file with --fail-on-unreadable, or an unexpected error
 `;
 
 const SIMULATE = `usage: safe-argocd simulate --app <application.yaml> --desired <file|folder> [--live <file|folder|->] [options]

@@ -11,6 +11,7 @@ import { cascadeDeleteFinalizer } from './sa010-cascade-delete-finalizer';
 import { duplicateApplicationName } from './sa011-duplicate-application-name';
 import { unknownSyncOption } from './sa012-unknown-sync-option';
 import { malformedIgnorePointer } from './sa013-malformed-ignore-pointer';
+import { missingSourcePath } from './sa014-missing-source-path';
 import { replicasOnAutoscaledWorkload } from './sa101-replicas-on-autoscaled-workload';
 import { autoscaledWithoutIgnore } from './sa102-autoscaled-without-ignore';
 import { jobInSyncWave } from './sa103-job-in-sync-wave';
@@ -40,6 +41,7 @@ export const ALL_RULES: readonly Rule[] = [
   duplicateApplicationName,
   unknownSyncOption,
   malformedIgnorePointer,
+  missingSourcePath,
   replicasOnAutoscaledWorkload,
   autoscaledWithoutIgnore,
   jobInSyncWave,

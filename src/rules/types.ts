@@ -16,6 +16,16 @@ export interface RuleInput {
   readonly argoCdVersion: ArgoCdVersion;
   /** Today's date (`YYYY-MM-DD`, UTC), for rules about expiry; rules that need it skip that check without it. */
   readonly today?: string;
+  /** What an audit knows of the repository it reads; a synth, which writes the repository, knows none of it. */
+  readonly repository?: RepositoryFacts;
+}
+
+/** The repository an audit reads, as the rules about source paths need it. */
+export interface RepositoryFacts {
+  /** Whether Argo CD, reading `repoURL`, reads the audited files. */
+  isAudited(repoURL: string): boolean;
+  /** Whether the repository holds the folder, spelled as `repositoryDir` of core/source-paths.ts spells it. */
+  hasDirectory(dir: string): boolean;
 }
 
 /** One Application among all those of an audit, with the file it is written in (relative to the repository root). */

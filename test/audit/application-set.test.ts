@@ -135,19 +135,34 @@ describe('auditFiles: ApplicationSet findings that hold for some Applications', 
 
 describe('auditFiles: notes on the Applications of an ApplicationSet', () => {
   test('one note for all the Applications whose source path holds nothing, and one for the template of a set not expanded', () => {
-    // GIVEN three Applications of a folder that holds nothing, and an SCM provider set of a Helm source
+    // GIVEN three Applications of a folder that holds only a jsonnet file, and an SCM provider set of a Helm source
     const empty = appSet([list({ name: 'a' }, { name: 'b' }, { name: 'c' })], template({ source: { repoURL: REPO, targetRevision: 'main', path: 'workloads/none' } }));
     const helm = appSet([{ scmProvider: {} }], template({ source: { repoURL: REPO, targetRevision: 'main', path: 'charts/web', helm: { releaseName: '{{repository}}' } } }));
 
     // WHEN audited
-    const result = audit({ 'apps/empty.yaml': empty, 'apps/helm.yaml': helm, ...WORKLOAD });
+    const result = audit({ 'apps/empty.yaml': empty, 'apps/helm.yaml': helm, ...WORKLOAD },
+      { repository: { urls: [REPO], otherFiles: ['workloads/none/main.jsonnet', 'charts/web/Chart.lock'] } });
 
     // THEN one note each, naming the Applications or the template
     expect(result.notes).toEqual([
       'ApplicationSet set (apps/empty.yaml), all of its 3 Applications (a, b, c): source path workloads/none holds no manifests in the audited files',
-      'ApplicationSet set (apps/helm.yaml), its template: deploys a Helm source, which is not rendered here; pass its rendered output to audit the workloads',
+      'ApplicationSet set (apps/helm.yaml), its template: deploys charts/web as a Helm source, not rendered here: give what Argo CD renders for it '
+        + 'with --rendered <application>=<file> to audit its workloads',
       expect.stringContaining('ApplicationSet set (apps/helm.yaml): not expanded: an SCM provider generator'),
     ]);
+    expect(result.findings).toEqual([]);
+  });
+
+  test('a source path that is no folder of the audited repository is one SA014 finding at the template field, for all its Applications', () => {
+    // GIVEN three Applications of a folder that is not there
+    const text = appSet([list({ name: 'a' }, { name: 'b' }, { name: 'c' })], template({ source: { repoURL: REPO, targetRevision: 'main', path: 'workloads/none' } }));
+
+    // WHEN audited as the repository REPO
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD }, { repository: { urls: [REPO] } });
+
+    // THEN one finding, at the template's source.path, and no note of a folder that holds nothing
+    expect(result.findings.map((f) => [f.ruleId, f.pointer, f.location.line])).toEqual([['SA014', '/spec/template/spec/source/path', lineOf(text, 'path: workloads/none')]]);
+    expect(result.notes).toEqual([]);
   });
 });
 
@@ -334,8 +349,8 @@ describe('auditFiles: matrix, merge and cluster generators', () => {
     const tmpl = template({ source: { repoURL: REPO, targetRevision: 'HEAD', path: 'workloads/{{ .env }}' } }, '{{ .name }}-web');
     const text = appSet([{ matrix: { generators: [{ clusters: {} }, list({ env: 'dev' }, { env: 'prod' })] } }], tmpl, { goTemplate: true });
 
-    // WHEN it is audited
-    const result = audit({ 'apps/set.yaml': text });
+    // WHEN it is audited (the folders hold only jsonnet)
+    const result = audit({ 'apps/set.yaml': text }, { repository: { otherFiles: ['workloads/dev/main.jsonnet', 'workloads/prod/main.jsonnet'] } });
 
     // THEN SA007 does not say "1 of 2", and the note counts both Applications
     expect(result.findings.map((f) => [f.ruleId, f.message])).toEqual([['SA007', 'targetRevision "HEAD" follows the default branch of '

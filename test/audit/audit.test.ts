@@ -1,5 +1,5 @@
 import { parse, stringify } from 'yaml';
-import { applicationYaml, configMapYaml, key, keysOf } from './support';
+import { applicationYaml, configMapYaml, deploymentYaml, hpaYaml, key, keysOf } from './support';
 import { auditFiles, AuditOptions } from '../../src/audit/audit';
 import { AuditFile, AuditResult } from '../../src/audit/types';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
@@ -12,28 +12,6 @@ const OPTIONS: AuditOptions = { argoCdVersion: ArgoCdVersion.LATEST };
 function audit(files: Record<string, string>, options: Partial<AuditOptions> = {}): AuditResult {
   const list: AuditFile[] = Object.entries(files).map(([path, text]) => ({ path, content: Buffer.from(text, 'utf8') }));
   return auditFiles(list, { ...OPTIONS, ...options });
-}
-
-function deploymentYaml(name: string, namespace: string, replicas?: number): string {
-  return stringify({
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace },
-    spec: {
-      ...(replicas !== undefined ? { replicas } : {}),
-      selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image: 'registry.acme.internal/web:1.0.0' }] } },
-    },
-  });
-}
-
-function hpaYaml(name: string, namespace: string): string {
-  return stringify({
-    apiVersion: 'autoscaling/v2',
-    kind: 'HorizontalPodAutoscaler',
-    metadata: { name, namespace },
-    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name }, minReplicas: 2, maxReplicas: 5 },
-  });
 }
 
 function jobYaml(name: string, namespace: string, annotations: Record<string, string>, extraSpec: Record<string, unknown> = {}): string {
@@ -196,8 +174,8 @@ describe('auditFiles: pairing Applications with their manifests', () => {
   });
 
   test('an Application whose source path holds nothing audited gets a note', () => {
-    // GIVEN an Application whose folder is not among the files
-    const result = audit({ 'apps/web.yaml': applicationYaml('web') });
+    // GIVEN an Application whose folder holds only a jsonnet file
+    const result = audit({ 'apps/web.yaml': applicationYaml('web') }, { repository: { otherFiles: ['workloads/web/main.jsonnet'] } });
 
     // WHEN it is audited
     // THEN the gap is noted, and the Application itself is still checked (clean)
@@ -511,6 +489,9 @@ describe('auditFiles: ApplicationSets', () => {
   });
 });
 
+/** The end of the note on an Application whose source is rendered by a tool the audit does not run. */
+const NOT_RENDERED = (name: string) => `not rendered here: give what Argo CD renders for it with --rendered ${name}=<file> to audit its workloads`;
+
 describe('auditFiles: Helm', () => {
   const chart = {
     'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 1.2.3\n',
@@ -527,7 +508,7 @@ describe('auditFiles: Helm', () => {
     // THEN the templates are skipped, not errors, and the note says to audit the rendered output
     expect(result.problems).toEqual([]);
     expect(result.stats.skippedTemplates).toBe(4);
-    expect(result.notes).toEqual(['Application web (apps/web.yaml): source path charts/web is a Helm chart, which is not rendered here; pass its rendered output to audit the workloads']);
+    expect(result.notes).toEqual([`Application web (apps/web.yaml): deploys charts/web as a Helm source, ${NOT_RENDERED('web')}`]);
     expect(result.findings).toEqual([]);
   });
 
@@ -539,14 +520,15 @@ describe('auditFiles: Helm', () => {
 
     // WHEN it is audited
     // THEN it is noted, and the Application itself is checked (clean)
-    expect(result.notes).toEqual(['Application web (apps/web.yaml): deploys Helm chart web, which is not rendered here; pass its rendered output to audit the workloads']);
+    expect(result.notes).toEqual([`Application web (apps/web.yaml): deploys Helm chart web, ${NOT_RENDERED('web')}`]);
     expect(result.findings).toEqual([]);
     expect(result.problems).toEqual([]);
   });
 
   test.each([
-    ['helm', { valueFiles: ['values-prod.yaml'] }, 'a Helm source'],
-    ['kustomize', { namePrefix: 'prod-' }, 'a Kustomize source'],
+    ['helm', { valueFiles: ['values-prod.yaml'] }, 'workloads/web as a Helm source'],
+    ['kustomize', { namePrefix: 'prod-' }, 'workloads/web as a Kustomize source'],
+    ['plugin', { name: 'sops' }, 'workloads/web as a plugin source'],
   ])('an Application whose source has %s options gets a "not rendered" note', (field, options, what) => {
     // GIVEN an Application whose source path is rendered by a tool before it is applied
     const source = { repoURL: 'https://git.acme.internal/platform/gitops.git', targetRevision: 'main', path: 'workloads/web', [field]: options };
@@ -554,7 +536,7 @@ describe('auditFiles: Helm', () => {
 
     // WHEN it is audited
     // THEN the note names the tool
-    expect(result.notes).toEqual([`Application web (apps/web.yaml): deploys ${what}, which is not rendered here; pass its rendered output to audit the workloads`]);
+    expect(result.notes).toEqual([`Application web (apps/web.yaml): deploys ${what}, ${NOT_RENDERED('web')}`]);
     expect(result.problems).toEqual([]);
   });
 

@@ -51,7 +51,13 @@ describe('audit baselines', () => {
   test('a new finding is not in the baseline, and a fixed one makes an entry stale', () => {
     // GIVEN a baseline holding SA001 only, and a repository where SA001 is fixed but another Application is new
     const baseline = parseBaseline(renderBaseline(audit(repo())), 'b.json').filter((e) => e.ruleId === 'SA001');
-    const files = { ...repo(), 'apps/web.yaml': applicationYaml('web', { syncPolicy: { retry: undefined } }), 'apps/api.yaml': applicationYaml('api', { syncPolicy: { automated: { prune: true, selfHeal: false } } }) };
+    const files = {
+      ...repo(),
+      'apps/web.yaml': applicationYaml('web', { syncPolicy: { retry: undefined } }),
+      'apps/api.yaml': applicationYaml('api', { syncPolicy: { automated: { prune: true, selfHeal: false } } }),
+      'workloads/web/cm.yaml': configMapYaml('settings', 'web'),
+      'workloads/api/cm.yaml': configMapYaml('settings', 'api'),
+    };
 
     // WHEN it is applied
     const result = applyBaseline(audit(files), baseline);

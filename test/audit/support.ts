@@ -99,6 +99,30 @@ export function applicationYaml(name: string, options: ApplicationOptions = {}):
   });
 }
 
+/** A Deployment, with `replicas` when given. */
+export function deploymentYaml(name: string, namespace: string, replicas?: number): string {
+  return stringify({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace },
+    spec: {
+      ...(replicas !== undefined ? { replicas } : {}),
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image: 'registry.acme.internal/web:1.0.0' }] } },
+    },
+  });
+}
+
+/** An HPA scaling the Deployment of the same name. */
+export function hpaYaml(name: string, namespace: string): string {
+  return stringify({
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name, namespace },
+    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name }, minReplicas: 2, maxReplicas: 5 },
+  });
+}
+
 /** A ConfigMap, which no rule is about. */
 export function configMapYaml(name: string, namespace: string): string {
   return stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data: { mode: 'production' } });

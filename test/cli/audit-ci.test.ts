@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
-import { applicationYaml, auditJson, cleanRepo, runCli, writeGoodRepo, writeTree } from '../audit/support';
+import { applicationYaml, auditJson, cleanRepo, configMapYaml, runCli, writeGoodRepo, writeTree } from '../audit/support';
 import { tempDir } from '../support/app';
 
 /** The good repository (SA001 on Application half) and a broken JSON data file under dashboards/. */
@@ -71,6 +71,7 @@ describe('safe-argocd audit --baseline and --write-baseline', () => {
     writeTree(root, {
       'apps/half.yaml': `# moved\n# down\n${readFileSync(join(root, 'apps/half.yaml'), 'utf8')}`,
       'apps/new.yaml': applicationYaml('new', { syncPolicy: { automated: { prune: false, selfHeal: true } } }),
+      'workloads/new/configmap.yaml': configMapYaml('settings', 'new'),
     });
     const { run, report } = await auditJson(root, '--baseline', file);
     const raw = report as unknown as { baselined: { ruleId: string; location: { file: string } }[]; staleBaselineEntries: number };
@@ -121,9 +122,9 @@ describe('safe-argocd audit --baseline and --write-baseline', () => {
 
 describe('safe-argocd audit text output is quiet about the rest', () => {
   test('what was not audited is one line with a count; --verbose lists it', async () => {
-    // GIVEN two Applications whose source paths hold nothing
+    // GIVEN two Applications whose source paths hold no manifests (only jsonnet)
     const root = tempDir();
-    writeTree(root, { 'apps/a.yaml': applicationYaml('a'), 'apps/b.yaml': applicationYaml('b') });
+    writeTree(root, { 'apps/a.yaml': applicationYaml('a'), 'apps/b.yaml': applicationYaml('b'), 'workloads/a/main.jsonnet': '{}', 'workloads/b/main.jsonnet': '{}' });
 
     // WHEN it is audited as text, with and without --verbose
     const quiet = await runCli(['audit', root, '--repo-root', root]);

@@ -179,6 +179,8 @@ describe('purity and robustness', () => {
       resources: [deployment('checkout', { [SUPPRESS_SA006]: REASON }), ...workloadsBreakingEveryRule(), ...governanceBreakingEveryRule()],
       argoCdVersion: ArgoCdVersion.V3_0,
       today: '2026-01-01',
+      // An audit of a repository that holds none of the app's folders (SA014)
+      repository: { isAudited: () => true, hasDirectory: () => false },
     });
     const manual: RuleInput = deepFreeze({
       application: safeApplication({ spec: { syncPolicy: { automated: undefined } } }),

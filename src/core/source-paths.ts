@@ -1,0 +1,49 @@
+import * as path from 'path';
+import { stripTrailing } from './text';
+
+/**
+ * The key under which two repository URLs read the same files: lower case (as Argo CD's `NormalizeGitURL`), without
+ * the scheme and user, with `git@host:org/repo` read as `host/org/repo`, and without trailing slashes and `.git`.
+ *
+ * Broader than Argo CD's `SameURL`, which tells `https://` and `ssh://` forms apart because it looks up credentials by
+ * URL: here the question is whether the content is the same repository, and both forms clone the same one.
+ */
+export function repositoryKey(repoURL: string): string {
+  let url = repoURL.trim().toLowerCase();
+  const scp = /^[^@/:]+@([^:/]+):(.*)$/.exec(url);
+  url = scp ? `${scp[1]}/${scp[2]}` : url.replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/^[^@/]*@/, '');
+  url = stripTrailing(url, '/');
+  return stripTrailing(url.endsWith('.git') ? url.slice(0, -4) : url, '/');
+}
+
+/**
+ * A source path as the folder names of a repository's files spell it: relative, no `./`, no trailing `/`, and the
+ * repository root (`.`, `./` or ``) as `.`, which is what `path.posix.dirname` gives a root file.
+ */
+export function repositoryDir(sourcePath: string): string {
+  let p = path.posix.normalize(sourcePath);
+  let start = 0;
+  while (p.startsWith('./', start)) {
+    start += 2;
+  }
+  while (p.charCodeAt(start) === 47) {
+    start++;
+  }
+  p = stripTrailing(p.slice(start), '/');
+  return p === '' ? '.' : p;
+}
+
+/**
+ * Why Argo CD's repo server refuses a source path before it looks for the folder (util/app/path: "app path is
+ * absolute", "app path outside root"), or undefined.
+ */
+export function sourcePathRefusal(sourcePath: string): string | undefined {
+  if (sourcePath.startsWith('/')) {
+    return 'is absolute';
+  }
+  const normalized = path.posix.normalize(sourcePath);
+  return normalized === '..' || normalized.startsWith('../') ? 'lies outside the repository' : undefined;
+}
+
+/** The names by which Argo CD's repo server takes a folder for a Kustomize source (kustomize.IsKustomization). */
+export const KUSTOMIZATION_FILES: readonly string[] = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];

@@ -1,0 +1,193 @@
+import { stringify } from 'yaml';
+import { applicationYaml, configMapYaml, deploymentYaml, hpaYaml, key, keysOf } from './support';
+import { auditFiles, AuditOptions } from '../../src/audit/audit';
+import { AuditFile, AuditResult } from '../../src/audit/types';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
+
+const REPO = 'https://git.acme.internal/platform/gitops.git';
+const FORK = 'https://git.acme.internal/someone/gitops.git';
+
+function files(tree: Record<string, string>): AuditFile[] {
+  return Object.entries(tree).map(([path, text]) => ({ path, content: Buffer.from(text, 'utf8') }));
+}
+
+function audit(tree: Record<string, string>, options: Partial<AuditOptions> = {}): AuditResult {
+  return auditFiles(files(tree), { argoCdVersion: ArgoCdVersion.LATEST, ...options });
+}
+
+function rendered(application: string, path: string, ...documents: string[]): { application: string; file: AuditFile } {
+  return { application, file: { path, content: Buffer.from(documents.join('---\n'), 'utf8') } };
+}
+
+/** A Kustomize base with an HPA-scaled Deployment (no replicas) and a prod overlay whose patch sets replicas. */
+const OVERLAY = {
+  'apps/web.yaml': applicationYaml('web', { path: 'workloads/web/overlays/prod' }),
+  'workloads/web/base/kustomization.yaml': stringify({ resources: ['deployment.yaml', 'hpa.yaml'] }),
+  'workloads/web/base/deployment.yaml': deploymentYaml('web', 'web'),
+  'workloads/web/base/hpa.yaml': hpaYaml('web', 'web'),
+  'workloads/web/overlays/prod/kustomization.yaml': stringify({ resources: ['../../base'], patches: [{ path: 'replicas.yaml' }] }),
+  'workloads/web/overlays/prod/replicas.yaml': stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'web' }, spec: { replicas: 3 } }),
+};
+
+describe('auditFiles: Kustomize folders and --rendered', () => {
+  test('a folder with a kustomization file is a Kustomize source: not read as plain YAML, and the note says how to give its rendering', () => {
+    // GIVEN an overlay whose patch adds replicas under the base's HPA
+    // WHEN it is audited without its rendering
+    const result = audit(OVERLAY);
+
+    // THEN the patch is not taken for the app's whole Deployment (no SA102 on a partial object), and the note names the app
+    expect(keysOf(result.findings).filter((k) => k.includes(' web'))).toEqual([]);
+    expect(result.notes).toEqual(['Application web (apps/web.yaml): deploys workloads/web/overlays/prod as a Kustomize source, not rendered here: '
+      + 'give what Argo CD renders for it with --rendered web=<file> to audit its workloads']);
+  });
+
+  test.each(['kustomization.yml', 'Kustomization'])('a folder is Kustomize by %s too, told by a file of any type', (name) => {
+    // GIVEN the overlay's kustomization file under another name (Kustomization has no extension: the caller lists it)
+    const tree: Record<string, string> = { ...OVERLAY };
+    delete tree['workloads/web/overlays/prod/kustomization.yaml'];
+    const named = name === 'Kustomization' ? { repository: { otherFiles: [`workloads/web/overlays/prod/${name}`] } } : {};
+    if (name !== 'Kustomization') {
+      tree[`workloads/web/overlays/prod/${name}`] = 'resources: [../../base]\n';
+    }
+
+    // WHEN audited / THEN it is a Kustomize source
+    expect(audit(tree, named).notes).toEqual([expect.stringContaining('deploys workloads/web/overlays/prod as a Kustomize source')]);
+  });
+
+  test('the rendering of the overlay is what the rules see: the replicas the patch adds under the HPA are found (SA101, SA102)', () => {
+    // GIVEN what kustomize build prints for the overlay
+    const build = rendered('web', 'rendered/web.yaml', deploymentYaml('web', 'web', 3), hpaYaml('web', 'web'));
+
+    // WHEN audited with it
+    const result = audit(OVERLAY, { rendered: [build] });
+
+    // THEN the findings are on the rendered file, for the Application, and no note says it is not rendered
+    expect(keysOf(result.findings)).toEqual([key('SA101', 'rendered/web.yaml', 'web'), key('SA102', 'rendered/web.yaml', 'web')]);
+    const text = Buffer.from(build.file.content).toString('utf8');
+    expect(result.findings.find((f) => f.ruleId === 'SA101')?.location.line).toBe(text.split('\n').findIndex((l) => l.includes('replicas: 3')) + 1);
+    expect(result.notes).toEqual([]);
+    expect(result.problems).toEqual([]);
+    expect(result.stats.manifests).toBe(OVERLAY_OBJECTS + 2);
+  });
+
+  test('a rendering replaces every source of the Application: a Helm chart too', () => {
+    // GIVEN a chart from a Helm repository and what helm template prints for it
+    const app = applicationYaml('web', { spec: { source: { repoURL: 'https://charts.acme.internal', chart: 'web', targetRevision: '1.2.3' } } });
+    const result = audit({ 'apps/web.yaml': app }, { rendered: [rendered('web', 'rendered/web.yaml', deploymentYaml('web', 'web', 3), hpaYaml('web', 'web'))] });
+
+    // WHEN audited / THEN its workloads are judged with the Application
+    expect(keysOf(result.findings)).toEqual([key('SA101', 'rendered/web.yaml', 'web'), key('SA102', 'rendered/web.yaml', 'web')]);
+    expect(result.notes).toEqual([]);
+  });
+
+  test('a rendering no Application takes is a problem on its file; one for a name in two namespaces asks for namespace/name', () => {
+    // GIVEN web in two namespaces, and renderings for web, for argocd/web and for a name nobody has
+    const other = applicationYaml('web').replace('namespace: argocd', 'namespace: team-a');
+    const tree = { 'apps/web.yaml': applicationYaml('web'), 'apps/team-a/web.yaml': other, 'workloads/web/cm.yaml': configMapYaml('settings', 'web') };
+    const result = audit(tree, {
+      rendered: [
+        rendered('web', 'r/ambiguous.yaml', deploymentYaml('web', 'web', 3), hpaYaml('web', 'web')),
+        rendered('argocd/web', 'r/argocd-web.yaml', deploymentYaml('web', 'web', 3), hpaYaml('web', 'web')),
+        rendered('wbe', 'r/typo.yaml', configMapYaml('x', 'web')),
+      ],
+    });
+
+    // WHEN audited
+    // THEN argocd/web took its rendering; the other two are problems that say why
+    expect(keysOf(result.findings)).toEqual([key('SA101', 'r/argocd-web.yaml', 'web'), key('SA102', 'r/argocd-web.yaml', 'web')]);
+    expect(result.problems).toEqual([
+      { file: 'r/ambiguous.yaml', message: 'given with --rendered web, which names 2 Applications (argocd/web, team-a/web); give namespace/name' },
+      { file: 'r/typo.yaml', message: expect.stringContaining('given with --rendered wbe, which names no Application of the audited files') },
+    ]);
+  });
+
+  test('a rendering that is not YAML is a problem on its file, and the rest is audited', () => {
+    const result = audit({ 'apps/web.yaml': applicationYaml('web', { syncPolicy: { automated: { prune: true, selfHeal: false } } }) },
+      { rendered: [{ application: 'web', file: { path: 'r/web.yaml', content: Buffer.from('a: [\n') } }] });
+    expect(result.problems.map((p) => p.file)).toEqual(['r/web.yaml']);
+    expect(keysOf(result.findings)).toEqual([key('SA001', 'apps/web.yaml', 'web')]);
+  });
+});
+
+/** The Kubernetes objects OVERLAY holds: the Application, two kustomization files, the base's two objects, the patch. */
+const OVERLAY_OBJECTS = 4;
+
+describe('auditFiles: pairing by repoURL', () => {
+  const tree = {
+    'apps/web.yaml': applicationYaml('web'),
+    'apps/fork.yaml': applicationYaml('fork', { path: 'workloads/web', spec: { source: { repoURL: FORK, targetRevision: 'main', path: 'workloads/web' } } }),
+    'workloads/web/deployment.yaml': deploymentYaml('web', 'web', 3),
+    'workloads/web/hpa.yaml': hpaYaml('web', 'web'),
+  };
+
+  test('files are paired only with Applications that read the audited repository (--repo-url)', () => {
+    // GIVEN two Applications of one path, one reading a fork
+    // WHEN audited as REPO
+    const result = audit(tree, { repository: { urls: [REPO] } });
+
+    // THEN the workload is web's, not the fork's, and the fork's source is named in a note
+    expect(keysOf(result.findings)).toEqual([key('SA101', 'workloads/web/deployment.yaml', 'web'), key('SA102', 'workloads/web/deployment.yaml', 'web')]);
+    expect(result.notes).toEqual([`Application fork (apps/fork.yaml): deploys workloads/web of ${FORK} (another repository, unless --repo-url says it is this one), `
+      + 'not rendered here: give what Argo CD renders for it with --rendered fork=<file> to audit its workloads']);
+  });
+
+  test('URLs name one repository whatever their scheme, user, case, .git or trailing slash', () => {
+    const result = audit(tree, { repository: { urls: ['git@GIT.acme.internal:platform/gitops/'] } });
+    expect(keysOf(result.findings).filter((k) => k.endsWith(' web'))).toHaveLength(2);
+  });
+
+  test('without a URL, the repoURLs whose source paths are folders here are taken to be the audited repository', () => {
+    // GIVEN the same files, and the fork also naming a path that does not exist here
+    const fork = applicationYaml('fork', { spec: { source: { repoURL: FORK, targetRevision: 'main', path: 'elsewhere' } } });
+    const result = audit({ ...tree, 'apps/fork.yaml': fork });
+
+    // WHEN audited with no URL / THEN web pairs, and the fork's path is not judged missing (SA014): it may be the fork's
+    expect(keysOf(result.findings)).toEqual([key('SA101', 'workloads/web/deployment.yaml', 'web'), key('SA102', 'workloads/web/deployment.yaml', 'web')]);
+  });
+
+  test('Argo CD reads spec.sources when it holds any: spec.source beside it is not paired', () => {
+    // GIVEN sources naming workloads/api, and a leftover source naming workloads/web
+    const app = applicationYaml('web', { spec: { sources: [{ repoURL: REPO, targetRevision: 'main', path: 'workloads/api' }] } });
+    const result = audit({ ...tree, 'apps/web.yaml': app, 'workloads/api/cm.yaml': configMapYaml('settings', 'api') }, { repository: { urls: [REPO] } });
+
+    // WHEN audited / THEN the autoscaled workload of workloads/web is nobody's (SA101 only, no SA102)
+    expect(keysOf(result.findings)).toEqual([key('SA101', 'workloads/web/deployment.yaml')]);
+  });
+});
+
+describe('auditFiles: SA014, a source path Argo CD cannot read', () => {
+  test.each([
+    ['workloads/gone', 'is not a folder of'],
+    ['/workloads/web', 'which is absolute'],
+    ['../other/web', 'which lies outside the repository'],
+  ])('source.path %s of the audited repository is an error at the field', (path, words) => {
+    // GIVEN an Application of REPO whose path is wrong
+    const app = applicationYaml('web', { path });
+    const result = audit({ 'apps/web.yaml': app, 'workloads/web/cm.yaml': configMapYaml('settings', 'web') }, { repository: { urls: [REPO] } });
+
+    // WHEN audited / THEN SA014, on the source.path line
+    expect(result.findings.map((f) => [f.ruleId, f.pointer, f.location.line])).toEqual([['SA014', '/spec/source/path', app.split('\n').findIndex((l) => l.includes('path:')) + 1]]);
+    expect(result.findings[0].message).toContain(words);
+  });
+
+  test('a folder that holds only files of other types exists: no SA014', () => {
+    const result = audit({ 'apps/web.yaml': applicationYaml('web') }, { repository: { urls: [REPO], otherFiles: ['workloads/web/main.jsonnet'] } });
+    expect(result.findings).toEqual([]);
+  });
+
+  test('a folder of an excluded file exists: no SA014', () => {
+    const result = audit({ 'apps/web.yaml': applicationYaml('web'), 'workloads/web/cm.yaml': configMapYaml('settings', 'web') },
+      { repository: { urls: [REPO] }, exclude: ['workloads/**'] });
+    expect(result.findings).toEqual([]);
+  });
+
+  test('a source of another repository, a Helm chart, or a path with {{ }} is not judged', () => {
+    const sources = [
+      { repoURL: FORK, targetRevision: 'main', path: 'workloads/gone' },
+      { repoURL: 'https://charts.acme.internal', chart: 'web', targetRevision: '1.2.3' },
+      { repoURL: REPO, targetRevision: 'main', path: 'workloads/{{env}}' },
+    ];
+    const result = audit({ 'apps/web.yaml': applicationYaml('web', { spec: { sources } }) }, { repository: { urls: [REPO] } });
+    expect(result.findings.filter((f) => f.ruleId === 'SA014')).toEqual([]);
+  });
+});

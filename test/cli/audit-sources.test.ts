@@ -1,0 +1,115 @@
+import { execFileSync } from 'child_process';
+import { join } from 'path';
+import { stringify } from 'yaml';
+import { runCli } from './support';
+import { applicationYaml, deploymentYaml, hpaYaml, JsonReport, writeTree } from '../audit/support';
+import { tempDir } from '../support/app';
+
+const REPO = 'https://git.acme.internal/platform/gitops.git';
+const FORK = 'https://git.acme.internal/someone/gitops.git';
+
+/** An overlay whose patch sets replicas under the base's HPA, and an Application of it. */
+function overlayRepo(): string {
+  const root = tempDir();
+  writeTree(root, {
+    'apps/web.yaml': applicationYaml('web', { path: 'workloads/web/overlays/prod' }),
+    'workloads/web/base/kustomization.yaml': stringify({ resources: ['deployment.yaml', 'hpa.yaml'] }),
+    'workloads/web/base/deployment.yaml': deploymentYaml('web', 'web'),
+    'workloads/web/base/hpa.yaml': hpaYaml('web', 'web'),
+    'workloads/web/overlays/prod/kustomization.yaml': stringify({ resources: ['../../base'], patches: [{ path: 'replicas.yaml' }] }),
+    'workloads/web/overlays/prod/replicas.yaml': stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'web' }, spec: { replicas: 3 } }),
+  });
+  return root;
+}
+
+const BUILD = `${deploymentYaml('web', 'web', 3)}---\n${hpaYaml('web', 'web')}`;
+
+async function report(args: string[], stdin?: string): Promise<{ code: number; stderr: string; report?: JsonReport }> {
+  const run = await runCli(['audit', ...args, '--format', 'json'], stdin === undefined ? {} : { readStdin: () => Buffer.from(stdin, 'utf8') });
+  return { code: run.code, stderr: run.stderr, report: run.stdout ? JSON.parse(run.stdout) as JsonReport : undefined };
+}
+
+describe('safe-argocd audit --rendered', () => {
+  test('kustomize build output from a file: the replicas an overlay adds under the HPA fail the run', async () => {
+    // GIVEN the overlay, and its build in a file outside the repository
+    const root = overlayRepo();
+    const build = join(tempDir(), 'web.yaml');
+    writeTree(join(build, '..'), { 'web.yaml': BUILD });
+
+    // WHEN audited without and with --rendered
+    const without = await report([root, '--repo-root', root]);
+    const withBuild = await report([root, '--repo-root', root, '--rendered', `web=${build}`]);
+
+    // THEN only the rendering shows the problem, located in the rendered file
+    expect(without.code).toBe(0);
+    expect(without.report!.notes).toEqual([expect.stringContaining('as a Kustomize source, not rendered here: give what Argo CD renders for it with --rendered web=<file>')]);
+    expect(withBuild.code).toBe(1);
+    expect(withBuild.report!.findings.map((f) => [f.ruleId, f.location.file, f.application])).toEqual([['SA102', build, 'web'], ['SA101', build, 'web']]);
+  });
+
+  test('- reads the rendering from standard input', async () => {
+    const root = overlayRepo();
+    const run = await report([root, '--repo-root', root, '--rendered', 'web=-'], BUILD);
+    expect(run.code).toBe(1);
+    expect(run.report!.findings.map((f) => [f.ruleId, f.location.file])).toEqual([['SA102', '<stdin>'], ['SA101', '<stdin>']]);
+  });
+
+  test.each([
+    [['--rendered', 'web'], /--rendered is "web"; it must be <application>=<file>/],
+    [['--rendered', '=x.yaml'], /must be <application>=<file>/],
+    [['--rendered', 'web=/nonexistent/web.yaml'], /cannot read --rendered web=\/nonexistent\/web.yaml/],
+    [['--rendered', 'web=-', '--rendered', 'api=-'], /only one --rendered can/],
+  ])('%j is a usage error (exit 2) that says what to give', async (flags, message) => {
+    const root = overlayRepo();
+    const run = await runCli(['audit', root, '--repo-root', root, ...flags], { readStdin: () => Buffer.from(BUILD) });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
+
+  test('a rendering no Application takes fails the run with exit 2, naming the file and the name', async () => {
+    const root = overlayRepo();
+    const build = join(tempDir(), 'wbe.yaml');
+    writeTree(join(build, '..'), { 'wbe.yaml': BUILD });
+    const run = await report([root, '--repo-root', root, '--rendered', `wbe=${build}`]);
+    expect(run.code).toBe(2);
+    expect(run.report!.problems).toEqual([{ file: build, message: expect.stringContaining('given with --rendered wbe, which names no Application') }]);
+  });
+});
+
+describe('safe-argocd audit --repo-url and the Git remote', () => {
+  /** web of REPO and a fork of another repository, both naming workloads/web, which holds an autoscaled Deployment. */
+  function forkRepo(): string {
+    const root = tempDir();
+    writeTree(root, {
+      'apps/web.yaml': applicationYaml('web'),
+      'apps/fork.yaml': applicationYaml('fork', { spec: { source: { repoURL: FORK, targetRevision: 'main', path: 'workloads/web' } } }),
+      'workloads/web/deployment.yaml': deploymentYaml('web', 'web', 3),
+      'workloads/web/hpa.yaml': hpaYaml('web', 'web'),
+    });
+    return root;
+  }
+  const applications = (r?: JsonReport) => r!.findings.filter((f) => f.ruleId === 'SA102').map((f) => f.application).sort();
+
+  test('--repo-url decides which Applications the files belong to', async () => {
+    const root = forkRepo();
+    expect(applications((await report([root, '--repo-root', root, '--repo-url', REPO])).report)).toEqual(['web']);
+    expect(applications((await report([root, '--repo-root', root, '--repo-url', FORK])).report)).toEqual(['fork']);
+  });
+
+  test('by default, the remote origin of the repository at the root', () => {
+    // GIVEN the same files in a Git repository whose origin is the fork
+    const root = forkRepo();
+    execFileSync('git', ['init', '--quiet'], { cwd: root });
+    execFileSync('git', ['remote', 'add', 'origin', 'git@git.acme.internal:someone/gitops.git'], { cwd: root });
+
+    // WHEN audited from there / THEN the fork's Application owns the files
+    return report([root, '--repo-root', root]).then((run) => expect(applications(run.report)).toEqual(['fork']));
+  });
+
+  test('a --repo-url that is no Git URL is a usage error', async () => {
+    const root = forkRepo();
+    const run = await runCli(['audit', root, '--repo-url', 'gitops']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--repo-url is "gitops"; it is not a Git repository URL/);
+  });
+});
