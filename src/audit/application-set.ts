@@ -116,13 +116,11 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
   const missingKey = options.map((o) => /^missingkey=(default|invalid|zero|error)$/.exec(o)?.[1]).filter((o) => o !== undefined).pop() as
     'default' | 'invalid' | 'zero' | 'error' | undefined;
   const notes: string[] = [];
-  if (typeof at(set, 'spec', 'templatePatch') === 'string') {
-    notes.push('its templatePatch is not applied: the fields it patches are audited as the template writes them');
-  }
+  const patch = at(set, 'spec', 'templatePatch');
   const literal = (why: string): ApplicationSetExpansion => ({
     applications: isObject(template) ? [{ manifest: asApplication(template), name: '', pointerOf: inTemplate }] : [],
     expanded: false,
-    notes: [...notes, why],
+    notes: [...notes, ...typeof patch === 'string' ? ['its templatePatch is not applied: the fields it patches are audited as the template writes them'] : [], why],
   });
   if (!isObject(template)) {
     return literal('it has no template');
@@ -152,16 +150,24 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
   const failures = new Set<string>();
   const duplicates = new Set<string>();
   const names = new Set<string>();
-  for (const { params: p, template: t, pointerOf } of all) {
+  const unpatched = new Set<string>();
+  for (const { params: p, template: t, pointerOf: inSet } of all) {
     const rendered = renderValue(t, p, renderer);
-    if ('tooLarge' in rendered) {
+    const patched = typeof patch === 'string' && 'value' in rendered ? patchTemplate(rendered.value, patch, p, renderer) : rendered;
+    if ('tooLarge' in patched) {
       return literal(`too large, not expanded: its Applications render to more than ${limits.maxRenderedChars} characters; its literal fields are audited, those with {{ }} are not`);
     }
-    if ('error' in rendered) {
-      failures.add(rendered.error);
+    if ('error' in patched) {
+      failures.add(String(patched.error));
       continue;
     }
-    const manifest = asApplication(rendered.value as Manifest);
+    if ('unpatched' in patched) {
+      unpatched.add(String(patched.unpatched));
+    }
+    // A field the patch writes is reported at the templatePatch, which holds it as text.
+    const written = 'patch' in patched ? patched.patch : undefined;
+    const pointerOf = written === undefined ? inSet : (pointer: string) => (valueAt(written, pointer) !== undefined ? '/spec/templatePatch' : inSet(pointer));
+    const manifest = asApplication(patched.value as Manifest);
     const name = stringAt(manifest, 'metadata', 'name') ?? '<no name>';
     // The controller keeps the first Application of a name and refuses the others (validateGeneratedApplications);
     // a name left with {{ }} (a cluster's) stands for several names.
@@ -175,10 +181,62 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
   for (const name of [...duplicates].sort(compareStrings)) {
     notes.push(`it generates several Applications named ${name}; Argo CD creates the first and refuses the others, which are not audited`);
   }
+  for (const why of [...unpatched].sort(compareStrings)) {
+    notes.push(`its templatePatch is not applied to some Applications (${why}): the fields it patches are audited as the template writes them`);
+  }
   for (const failure of [...failures].sort(compareStrings)) {
     notes.push(`Argo CD cannot render its template for some parameters (${failure}); those Applications are not generated`);
   }
   return { applications, expanded: true, notes };
+}
+
+type Patched = Rendered | { readonly value: unknown; readonly patch: Params } | { readonly value: unknown; readonly unpatched: string };
+
+/**
+ * A generated Application with the ApplicationSet's templatePatch applied (controllers/template: the patch text
+ * rendered with the same parameters, read as YAML, then a strategic merge patch of the Application). No field of
+ * an Application has a merge key, so that patch merges maps, replaces lists and scalars, and deletes on null.
+ * A patch that still holds a value known only to Argo CD (a cluster's name) is not applied, and says why.
+ */
+function patchTemplate(application: unknown, patch: string, p: Params, r: Renderer): Patched {
+  const text = renderString(patch, p, r);
+  if (!('value' in text)) {
+    return 'error' in text ? { error: `error replacing values in templatePatch: ${text.error}` } : text;
+  }
+  if (String(text.value).includes('{{')) {
+    return { value: application, unpatched: 'it holds values known only to Argo CD' };
+  }
+  const parsed = readYaml(String(text.value));
+  if (!isObject(parsed)) {
+    return { error: 'invalid templatePatch: it is not a YAML map of Application fields' };
+  }
+  if (holdsDirective(parsed)) {
+    return { value: application, unpatched: 'it uses a $patch, $retainKeys or $setElementOrder directive, which the audit does not model' };
+  }
+  return { value: mergePatch(application, parsed), patch: copyDeep(parsed) as Params };
+}
+
+/** `target` with `patch` merged in: maps merge, null deletes a key, anything else replaces. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) {
+    return patch;
+  }
+  const out = params(isObject(target) ? Object.entries(target) : []);
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) {
+      delete out[k];
+    } else {
+      out[k] = mergePatch(out[k], v);
+    }
+  }
+  return out;
+}
+
+function holdsDirective(value: unknown): boolean {
+  if (Array.isArray(value)) {
+    return value.some(holdsDirective);
+  }
+  return isObject(value) && Object.entries(value).some(([k, v]) => k.startsWith('$') || holdsDirective(v));
 }
 
 function inTemplate(pointer: string): string {

@@ -404,14 +404,49 @@ describe('auditFiles: ApplicationSets Argo CD cannot render, or only in part', (
     expect(result.notes).toEqual(['ApplicationSet set (apps/set.yaml): Argo CD cannot render its template for some parameters (map has no entry for key "revision"); those Applications are not generated']);
   });
 
-  test('a templatePatch is not applied, and the note says so', () => {
-    // GIVEN an ApplicationSet with a templatePatch
-    const text = appSet([list({ name: 'eu' })], template(), { templatePatch: 'spec:\n  project: {{ .name }}\n', goTemplate: true });
+  test('a templatePatch is rendered per Application and merged in; what it writes is reported at templatePatch', () => {
+    // GIVEN a patch that turns self-heal off for eu only, and moves every Application to the default project
+    const patch = 'spec:\n  project: default\n{{- if eq .name "eu" }}\n  syncPolicy:\n    automated:\n      selfHeal: false\n{{- end }}\n';
+    const text = appSet([list({ name: 'eu' }, { name: 'us' })], template({}, '{{ .name }}'), { templatePatch: patch, goTemplate: true });
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+
+    // THEN SA005 holds for both, SA001 for eu, both at the templatePatch line; the rest of the template still counts (prune kept)
+    const at = lineOf(text, 'templatePatch:');
+    expect(result.findings.map((f) => [f.ruleId, f.pointer, f.location.line])).toEqual([
+      ['SA001', '/spec/templatePatch', at],
+      ['SA005', '/spec/templatePatch', at],
+    ]);
+    expect(result.findings[0].message).toMatch(/\(in 1 of 2 generated Applications: eu\)$/);
+    expect(result.notes).toEqual([]);
+  });
+
+  test('a templatePatch null deletes a field, and a list replaces the template\'s', () => {
+    // GIVEN a patch that removes the retry and replaces the sync options
+    const text = appSet([list({ name: 'eu' })], template({ syncPolicy: { automated: { prune: true, selfHeal: true }, syncOptions: ['PruneLast=true'] } }),
+      { templatePatch: 'spec:\n  syncPolicy:\n    retry: null\n    syncOptions: [Prune=fals]\n' });
+
+    // WHEN audited / THEN the missing retry and the unknown option are found
+    expect(audit({ 'apps/set.yaml': text, ...WORKLOAD }).findings.map((f) => f.ruleId).sort()).toEqual(['SA006', 'SA012']);
+  });
+
+  test('a templatePatch that holds values only Argo CD knows is not applied, and the note says why', () => {
+    // GIVEN a patch naming the cluster, which is symbolic offline
+    const text = appSet([{ clusters: {} }], template({}, '{{ .name }}-web'), { templatePatch: 'metadata:\n  labels:\n    cluster: {{ .name }}\n', goTemplate: true });
 
     // WHEN it is audited / THEN the note names it
     expect(audit({ 'apps/set.yaml': text, ...WORKLOAD }).notes).toEqual([
-      'ApplicationSet set (apps/set.yaml): its templatePatch is not applied: the fields it patches are audited as the template writes them',
+      'ApplicationSet set (apps/set.yaml): its templatePatch is not applied to some Applications (it holds values known only to Argo CD): '
+        + 'the fields it patches are audited as the template writes them',
     ]);
+  });
+
+  test('a templatePatch that is not a map of fields fails those Applications, as in Argo CD', () => {
+    const text = appSet([list({ name: 'eu' })], template(), { templatePatch: '- spec\n' });
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+    expect(result.stats.applications).toBe(0);
+    expect(result.notes).toEqual([expect.stringContaining('Argo CD cannot render its template for some parameters (invalid templatePatch')]);
   });
 });
 
