@@ -15,32 +15,47 @@ export const PROJECT_PATTERN = /[*?[\]{}\\]|^!/;
  * Argo CD's destination check (pkg/apis/application/v1alpha1, isDestinationMatched, the same from 2.14 to
  * 3.x). A pattern starting with "!" matches every value but the ones it names, so an entry such as
  * `{ namespace: '!kube-system', server: '*' }` allows every namespace but kube-system by itself. An entry
- * that matches allows; an entry that does not match because of a "!" pattern on one side, while the other
- * side matches, refuses, wherever it stands in the list. The cluster is compared by the field the app names
- * (server, else name): Argo CD knows both, this check only what the manifest says.
+ * whose server or name matches, and whose namespace matches, allows; an entry that does not match because of
+ * a "!" pattern, while the other side matches, refuses, wherever it stands in the list.
+ *
+ * Argo CD compares the cluster it resolved, with both its server and its name; a manifest gives one of them
+ * (the in-cluster pair aside). The one not given is unknown here: it is taken to match `*` (which matches every
+ * cluster) and "!" patterns (whose verdict depends on it), and nothing else, so that the check never refuses what
+ * Argo CD could allow.
  */
 export function destinationAllowed(destinations: unknown[], namespace: string, server: string | undefined, name: string | undefined): boolean {
-  const byServer = server !== undefined;
-  const value = server ?? name ?? '';
+  if (server === undefined && name === undefined) {
+    // No cluster to resolve: Argo CD refuses the app whatever the project allows.
+    return false;
+  }
+  const knownServer = server ?? (name === IN_CLUSTER_NAME ? IN_CLUSTER_SERVER : undefined);
+  const knownName = name ?? (server === IN_CLUSTER_SERVER ? IN_CLUSTER_NAME : undefined);
+  const clusterMatches = (pattern: unknown, value: string | undefined) => (value === undefined
+    ? pattern === '*' || isDenyPattern(pattern)
+    : value !== '' && patternMatches(pattern, value));
   let allowed = false;
   for (const d of destinations) {
     if (typeof d !== 'object' || d === null || Array.isArray(d)) {
       continue;
     }
     const entry = d as { readonly server?: unknown; readonly name?: unknown; readonly namespace?: unknown };
-    const clusterPattern = byServer ? entry.server : entry.name;
-    const clusterMatched = value !== '' && patternMatches(clusterPattern, value);
+    const nameMatched = clusterMatches(entry.name, knownName);
+    const serverMatched = clusterMatches(entry.server, knownServer);
     const namespaceMatched = patternMatches(entry.namespace, namespace);
-    if (clusterMatched && namespaceMatched) {
+    if ((serverMatched || nameMatched) && namespaceMatched) {
       allowed = true;
-    } else if (!clusterMatched && isDenyPattern(clusterPattern) && (namespaceMatched || !byServer)) {
+    } else if ((!nameMatched && isDenyPattern(entry.name)) || (!serverMatched && isDenyPattern(entry.server) && namespaceMatched)) {
       return false;
-    } else if (!namespaceMatched && isDenyPattern(entry.namespace) && clusterMatched) {
+    } else if (!namespaceMatched && isDenyPattern(entry.namespace) && serverMatched) {
       return false;
     }
   }
   return allowed;
 }
+
+/** The cluster Argo CD runs in, by both of its names. */
+const IN_CLUSTER_SERVER = 'https://kubernetes.default.svc';
+const IN_CLUSTER_NAME = 'in-cluster';
 
 /**
  * Argo CD's source check (IsSourcePermitted): each pattern and the URL normalized, `/` a separator that

@@ -20,6 +20,13 @@ describe('SA008 allow-empty', () => {
     expect(findings).toEqual([]);
   });
 
+  test('passes when allowEmpty is true but prune is off: Argo CD consults allowEmpty only with prune', () => {
+    // GIVEN
+    const app = safeApplication({ spec: { syncPolicy: { automated: { prune: false, allowEmpty: true } } } });
+    // WHEN / THEN
+    expect(findingsFor(app).filter((f) => f.rule.id === 'SA008')).toEqual([]);
+  });
+
   test('fails when automated sync has allowEmpty: true', () => {
     // GIVEN
     const app = safeApplication({ spec: { syncPolicy: { automated: { allowEmpty: true } } } });

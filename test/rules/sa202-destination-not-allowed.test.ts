@@ -345,6 +345,18 @@ describe('SA202 reads projects and sources as Argo CD does', () => {
     });
   });
 
+  test('an app naming its cluster is allowed by an entry whose server is "*": Argo CD matches the cluster it resolves, server and name', () => {
+    const app = modified(safeApplication(), { spec: { destination: { server: undefined, name: 'gpu', namespace: 'openwebui' } } });
+    expect(findingsOf(destinationNotAllowed, [appProject({ spec: { destinations: [{ server: '*', namespace: '*' }] } })], app)).toEqual([]);
+    // a server pattern that names servers says nothing of a cluster known by its name alone
+    expect(findingsOf(destinationNotAllowed, [appProject({ spec: { destinations: [{ server: 'https://gpu.acme.internal', namespace: '*' }] } })], app)).toHaveLength(1);
+  });
+
+  test('in-cluster is known by both its server and its name', () => {
+    const app = modified(safeApplication(), { spec: { destination: { server: undefined, name: 'in-cluster', namespace: 'checkout' } } });
+    expect(findingsOf(destinationNotAllowed, [appProject({ spec: { destinations: [{ server: 'https://kubernetes.default.svc', namespace: '*' }] } })], app)).toEqual([]);
+  });
+
   test('an app without a cluster matches no entry, not even a name pattern "*"', () => {
     const app = modified(safeApplication(), { spec: { destination: { server: undefined, namespace: 'checkout' } } });
     expect(findingsOf(destinationNotAllowed, [appProject({ spec: { destinations: [{ name: '*', namespace: '*' }] } })], app)).toHaveLength(1);
