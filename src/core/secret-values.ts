@@ -10,7 +10,10 @@ const SECRET_KEY = /(passw(or)?d|passwd|secret|token|api[-_]?key|private[-_]?key
  * Keys that name or point to a secret rather than hold one (`existingSecret`, `secretName`, `tokenSecretRef`,
  * `passwordFile`, `createSecret`): their values are names, paths or switches. A bare `secret` is most often a name too.
  */
-const REFERENCE_KEY = /(^existing|^create|^use|name$|ref$|file$|path$|key(ref|name)$|enabled$|^secrets?$)/i;
+const REFERENCE_KEY = /(^existing|^create|^use|name$|ref$|file$|path$|key(ref|name)$|enabled$|^secrets?$|^(tls|ca|cert|certificate|image-?pull|pull|docker|registry)[-_]?secrets?$)/i;
+
+/** A key under which every value is a name in another Secret (`existingSecretMappings`, `existingSecretKeys`). */
+const REFERENCE_TREE = /^existing/i;
 
 /** A private key in PEM form, whatever key holds it. */
 const PRIVATE_KEY_PEM = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
@@ -21,6 +24,14 @@ const PLACEHOLDER = /^\s*(\{\{.*\}\}|\$\{.*\}|\$[A-Z_][A-Z0-9_]*|<path:.*>|<[a-z
 /** Whether the key names a value that is itself a credential. */
 export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key) && !REFERENCE_KEY.test(key);
+}
+
+/**
+ * Whether the value under a secret key is a secret: a literal, and not the key's own name (a mapping of environment
+ * variables to the keys of an existing Secret, `AWS_SECRET_ACCESS_KEY: AWS_SECRET_ACCESS_KEY`).
+ */
+export function isSecretValue(key: string, value: unknown): boolean {
+  return isSecretKey(key) && isLiteralValue(value) && value !== key;
 }
 
 /** Whether a value held by a secret key is a real value (not empty, not a placeholder filled in at render time). */
@@ -57,12 +68,14 @@ export function secretPathsIn(tree: unknown): string[] {
     }
     if (typeof value === 'object' && value !== null) {
       for (const key of Object.keys(value)) {
-        walk((value as { [key: string]: unknown })[key], [...path, key], depth + 1);
+        if (!REFERENCE_TREE.test(key)) {
+          walk((value as { [key: string]: unknown })[key], [...path, key], depth + 1);
+        }
       }
       return;
     }
     const key = path.length > 0 ? path[path.length - 1] : '';
-    if ((isSecretKey(key) && isLiteralValue(value)) || (typeof value === 'string' && holdsPrivateKey(value))) {
+    if (isSecretValue(key, value) || (typeof value === 'string' && holdsPrivateKey(value))) {
       found.push(path.join('.'));
     }
   };
@@ -77,15 +90,24 @@ export function secretPathsIn(tree: unknown): string[] {
 export function secretKeysInValuesText(text: string): string[] {
   const found: string[] = [];
   let lastKey = '';
+  // The keys that open the blocks the current line is in, by indentation: below an `existing...` key, values are names.
+  const open: { indent: number; key: string }[] = [];
   for (const line of text.slice(0, 1_000_000).split('\n')) {
-    const match = /^\s*(?:-\s+)?["']?([\w.-]+)["']?\s*:\s*(.*?)\s*$/.exec(line);
+    // (.*) then trim: a lazy `(.*?)\s*$` is quadratic on a line of spaces.
+    const match = /^(\s*)(?:-\s+)?["']?([\w.-]+)["']?\s*:(.*)$/.exec(line);
     if (match) {
-      lastKey = match[1];
-      const value = match[2].replace(/^(["'])(.*)\1$/, '$2');
-      if (isSecretKey(lastKey) && value !== '' && value !== '|' && value !== '>' && !/^[|>][-+]?$/.test(value) && isLiteralValue(value)
+      const indent = match[1].length;
+      while (open.length > 0 && open[open.length - 1].indent >= indent) {
+        open.pop();
+      }
+      lastKey = match[2];
+      const value = match[3].trim().replace(/^(["'])(.*)\1$/, '$2');
+      const named = open.some((o) => REFERENCE_TREE.test(o.key)) || REFERENCE_TREE.test(lastKey);
+      if (!named && isSecretValue(lastKey, value) && value !== '|' && value !== '>' && !/^[|>][-+]?$/.test(value)
         && !/^(null|~|""|'')$/.test(value)) {
         found.push(lastKey);
       }
+      open.push({ indent, key: lastKey });
     }
     if (holdsPrivateKey(line) && !found.includes(lastKey)) {
       found.push(lastKey);

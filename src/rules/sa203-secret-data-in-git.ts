@@ -10,6 +10,17 @@ function isCoreSecret(obj: Manifest): boolean {
   return obj.apiVersion === 'v1' && obj.kind === 'Secret';
 }
 
+/** PEM blocks of certificates only, and nothing else: a chain or a CA bundle, public by design (no private key). */
+const CERTIFICATES = /^(?:-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\s]+-----END CERTIFICATE-----\s*)+$/;
+
+function isCertificateOnly(value: unknown, base64: boolean): boolean {
+  if (typeof value !== 'string') {
+    return false;
+  }
+  const text = base64 ? Buffer.from(value, 'base64').toString('latin1') : value;
+  return CERTIFICATES.test(text.trim());
+}
+
 /** A Secret that declares keys in data or stringData: whatever their values are, they are in Git. */
 export const secretDataInGit: Rule = {
   id: 'SA203',
@@ -20,7 +31,8 @@ export const secretDataInGit: Rule = {
     'Everything Argo CD deploys is in Git: base64 in data is an encoding, not encryption, and the value stays '
     + 'in the history after it is removed. Everyone who can read the repository, its clones and CI logs can '
     + 'read the secret. A placeholder Secret that a controller fills must declare no keys either: a key kept '
-    + 'in Git, even with an empty value, is put back by self-heal over the value the controller wrote.',
+    + 'in Git, even with an empty value, is put back by self-heal over the value the controller wrote. A key that '
+    + 'holds only PEM certificates (a CA bundle, a chain, no private key) is public and not reported.',
   fix: 'Keep the value in a secret manager and deliver it with an ExternalSecret (the operator creates and owns '
     + 'the Secret, so it never reaches Git), or commit it encrypted as a SealedSecret. If the values are not secret '
     + '(e.g. filled in by a plugin at render time), suppress SA203 on the object and say why.',
@@ -35,8 +47,8 @@ export const secretDataInGit: Rule = {
         if (!isObject(values)) {
           continue;
         }
-        // Only the key names are reported: a finding is printed, logged and uploaded as SARIF.
-        const keys = Object.keys(values).sort();
+        // Only the key names are reported: a finding is printed, logged and uploaded as SARIF. A certificate is public.
+        const keys = Object.keys(values).filter((k) => !isCertificateOnly(values[k], field === 'data')).sort();
         if (keys.length === 0) {
           continue;
         }

@@ -1,7 +1,7 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
 import { at, isObject, listAt, sourcesOf, stringAt } from '../core/manifest';
-import { holdsPrivateKey, isLiteralValue, isSecretKey, secretKeysInValuesText, secretPathsIn } from '../core/secret-values';
+import { holdsPrivateKey, isSecretValue, secretKeysInValuesText, secretPathsIn } from '../core/secret-values';
 
 /** A Helm source of an Application that carries a password, token or private key in its parameters or values. */
 export const secretInHelmValues: Rule = {
@@ -14,7 +14,8 @@ export const secretInHelmValues: Rule = {
     + 'get Applications in Argo CD\'s namespace; its Helm parameters and values are shown in the UI and in argocd app get. '
     + 'A value under a key such as password, adminPassword, apiToken, clientSecret or privateKey, or a PEM private key under '
     + 'any key, is a secret in plain text there, as a Secret\'s data is (SA203). Keys that name a secret (existingSecret, '
-    + 'secretName, passwordSecretRef) and values filled in at render time ({{ }}, ${ }, <path:...> of argocd-vault-plugin, '
+    + 'secretName, passwordSecretRef, tlsSecret), the maps under an existing... key and values equal to their key (the keys '
+    + 'of an existing Secret, as in existingSecretMappings) and values filled in at render time ({{ }}, ${ }, <path:...> of argocd-vault-plugin, '
     + 'ref+ of vals) are not reported. Only the key names are reported, never the values.',
   fix: 'Keep the value in a secret manager: deliver it as a Secret through an ExternalSecret or a SealedSecret and point the '
     + 'chart at it (most charts take an existingSecret), and rotate the value that was committed. If the value is not '
@@ -33,7 +34,7 @@ export const secretInHelmValues: Rule = {
         const name = stringAt(parameter, 'name') ?? '';
         const value = at(parameter, 'value');
         const last = name.split('.').pop() ?? '';
-        if ((isSecretKey(last) && isLiteralValue(value)) || (typeof value === 'string' && holdsPrivateKey(value))) {
+        if (isSecretValue(last, value) || (typeof value === 'string' && holdsPrivateKey(value))) {
           found.push(violation(application, `${path}/helm/parameters/${i}/value`, 'parameter', [name]));
         }
       });

@@ -99,6 +99,17 @@ describe('SA203 secret-data-in-git', () => {
     expectNoValues(findings, [PASSWORD_B64, PASSWORD, TOKEN]);
   });
 
+  test('passes on keys that hold only PEM certificates, and still names a key with a private key beside them', () => {
+    // GIVEN a CA bundle (stringData), a certificate in data, and a private key
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n';
+    const key = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49\n-----END PRIVATE KEY-----\n';
+    const obj = secret('tls', { stringData: { 'ca.crt': pem + pem }, data: { 'tls.crt': Buffer.from(pem).toString('base64'), 'tls.key': Buffer.from(key).toString('base64') } });
+    // WHEN
+    const findings = findingsOf(secretDataInGit, [obj]);
+    // THEN only the private key is named
+    expect(findings.map((f) => [f.path, f.value])).toEqual([['/data', ['tls.key']]]);
+  });
+
   test('fails when a key has an empty value, which self-heal would put back over the controller\'s value', () => {
     const placeholder = secret('placeholder', { data: { token: '' } });
     const findings = findingsOf(secretDataInGit, [placeholder], safeApplication());

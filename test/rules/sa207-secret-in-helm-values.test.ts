@@ -28,6 +28,18 @@ describe('SA207 secret-in-helm-values', () => {
     expect(findings).toEqual([]);
   });
 
+  test('passes on names of Secrets and on mappings to the keys of an existing Secret, in values text and valuesObject', () => {
+    // GIVEN a TLS Secret's name, and environment variables mapped to keys of an existing Secret
+    const values = 'tlsSecret: chartmuseum-tls\nenv:\n  existingSecretMappings:\n    AWS_SECRET_ACCESS_KEY: aws_secret_access_key\n'
+      + '    AZURE_STORAGE_ACCESS_KEY: AZURE_STORAGE_ACCESS_KEY\n  open:\n    STORAGE: amazon\n';
+    const valuesObject = { env: { existingSecretMappings: { AWS_SECRET_ACCESS_KEY: 'key' } }, ingress: { tlsSecret: 'web-tls' } };
+    const app = helmApp({ values, valuesObject, parameters: [{ name: 'env.AWS_SECRET_ACCESS_KEY', value: 'AWS_SECRET_ACCESS_KEY' }] });
+    // WHEN / THEN
+    expect(findingsOf(secretInHelmValues, [], app)).toEqual([]);
+    // and a password beside the mapping, back at the mapping's level, is still found
+    expect(secretKeysInValuesText(`${values}  password: hunter2\n`)).toEqual(['password']);
+  });
+
   test('fails on a password in a Helm parameter, naming the parameter and not the value', () => {
     // GIVEN
     const app = helmApp({ parameters: [{ name: 'replicaCount', value: '3' }, { name: 'postgresql.auth.postgresPassword', value: 'hunter2' }] });
