@@ -1,6 +1,7 @@
+import { ignoredPaths, isDefaultingArtefact } from './ignored-fields';
 import { Severity } from './severity';
 import { Rule } from './types';
-import { listAt, syncOptionsOf } from '../core/manifest';
+import { isObject, listAt, syncOptionsOf } from '../core/manifest';
 
 /** ignoreDifferences without RespectIgnoreDifferences=true. */
 export const ignoreWithoutRespect: Rule = {
@@ -12,10 +13,15 @@ export const ignoreWithoutRespect: Rule = {
     'ignoreDifferences alone only changes the diff. When the app syncs for any other reason, Argo CD still '
     + 'applies the Git value of the ignored field, so an HPA\'s replica count or an injected sidecar is reverted '
     + '(argo-cd #6520, #7820). RespectIgnoreDifferences=true (Argo CD 2.3+) copies the live values of ignored '
-    + 'fields into the object before applying it.',
+    + 'fields into the object before applying it. Entries that ignore only values the API server or a client fills in '
+    + '(an env var\'s resourceFieldRef divisor, the tracking-id and last-applied annotations) lose nothing to a sync and '
+    + 'are not reported.',
   fix: 'Add "RespectIgnoreDifferences=true" to spec.syncPolicy.syncOptions.',
   check({ application }) {
-    if (!application || listAt(application, 'spec', 'ignoreDifferences').length === 0) {
+    // Entries that ignore only defaulting artefacts (a divisor the API server fills in) lose nothing to a sync.
+    const entries = listAt(application, 'spec', 'ignoreDifferences').filter((e) => !isObject(e)
+      || listAt(e, 'managedFieldsManagers').length > 0 || !ignoredPaths(e).every((p) => isDefaultingArtefact(p.path, p.jq)) || ignoredPaths(e).length === 0);
+    if (!application || entries.length === 0) {
       return [];
     }
     if (syncOptionsOf(application).includes('RespectIgnoreDifferences=true')) {

@@ -1,34 +1,8 @@
+import { ignoredPaths, isControllerOwnedField } from './ignored-fields';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { isObject, listAt, Manifest } from '../core/manifest';
+import { isObject, listAt } from '../core/manifest';
 import { hasGlob } from '../core/names';
-
-/** Kinds whose `caBundle` a controller injects (cert-manager's cainjector, or the operator that serves the webhook). */
-const CA_BUNDLE_KINDS = ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'CustomResourceDefinition', 'APIService'];
-
-/**
- * Whether one ignored path is a narrow field a controller owns on every object of the entry's kind, so that
- * ignoring it on all of them hides no human change: an Application's `/status` (Argo CD writes it), and the
- * `caBundle` of webhook configurations, CRD conversion webhooks and APIServices.
- */
-function isControllerOwnedField(kind: string, path: string, jq: boolean): boolean {
-  const compact = path.replace(/\s/g, '');
-  if (kind === 'Application') {
-    return jq ? compact === '.status' : compact === '/status';
-  }
-  if (CA_BUNDLE_KINDS.includes(kind)) {
-    return jq ? /^\.[\w.[\]?]*\.caBundle$/.test(compact) : /^\/[\w/-]*\/caBundle$/.test(compact);
-  }
-  return false;
-}
-
-/** The fields an entry ignores, as written: JSON pointers and jq path expressions (manager names are not paths). */
-function ignoredPaths(entry: Manifest): { path: string; jq: boolean }[] {
-  return [
-    ...listAt(entry, 'jsonPointers').filter((p): p is string => typeof p === 'string').map((path) => ({ path, jq: false })),
-    ...listAt(entry, 'jqPathExpressions').filter((p): p is string => typeof p === 'string').map((path) => ({ path, jq: true })),
-  ];
-}
 
 /**
  * Whether a path covers a whole top-level field or the whole object (`/`, `/data`, `/spec`, `/webhooks`; jq `.`,
@@ -53,8 +27,11 @@ export const wildcardIgnore: Rule = {
     + 'Such an entry silences the same field on resources nobody meant to cover, so a human\'s change to them '
     + 'is never reported or reverted; a broad path (/, /data, /spec, /webhooks, a jq "..") on every object of a kind '
     + 'hides nearly everything. Fields a controller owns on every object of the kind are the exception and are not '
-    + 'reported: the /status of an Application (Argo CD writes it) and the caBundle of webhook configurations, CRD '
-    + 'conversion webhooks and APIServices (injected by cert-manager\'s cainjector or the webhook\'s operator).',
+    + 'reported: the /status of an Application (Argo CD writes it), the caBundle of webhook configurations and APIServices '
+    + '(injected by cert-manager\'s cainjector or the webhook\'s operator), a CRD\'s conversion webhook clientConfig (a cert '
+    + 'controller injects its CA and service), an env var\'s resourceFieldRef divisor (defaulted by the API server), and the '
+    + 'tracking-id and last-applied-configuration annotations. A platform that writes other fields on every object of a kind '
+    + '(AKS\'s admissions enforcer sets webhooks\' namespaceSelector) is a reasoned suppression of SA003 on the Application.',
   fix: 'Give the entry a concrete group (omit it for the core group), kind and name, and one entry per resource; '
     + 'narrow a broad path to the one field that is written outside Git.',
   check({ application }) {

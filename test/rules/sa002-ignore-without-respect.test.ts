@@ -21,6 +21,16 @@ describe('SA002 ignore-without-respect', () => {
     expect(findings).toEqual([]);
   });
 
+  test('passes when the only ignored fields are defaulting artefacts, which a sync does not change', () => {
+    // GIVEN the divisor the API server fills into env resourceFieldRefs, with no sync option
+    const divisor = { group: 'apps', kind: 'Deployment', jqPathExpressions: ['.spec.template.spec.containers[].env[].valueFrom.resourceFieldRef.divisor'] };
+    const app = safeApplication({ spec: { ignoreDifferences: [divisor], syncPolicy: { syncOptions: ['CreateNamespace=true'] } } });
+    // WHEN / THEN nothing; with the replicas as well, SA002
+    expect(findingsFor(app)).toEqual([]);
+    const both = safeApplication({ spec: { ignoreDifferences: [divisor, ...IGNORE_REPLICAS], syncPolicy: { syncOptions: ['CreateNamespace=true'] } } });
+    expect(findingsFor(both).map((f) => f.rule.id)).toEqual(['SA002']);
+  });
+
   test('fails when the sync option is missing', () => {
     // GIVEN
     const app = safeApplication({ spec: { ignoreDifferences: IGNORE_REPLICAS, syncPolicy: { syncOptions: ['CreateNamespace=true'] } } });

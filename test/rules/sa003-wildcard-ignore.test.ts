@@ -89,6 +89,21 @@ describe('SA003 fields a controller owns', () => {
     expect(findings).toEqual([]);
   });
 
+  test('passes on fields tools and the API server write on every object: a CRD conversion clientConfig, a divisor, tracking annotations', () => {
+    // GIVEN external-secrets' cert controller writes each CRD's conversion CA and service; the API server defaults divisors
+    const app = ignoring(
+      { group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', jqPathExpressions: ['.spec.conversion.webhook.clientConfig.caBundle', '.spec.conversion.webhook.clientConfig.service.name', '.spec.conversion.webhook.clientConfig.service.namespace'] },
+      { group: 'apps', kind: 'Deployment', jqPathExpressions: ['.spec.template.spec.containers[].env[].valueFrom.resourceFieldRef.divisor', '.spec.template.spec.initContainers[].env[].valueFrom.resourceFieldRef.divisor'] },
+      { group: 'argoproj.io', kind: 'Application', namespace: 'argocd', jsonPointers: ['/metadata/annotations/argocd.argoproj.io~1tracking-id', '/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration'] },
+    );
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expect(findings).toEqual([]);
+    // and a CRD's conversion strategy is a human's field
+    expect(findingsFor(ignoring({ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', jsonPointers: ['/spec/conversion/strategy'] }))).toHaveLength(1);
+  });
+
   test('passes when every webhook configuration\'s injected caBundle is ignored, by pointer or by jq, under a glob group', () => {
     // GIVEN cert-manager's cainjector writes clientConfig.caBundle into each webhook
     const app = ignoring(
