@@ -11,6 +11,8 @@ import { isCalendarDate } from '../core/break-glass';
 import { badValue, ErrorCode } from '../core/errors';
 import { isApplication, Manifest } from '../core/manifest';
 import { floatingRevisionProblem } from '../core/revisions';
+import { suppressionsOf } from '../core/suppressions';
+import { syncWindowsOf, windowApplies } from '../core/sync-windows';
 import { ApplicationSpec, ApplicationSpecSyncPolicy, toJson_ApplicationSpec, toJson_ApplicationSpecSyncPolicy } from '../imports/application-argoproj.io';
 import { checkIgnoreRule, checkLabel, checkProject, checkRepoUrl } from '../private/app-checks';
 import { nameFiles } from '../private/file-names';
@@ -410,7 +412,16 @@ export class SafeApplication extends Chart {
    */
   public _runbook(): string | undefined {
     // During a synth the index knows the roots; a walk of the whole tree per app would make synth quadratic.
-    const root = (synthIndexOf(this) ?? new SynthIndex(this.node.root)).rootsOf(this.projectName)[0];
+    const index = synthIndexOf(this) ?? new SynthIndex(this.node.root);
+    const root = index.rootsOf(this.projectName)[0];
+    const project = asSafeProject(this.project) ?? asSafeProject(index.projectNamed(this.projectName));
+    const projectManifest = project ? manifestOf(project.resource) as Manifest : undefined;
+    const subject = {
+      name: this.applicationName,
+      namespace: this.destinationNamespace,
+      server: this.destinationCluster.server,
+      clusterName: this.destinationCluster.name,
+    };
     return renderRunbook({
       name: this.applicationName,
       applicationNamespace: this.applicationNamespace,
@@ -422,6 +433,8 @@ export class SafeApplication extends Chart {
       syncPolicy: toJson_ApplicationSpecSyncPolicy(this.renderSyncPolicy(true)) as Record<string, unknown>,
       root: root ? (root as unknown as SafeApplication).applicationName : undefined,
       declarativeBreakGlass: this.breakGlass !== undefined,
+      syncWindows: projectManifest ? syncWindowsOf(projectManifest).filter((w) => windowApplies(w, subject)) : undefined,
+      manualSyncBlockedReason: projectManifest ? suppressionsOf(projectManifest).get('SA208') : undefined,
     });
   }
 
