@@ -1,21 +1,12 @@
 import { Duration, Testing } from 'cdk8s';
-import { expectFindings, findingsOf, modified, Overrides, safeApplication } from './support';
+import { appProjectOf, expectFindings, findingsOf, modified, Overrides, safeApplication } from './support';
 import { SafeProject, SyncWindowKind } from '../../src';
 import { Manifest } from '../../src/core/manifest';
 import { syncWindowBlocksManualSync } from '../../src/rules/sa208-sync-window-blocks-manual-sync';
 
 /** An AppProject "payments" with the given sync windows. */
 function appProject(syncWindows: unknown[], overrides: Overrides = {}): Manifest {
-  return modified({
-    apiVersion: 'argoproj.io/v1alpha1',
-    kind: 'AppProject',
-    metadata: { name: 'payments', namespace: 'argocd' },
-    spec: {
-      sourceRepos: ['https://git.acme.internal/payments/checkout.git'],
-      destinations: [{ server: 'https://kubernetes.default.svc', namespace: 'checkout' }],
-      syncWindows,
-    },
-  }, overrides);
+  return modified(appProjectOf({ spec: { syncWindows } }), overrides);
 }
 
 /** A Friday night window of `kind`, with `extra` fields. */
