@@ -118,15 +118,14 @@ function syncWindowSection(f: RunbookFacts): string[] {
   ];
   const blocking = windows.filter((w) => manualSyncBlocked(w) !== undefined);
   if (blocking.length > 0) {
+    const deployer = f.root ? `its app-of-apps root \`${f.root}\`` : 'the Application that deploys the AppProject';
     lines.push(
       ...blocking.map((w) => `> Window ${w.index}: ${manualSyncBlocked(w)}.`),
       ...(f.manualSyncBlockedReason ? [`> The project records why: ${f.manualSyncBlockedReason}`] : []),
-      '> If the fix cannot wait, a project admin lets manual syncs through for the incident, and restores the window',
-      '> from Git afterwards:',
-      '',
-      '```sh',
-      ...blocking.map((w) => `argocd proj windows enable-manual-sync ${f.project} ${w.index}`),
-      '```',
+      '> If the fix cannot wait, let manual syncs through in Git: remove `manualSync: false` from the window in the',
+      `> SafeProject, synthesize, commit, and sync ${deployer}. Changing the AppProject by hand instead`,
+      `> (${blocking.map((w) => `\`argocd proj windows enable-manual-sync ${f.project} ${w.index}\``).join(', ')}) works at once, but the`,
+      '> self-heal of whatever deploys the AppProject from Git puts the window back.',
       '',
     );
   }

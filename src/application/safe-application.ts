@@ -6,6 +6,7 @@ import { GitOpsApp } from './gitops-app';
 import { renderRunbook } from './runbook';
 import { Suppression, Suppressions } from './suppression';
 import { BREAK_GLASS_EXPIRES_ANNOTATION, BREAK_GLASS_REASON_ANNOTATION, BREAK_GLASS_TICKET_ANNOTATION, IGNORE_REASONS_ANNOTATION, SKIP_RECONCILE_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../core/annotations';
+import { hasFeature } from '../core/argocd-features';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { isCalendarDate } from '../core/break-glass';
 import { badValue, ErrorCode } from '../core/errors';
@@ -433,7 +434,9 @@ export class SafeApplication extends Chart {
       syncPolicy: toJson_ApplicationSpecSyncPolicy(this.renderSyncPolicy(true)) as Record<string, unknown>,
       root: root ? (root as unknown as SafeApplication).applicationName : undefined,
       declarativeBreakGlass: this.breakGlass !== undefined,
-      syncWindows: projectManifest ? syncWindowsOf(projectManifest).filter((w) => windowApplies(w, subject)) : undefined,
+      syncWindows: projectManifest
+        ? syncWindowsOf(projectManifest).filter((w) => windowApplies(w, subject, hasFeature(this.argoCdVersion, 'syncWindowAndOperator')))
+        : undefined,
       manualSyncBlockedReason: projectManifest ? suppressionsOf(projectManifest).get('SA208') : undefined,
     });
   }

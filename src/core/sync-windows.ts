@@ -126,6 +126,8 @@ export interface SyncWindowFacts {
   readonly namespaces: readonly string[];
   readonly clusters: readonly string[];
   readonly manualSync: boolean;
+  /** Whether every non-empty list must match (Argo CD 3.0+), not just one. */
+  readonly andOperator: boolean;
 }
 
 /** The sync windows of an AppProject, in order; entries that are not objects are skipped. */
@@ -147,6 +149,7 @@ export function syncWindowsOf(project: Manifest): SyncWindowFacts[] {
       namespaces: strings('namespaces'),
       clusters: strings('clusters'),
       manualSync: at(w, 'manualSync') === true,
+      andOperator: at(w, 'andOperator') === true,
     });
   });
   return windows;
@@ -179,12 +182,19 @@ export interface WindowSubject {
 }
 
 /**
- * Whether a window applies to an Application, as Argo CD decides it (SyncWindows.Matches): any application name,
- * destination cluster (server or name) or destination namespace pattern that matches is enough.
+ * Whether a window applies to an Application, as Argo CD decides it (SyncWindows.Matches): one application name,
+ * destination cluster (server or name) or destination namespace pattern that matches is enough; with `andOperator`
+ * (read from Argo CD 3.0), each non-empty list needs a pattern that matches.
  */
-export function windowApplies(window: SyncWindowFacts, app: WindowSubject): boolean {
-  return window.applications.some((p) => globMatches(p, app.name))
-    || window.clusters.some((p) => (app.server !== undefined && app.server !== '' && globMatches(p, app.server))
-      || (app.clusterName !== undefined && app.clusterName !== '' && globMatches(p, app.clusterName)))
-    || window.namespaces.some((p) => globMatches(p, app.namespace));
+export function windowApplies(window: SyncWindowFacts, app: WindowSubject, andOperatorRead: boolean = true): boolean {
+  const lists: [readonly string[], (pattern: string) => boolean][] = [
+    [window.applications, (p) => globMatches(p, app.name)],
+    [window.clusters, (p) => (app.server !== undefined && app.server !== '' && globMatches(p, app.server))
+      || (app.clusterName !== undefined && app.clusterName !== '' && globMatches(p, app.clusterName))],
+    [window.namespaces, (p) => globMatches(p, app.namespace)],
+  ];
+  const set = lists.filter(([patterns]) => patterns.length > 0);
+  return window.andOperator && andOperatorRead
+    ? set.length > 0 && set.every(([patterns, matches]) => patterns.some(matches))
+    : set.some(([patterns, matches]) => patterns.some(matches));
 }

@@ -1,5 +1,6 @@
 import { ApiObject, Chart, Duration } from 'cdk8s';
 import { Construct } from 'constructs';
+import { hasFeature } from '../core/argocd-features';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { badValue, ErrorCode } from '../core/errors';
 import { isValidGlob } from '../core/glob';
@@ -115,6 +116,16 @@ export interface ProjectSyncWindow {
   readonly manualSync?: boolean;
 
   /**
+   * Whether the window applies only to Applications that match each of the lists given (`applications`,
+   * `namespaces`, `clusters`), instead of any one of them. Argo CD reads it from 3.0; for an older
+   * `argoCdVersion` it is refused, since 2.14 would apply the window more widely than written.
+   *
+   * @default false - one list that matches is enough
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/sync_windows/
+   */
+  readonly andOperator?: boolean;
+
+  /**
    * Why this window may block manual syncs too (with `manualSync: false`), recorded on the AppProject as the
    * reasoned suppression of the rule SA208 and stated in the runbooks of the Applications it applies to.
    *
@@ -188,13 +199,21 @@ export interface SafeProjectProps {
 
   /**
    * When the project's Applications may sync. Every window lets manual syncs through unless it says why not, so
-   * that the break-glass fix can be synced at any hour. `andOperator` (3.0+), `description` (3.1+) and
-   * `syncOverrun` (3.5+) are not offered: Argo CD 2.14 does not know them.
+   * that the break-glass fix can be synced at any hour. `description` (3.1+) and `syncOverrun` (3.5+) are not
+   * offered yet.
    *
    * @default - none: Applications may sync at any time
    * @see https://argo-cd.readthedocs.io/en/stable/user-guide/sync_windows/
    */
   readonly syncWindows?: ProjectSyncWindow[];
+
+  /**
+   * The Argo CD release the AppProject is written for: a field the release lacks (a sync window's `andOperator`
+   * before 3.0) is refused.
+   *
+   * @default ArgoCdVersion.LATEST
+   */
+  readonly argoCdVersion?: ArgoCdVersion;
 }
 
 /**
@@ -228,6 +247,8 @@ export class SafeProject extends Chart implements IArgoProject {
   public readonly sourceRepos: string[];
   /** Where the project's Applications may deploy. */
   public readonly destinations: ProjectDestination[];
+  /** The Argo CD release the AppProject is written for. */
+  public readonly argoCdVersion: ArgoCdVersion;
   /** The sync windows, with their defaults (`timeZone` UTC, `manualSync` true) applied. */
   public readonly syncWindows: ProjectSyncWindow[];
   /** The AppProject object. */
@@ -293,7 +314,8 @@ export class SafeProject extends Chart implements IArgoProject {
         'must name at least one group and say, in at least 10 characters, why it may bypass Git', 'leave overrideGrant out unless a team truly needs to sync local manifests');
     }
 
-    this.syncWindows = checkSyncWindows(this, props.syncWindows);
+    this.argoCdVersion = props.argoCdVersion ?? ArgoCdVersion.LATEST;
+    this.syncWindows = checkSyncWindows(this, props.syncWindows, this.argoCdVersion);
     const blocking = this.syncWindows.flatMap((w, i) => (w.manualSync ? [] : [`window ${i} (${w.kind} ${w.schedule}): ${w.manualSyncBlockedReason!.trim()}`]));
 
     const annotations = {
@@ -316,7 +338,7 @@ export class SafeProject extends Chart implements IArgoProject {
     });
     // The same rules audit runs, over the rendered AppProject (escape hatches included).
     this.node.addValidation({
-      validate: () => unsuppressed(runRules({ resources: [this.resource.toJson()], argoCdVersion: ArgoCdVersion.LATEST }))
+      validate: () => unsuppressed(runRules({ resources: [this.resource.toJson()], argoCdVersion: this.argoCdVersion }))
         .map((f) => formatFinding(f, this.resource.node.path)),
     });
   }
@@ -398,7 +420,7 @@ export class SafeProject extends Chart implements IArgoProject {
 }
 
 /** The windows with their defaults applied; throws on the first one Argo CD would refuse or misread. */
-function checkSyncWindows(scope: Construct, windows: ProjectSyncWindow[] | undefined): ProjectSyncWindow[] {
+function checkSyncWindows(scope: Construct, windows: ProjectSyncWindow[] | undefined, version: ArgoCdVersion): ProjectSyncWindow[] {
   const seen = new Map<string, number>();
   return (windows ?? []).map((w, i) => {
     const prop = (field: string) => `syncWindows[${i}].${field}`;
@@ -432,6 +454,11 @@ function checkSyncWindows(scope: Construct, windows: ProjectSyncWindow[] | undef
     if (!w.applications?.length && !w.namespaces?.length && !w.clusters?.length) {
       throw badValue(ErrorCode.INVALID_SYNC_WINDOW, scope, prop('applications'), w.applications,
         'or namespaces or clusters must list at least one pattern: Argo CD applies a window with none of them to no Application', 'use applications: ["*"] for every Application of the project');
+    }
+    if (w.andOperator === true && !hasFeature(version, 'syncWindowAndOperator')) {
+      throw badValue(ErrorCode.INVALID_SYNC_WINDOW, scope, prop('andOperator'), w.andOperator,
+        `is read from Argo CD 3.0; ${version.version} ignores it and applies the window to every Application that matches any one list`,
+        'upgrade Argo CD to 3.0 or newer and set argoCdVersion, or leave andOperator out and narrow the lists');
     }
     const manualSync = w.manualSync ?? true;
     const reason = w.manualSyncBlockedReason;
@@ -467,5 +494,7 @@ function renderSyncWindow(w: ProjectSyncWindow): Record<string, unknown> {
     ...(w.namespaces?.length ? { namespaces: [...w.namespaces] } : {}),
     ...(w.clusters?.length ? { clusters: [...w.clusters] } : {}),
     manualSync: w.manualSync,
+    // Written only when set: 2.14's CRD has no such field.
+    ...(w.andOperator === true ? { andOperator: true } : {}),
   };
 }

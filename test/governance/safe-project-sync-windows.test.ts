@@ -1,5 +1,5 @@
 import { Duration, JsonPatch } from 'cdk8s';
-import { GitOpsApp, ProjectSyncWindow, SafeApplication, SafeProject, SafeProjectProps, SyncWindowKind } from '../../src';
+import { AppOfApps, ArgoCdVersion, ArgoProject, GitOpsApp, ProjectSyncWindow, SafeApplication, SafeProject, SafeProjectProps, SyncWindowKind } from '../../src';
 import { addConfigMap, appProps } from '../support/app';
 import { CRD_RELEASES, crdErrors } from '../support/crd';
 
@@ -139,6 +139,26 @@ describe('SafeProject sync windows', () => {
     expect(() => newProject([freeze({ clusters: ['prod eu'] })])).toThrow(/\[SAFE-036\] project: syncWindows\[0\]\.clusters is "prod eu"/);
   });
 
+  test('renders andOperator only when set, and the AppProject with it validates against the CRD of every release from 3.0', () => {
+    // GIVEN
+    const { manifest } = newProject([freeze({ namespaces: ['ledger'], andOperator: true }), freeze({ schedule: '0 6 * * *' })]);
+    // THEN
+    expect(manifest.spec.syncWindows.map((w: any) => w.andOperator)).toEqual([true, undefined]);
+    for (const release of Object.keys(CRD_RELEASES).filter((r) => r !== '2.14')) {
+      expect([release, crdErrors('appproject', release, manifest)]).toEqual([release, []]);
+    }
+    // and 2.14's CRD has no such field: the refusal below is what keeps 2.14 output valid
+    expect(crdErrors('appproject', '2.14', manifest).join('\n')).toContain('(andOperator)');
+  });
+
+  test('fails when andOperator is set for Argo CD 2.14, naming the release that reads it', () => {
+    expect(() => newProject([freeze({ andOperator: true })], { argoCdVersion: ArgoCdVersion.V2_14 })).toThrow(
+      '[SAFE-036] project: syncWindows[0].andOperator is true; it is read from Argo CD 3.0; 2.14 ignores it and applies the window to every '
+      + 'Application that matches any one list. Fix: upgrade Argo CD to 3.0 or newer and set argoCdVersion, or leave andOperator out and narrow the lists');
+    expect(newProject([freeze({ andOperator: false })], { argoCdVersion: ArgoCdVersion.V2_14 }).manifest.spec.syncWindows[0]).not.toHaveProperty('andOperator');
+    expect(newProject([freeze({ andOperator: true })], { argoCdVersion: ArgoCdVersion.V3_0 }).project.argoCdVersion).toBe(ArgoCdVersion.V3_0);
+  });
+
   test('fails when the kind is neither allow nor deny', () => {
     expect(() => newProject([freeze({ kind: 'block' as SyncWindowKind })])).toThrow(/\[SAFE-036\] project: syncWindows\[0\]\.kind is "block"/);
   });
@@ -215,7 +235,31 @@ describe('SafeProject sync windows and manual syncs (break-glass)', () => {
     expect(runbook).toContain('- 0: deny `0 22 * * fri` for 58h (UTC), manual syncs **blocked**');
     expect(runbook).toContain('> Window 0: the deny window "0 22 * * fri" blocks manual syncs while it is active, so a break-glass fix cannot be synced until it ends.');
     expect(runbook).toContain(`> The project records why: window 0 (deny 0 22 * * fri): ${reason}`);
-    expect(runbook.split('\n')).toContain('argocd proj windows enable-manual-sync payments 0');
+    expect(runbook).toContain('remove `manualSync: false` from the window');
+    expect(runbook).toContain('sync the Application that deploys the AppProject');
+    expect(runbook).toContain('`argocd proj windows enable-manual-sync payments 0`');
+  });
+
+  test('the runbook lists an andOperator window only for an app that matches each of its lists', () => {
+    // GIVEN a window for Applications named check* that also deploy to ledger
+    const { gitops, project } = newProject([freeze({ applications: ['check*'], namespaces: ['ledger'], andOperator: true })]);
+    addApp(gitops, project, 'checkout', 'payments');
+    addApp(gitops, project, 'checkout-ledger', 'ledger');
+    addApp(gitops, project, 'reports', 'ledger');
+    // THEN only the app matching both lists has the section
+    expect(runbookOf(gitops, 'checkout-ledger')).toContain('## Sync windows');
+    expect(runbookOf(gitops, 'checkout')).not.toContain('## Sync windows');
+    expect(runbookOf(gitops, 'reports')).not.toContain('## Sync windows');
+  });
+
+  test('the runbook names the app-of-apps root that deploys the AppProject as the one to sync', () => {
+    // GIVEN a blocking window and a root for the project
+    const reason = 'The payment processor forbids any change during its weekend batch';
+    const { gitops, project } = newProject([freeze({ manualSync: false, manualSyncBlockedReason: reason })]);
+    new AppOfApps(gitops, 'root', { name: 'payments-root', project: ArgoProject.fromName('platform'), childProject: project, repoUrl: REPO });
+    addApp(gitops, project, 'checkout');
+    // THEN
+    expect(runbookOf(gitops, 'checkout')).toContain('> SafeProject, synthesize, commit, and sync its app-of-apps root `payments-root`.');
   });
 
   test('the runbook of an app no window applies to has no sync window section', () => {
