@@ -12,6 +12,8 @@ interface CronField {
   readonly min: number;
   readonly max: number;
   readonly names?: readonly string[];
+  /** Whether `?` (any) is documented for the field: day of month and day of week only. */
+  readonly question?: boolean;
 }
 
 /**
@@ -21,9 +23,9 @@ interface CronField {
 const CRON_FIELDS: readonly CronField[] = [
   { name: 'minute', min: 0, max: 59 },
   { name: 'hour', min: 0, max: 23 },
-  { name: 'day of month', min: 1, max: 31 },
+  { name: 'day of month', min: 1, max: 31, question: true },
   { name: 'month', min: 1, max: 12, names: ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'] },
-  { name: 'day of week', min: 0, max: 6, names: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] },
+  { name: 'day of week', min: 0, max: 6, names: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'], question: true },
 ];
 
 /** `*` or `?`, or a value or range, then an optional step. */
@@ -63,6 +65,9 @@ function cronPartProblem(part: string, field: CronField): string | undefined {
   }
   if (m[4] !== undefined && Number(m[4]) === 0) {
     return 'has a step of 0';
+  }
+  if (m[1] === '?' && !field.question) {
+    return 'is documented only for day of month and day of week: use "*"';
   }
   if (m[1] !== undefined) {
     return undefined;

@@ -55,8 +55,12 @@ describe('windowApplies', () => {
 });
 
 describe('cronScheduleProblem and manualSyncBlocked', () => {
-  test.each(['? * * * ?', '0 0 L * *'])('reads %j as Argo CD\'s parser does', (schedule) => {
-    expect(cronScheduleProblem(schedule)).toBe(schedule.includes('L') ? 'has "L" as its day of month, which is not a number from 1 to 31' : undefined);
+  test.each([
+    ['0 0 ? * ?', undefined],
+    ['? 0 * * *', 'has "?" as its minute, which is documented only for day of month and day of week: use "*"'],
+    ['0 0 L * *', 'has "L" as its day of month, which is not a number from 1 to 31'],
+  ])('reads %j as Argo CD\'s parser does', (schedule, problem) => {
+    expect(cronScheduleProblem(schedule)).toBe(problem);
   });
 
   test('a window of an unknown kind blocks nothing', () => {

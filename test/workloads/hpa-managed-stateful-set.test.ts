@@ -1,12 +1,14 @@
 import { ApiObject, Chart, JsonPatch, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import * as fc from 'fast-check';
 import { Autoscaler, HpaManagedDeployment, HpaManagedStatefulSet, HpaManagedStatefulSetProps, SafeApplication } from '../../src';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { Manifest } from '../../src/core/manifest';
 import { runRules } from '../../src/rules/engine';
 import { replicasOnAutoscaledWorkload } from '../../src/rules/sa101-replicas-on-autoscaled-workload';
 import { autoscaledWithoutIgnore } from '../../src/rules/sa102-autoscaled-without-ignore';
+import { autoscalerOf, scaler } from '../properties/support';
 import { applicationOf, newApp } from '../support/app';
 import { crdErrors } from '../support/crd';
 import { kubeErrors } from '../support/kube';
@@ -163,5 +165,29 @@ describe('HpaManagedStatefulSet refusals', () => {
     const store = cache(app, 'cache', Autoscaler.hpa({ maxReplicas: 5, cpuUtilizationPercent: 70 }), 'cache');
     ApiObject.of(store).addJsonPatch(JsonPatch.add('/spec/replicas', 3));
     expect(() => gitops.renderFiles()).toThrow(/SA101 [^\n]*StatefulSet payments\/cache/);
+  });
+});
+
+describe('HpaManagedStatefulSet properties', () => {
+  test('for any autoscaler and name: no spec.replicas, exactly one ignore entry for the StatefulSet, the HPA targeting it', () => {
+    fc.assert(
+      fc.property(scaler, fc.option(fc.stringMatching(/^[a-z]([-a-z0-9]{0,20}[a-z0-9])?$/), { nil: undefined }), (v, name) => {
+        // GIVEN a fresh app WHEN one HpaManagedStatefulSet is added
+        const { app } = newApp();
+        const store = cache(app, 'cache', autoscalerOf(v), name);
+        const statefulSet = ApiObject.of(store).toJson();
+        const application = applicationOf(app);
+        // THEN the invariants hold
+        expect(statefulSet.spec.replicas).toBeUndefined();
+        expect(application.spec.ignoreDifferences).toEqual([replicasEntry(statefulSet.metadata.name)]);
+        expect(application.spec.syncPolicy.syncOptions).toContain(RESPECT);
+        if (v.kind === 'hpa') {
+          expect(ApiObject.of(store.hpa!).toJson().spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'StatefulSet', name: statefulSet.metadata.name });
+        } else {
+          expect(store.hpa).toBeUndefined();
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });
