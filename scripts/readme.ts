@@ -4,6 +4,7 @@ import { join } from 'path';
 import { buildCheckoutApp } from '../examples/checkout/app';
 import { simulateIncident } from '../examples/checkout/incident';
 import { mistakesText } from '../examples/mistakes';
+import { statefulSetOutput, syncWindowsOutput } from '../examples/snippets/outputs';
 import { errorTable } from '../src/core/error-meanings';
 
 async function main() {
@@ -13,6 +14,8 @@ async function main() {
   const runs: Record<string, () => Promise<string>> = {
     'examples/checkout/incident.ts': simulateIncident,
     'examples/mistakes.ts': async () => mistakesText(),
+    'examples/snippets/stateful-set.ts': async () => statefulSetOutput(),
+    'examples/snippets/sync-windows.ts': async () => syncWindowsOutput(),
   };
   const replaceBlocks = async (kind: string, produce: (target: string) => Promise<string>) => {
     const pattern = new RegExp(`(<!-- ${kind}: (\\S+) -->\\n\`\`\`\\w*\\n)([\\s\\S]*?)(\`\`\`)`, 'g');

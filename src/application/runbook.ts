@@ -1,3 +1,5 @@
+import { manualSyncBlocked, SyncWindowFacts } from '../core/sync-windows';
+
 /** What a break-glass runbook needs to know about one Application. */
 export interface RunbookFacts {
   readonly name: string;
@@ -13,6 +15,10 @@ export interface RunbookFacts {
   readonly root?: string;
   /** Whether the app is suspended in Git right now. */
   readonly declarativeBreakGlass: boolean;
+  /** The sync windows of the app's project that apply to it, when the project is a SafeProject of the tree. */
+  readonly syncWindows?: readonly SyncWindowFacts[];
+  /** Why the project lets some of them block manual syncs (its reasoned suppression of SA208), if it does. */
+  readonly manualSyncBlockedReason?: string;
 }
 
 /**
@@ -77,6 +83,7 @@ export function renderRunbook(f: RunbookFacts): string {
     '```',
     '',
   ];
+  lines.push(...syncWindowSection(f));
   if (f.declarativeBreakGlass) {
     lines.push(
       '> This Application is suspended in Git right now: a recorded break-glass sets `argocd.argoproj.io/skip-reconcile`,',
@@ -86,4 +93,41 @@ export function renderRunbook(f: RunbookFacts): string {
     );
   }
   return lines.join('\n');
+}
+
+/** What the project's sync windows mean for the steps above: when the backfilled fix can be synced. */
+function syncWindowSection(f: RunbookFacts): string[] {
+  const windows = f.syncWindows ?? [];
+  if (windows.length === 0) {
+    return [];
+  }
+  const lines = [
+    '## Sync windows',
+    '',
+    `Project \`${f.project}\` has sync windows that apply to this Application (\`argocd proj windows list ${f.project}\`):`,
+    '',
+    ...windows.map((w) => `- ${w.index}: ${w.kind} \`${w.schedule}\` for ${w.duration} (${w.timeZone}), manual syncs ${w.manualSync ? 'allowed' : '**blocked**'}`),
+    '',
+    'While a window stops syncs, restoring automated sync (step 4) does not apply the backfilled fix: sync it by hand',
+    'once Git matches the cluster:',
+    '',
+    '```sh',
+    `argocd app sync ${f.name} --app-namespace ${f.applicationNamespace}`,
+    '```',
+    '',
+  ];
+  const blocking = windows.filter((w) => manualSyncBlocked(w) !== undefined);
+  if (blocking.length > 0) {
+    const deployer = f.root ? `its app-of-apps root \`${f.root}\`` : 'the Application that deploys the AppProject';
+    lines.push(
+      ...blocking.map((w) => `> Window ${w.index}: ${manualSyncBlocked(w)}.`),
+      ...(f.manualSyncBlockedReason ? [`> The project records why: ${f.manualSyncBlockedReason}`] : []),
+      '> If the fix cannot wait, let manual syncs through in Git: remove `manualSync: false` from the window in the',
+      `> SafeProject, synthesize, commit, and sync ${deployer}. Changing the AppProject by hand instead`,
+      `> (${blocking.map((w) => `\`argocd proj windows enable-manual-sync ${f.project} ${w.index}\``).join(', ')}) works at once, but the`,
+      '> self-heal of whatever deploys the AppProject from Git puts the window back.',
+      '',
+    );
+  }
+  return lines;
 }

@@ -6,11 +6,14 @@ import { GitOpsApp } from './gitops-app';
 import { renderRunbook } from './runbook';
 import { Suppression, Suppressions } from './suppression';
 import { BREAK_GLASS_EXPIRES_ANNOTATION, BREAK_GLASS_REASON_ANNOTATION, BREAK_GLASS_TICKET_ANNOTATION, IGNORE_REASONS_ANNOTATION, SKIP_RECONCILE_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../core/annotations';
+import { hasFeature } from '../core/argocd-features';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { isCalendarDate } from '../core/break-glass';
 import { badValue, ErrorCode } from '../core/errors';
 import { isApplication, Manifest } from '../core/manifest';
 import { floatingRevisionProblem } from '../core/revisions';
+import { suppressionsOf } from '../core/suppressions';
+import { syncWindowsOf, windowApplies } from '../core/sync-windows';
 import { ApplicationSpec, ApplicationSpecSyncPolicy, toJson_ApplicationSpec, toJson_ApplicationSpecSyncPolicy } from '../imports/application-argoproj.io';
 import { checkIgnoreRule, checkLabel, checkProject, checkRepoUrl } from '../private/app-checks';
 import { nameFiles } from '../private/file-names';
@@ -410,7 +413,16 @@ export class SafeApplication extends Chart {
    */
   public _runbook(): string | undefined {
     // During a synth the index knows the roots; a walk of the whole tree per app would make synth quadratic.
-    const root = (synthIndexOf(this) ?? new SynthIndex(this.node.root)).rootsOf(this.projectName)[0];
+    const index = synthIndexOf(this) ?? new SynthIndex(this.node.root);
+    const root = index.rootsOf(this.projectName)[0];
+    const project = asSafeProject(this.project) ?? asSafeProject(index.projectNamed(this.projectName));
+    const projectManifest = project ? manifestOf(project.resource) as Manifest : undefined;
+    const subject = {
+      name: this.applicationName,
+      namespace: this.destinationNamespace,
+      server: this.destinationCluster.server,
+      clusterName: this.destinationCluster.name,
+    };
     return renderRunbook({
       name: this.applicationName,
       applicationNamespace: this.applicationNamespace,
@@ -422,6 +434,10 @@ export class SafeApplication extends Chart {
       syncPolicy: toJson_ApplicationSpecSyncPolicy(this.renderSyncPolicy(true)) as Record<string, unknown>,
       root: root ? (root as unknown as SafeApplication).applicationName : undefined,
       declarativeBreakGlass: this.breakGlass !== undefined,
+      syncWindows: projectManifest
+        ? syncWindowsOf(projectManifest).filter((w) => windowApplies(w, subject, hasFeature(this.argoCdVersion, 'syncWindowAndOperator')))
+        : undefined,
+      manualSyncBlockedReason: projectManifest ? suppressionsOf(projectManifest).get('SA208') : undefined,
     });
   }
 

@@ -46,7 +46,8 @@ export type ArgoCdFeature =
   | 'goTemplateOptions'
   | 'respectIgnoreDifferences'
   | 'clientSideApplyMigrationOption'
-  | 'applicationPruneDeleteOptions';
+  | 'applicationPruneDeleteOptions'
+  | 'syncWindowAndOperator';
 
 /** One row of the feature table. */
 export interface FeatureRow {
@@ -152,6 +153,14 @@ export const FEATURES: readonly FeatureRow[] = [
       + 'default for its resources; before, only from a resource\'s `argocd.argoproj.io/sync-options` annotation',
     since: release(3, 4),
     source: 'argo-cd #23370 (v3.4.0); SyncOptions.GetOptionValue in controller/state.go, absent at v3.3.0',
+  },
+  {
+    feature: 'syncWindowAndOperator',
+    description: 'a project sync window with `andOperator: true` applies only to Applications that match each of its non-empty '
+      + 'lists (applications, clusters, namespaces); before, and without it, one list that matches is enough',
+    since: release(3, 0),
+    source: 'argo-cd #16846 (v3.0.0); SyncWindows.Matches in pkg/apis/application/v1alpha1/types.go; andOperator is in '
+      + 'manifests/crds/appproject-crd.yaml from v3.0.0, not at v2.14.21',
   },
 ];
 

@@ -39,6 +39,8 @@ export const ERROR_MEANINGS: { readonly [code in ErrorCodeValue]: string } = {
   [ErrorCode.BREAK_GLASS]: 'a break-glass without a reason or a valid expiry date',
   [ErrorCode.INVALID_SCAFFOLD_OPTION]: 'a `safe-argocd new` option that cannot be used: `--hpa` that is not MIN:MAX, an `--external-secret` key that is not an environment variable name, an `--image` that is not an image reference, an empty `--library`',
   [ErrorCode.INVALID_NOTIFICATION]: 'a notification subscription Argo CD Notifications could not read (trigger, service or recipients)',
+  [ErrorCode.INVALID_SYNC_WINDOW]: 'a SafeProject sync window Argo CD would refuse or misread (schedule, duration, time zone, selectors), or one that blocks manual syncs without a reason',
+  [ErrorCode.NO_STATEFUL_SET_SERVICE]: 'an HpaManagedStatefulSet without a `service` whose containers declare no port to make its headless Service from',
   [ErrorCode.SCAFFOLD_TARGET_EXISTS]: '`safe-argocd new` would overwrite a file, make a second app in a repository that has one, or finds no service table to add to; nothing was written',
   [ErrorCode.INVALID_TEMPLATE]: 'a malformed ApplicationSet template, or a parameter its generators do not give',
   [ErrorCode.INVALID_GENERATOR]: 'an ApplicationSet generator without elements, or with keys a template cannot read',

@@ -49,6 +49,8 @@ export const ErrorCode = {
   INVALID_SCAFFOLD_OPTION: 'SAFE-033',
   SCAFFOLD_TARGET_EXISTS: 'SAFE-034',
   INVALID_NOTIFICATION: 'SAFE-035',
+  INVALID_SYNC_WINDOW: 'SAFE-036',
+  NO_STATEFUL_SET_SERVICE: 'SAFE-037',
 } as const;
 
 export type ErrorCodeValue = typeof ErrorCode[keyof typeof ErrorCode];

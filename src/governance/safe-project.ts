@@ -1,12 +1,16 @@
-import { ApiObject, Chart } from 'cdk8s';
+import { ApiObject, Chart, Duration } from 'cdk8s';
 import { Construct } from 'constructs';
+import { hasFeature } from '../core/argocd-features';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { badValue, ErrorCode } from '../core/errors';
+import { isValidGlob } from '../core/glob';
 import { isDns1123Label } from '../core/names';
 import { destinationAllowed, PROJECT_PATTERN, sourceAllowed } from '../core/project-policy';
 import { suppressionKey } from '../core/suppressions';
+import { cronScheduleProblem, manualSyncBlocked, timeZoneProblem } from '../core/sync-windows';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
+import { goDuration } from '../private/go-duration';
 import { checkNotificationList, notificationAnnotations } from '../private/notifications';
 import { SAFE_PROJECT } from '../private/synth-index';
 import { runRules, unsuppressed } from '../rules/engine';
@@ -44,6 +48,90 @@ export interface OverrideGrant {
   readonly groups: string[];
   /** Why this team needs to bypass Git; recorded on the AppProject. */
   readonly reason: string;
+}
+
+/** Whether a sync window lets syncs run or stops them. */
+export enum SyncWindowKind {
+  /** Syncs run only while an allow window is open (when the project has allow windows and no deny window is active). */
+  ALLOW = 'allow',
+  /** No sync runs while the window is open. */
+  DENY = 'deny',
+}
+
+/**
+ * A time when the project's Applications may, or may not, sync. A window applies to an Application when any of
+ * its `applications`, `namespaces` or `clusters` patterns matches it; at least one list is required.
+ *
+ * @see https://argo-cd.readthedocs.io/en/stable/user-guide/sync_windows/
+ */
+export interface ProjectSyncWindow {
+  /** Whether the window allows or denies syncs. */
+  readonly kind: SyncWindowKind;
+
+  /**
+   * When the window opens, as five cron fields read in `timeZone`: minute, hour, day of month, month, day of
+   * week (0 to 6 from Sunday, or `sun`-`sat`). E.g. `0 22 * * fri` for Friday 22:00.
+   */
+  readonly schedule: string;
+
+  /** How long the window stays open after each start, in whole minutes (rendered as a Go duration, e.g. `2h30m`). */
+  readonly duration: Duration;
+
+  /**
+   * The IANA time zone the schedule is read in, e.g. `Europe/Berlin`. Argo CD runs a window with an unknown zone in
+   * UTC without refusing it; here it is refused.
+   *
+   * @default 'UTC'
+   */
+  readonly timeZone?: string;
+
+  /**
+   * Application name patterns (globs) the window applies to; `['*']` for every Application of the project.
+   *
+   * @default - none: the window applies through `namespaces` or `clusters`
+   */
+  readonly applications?: string[];
+
+  /**
+   * Destination namespace patterns (globs) the window applies to.
+   *
+   * @default - none: the window applies through `applications` or `clusters`
+   */
+  readonly namespaces?: string[];
+
+  /**
+   * Destination cluster patterns (globs, matched against the server URL and the cluster name) the window applies to.
+   *
+   * @default - none: the window applies through `applications` or `namespaces`
+   */
+  readonly clusters?: string[];
+
+  /**
+   * Whether manual syncs may run when the window would stop syncs (during a deny window, outside allow windows).
+   * Keep it: the break-glass runbook's fix is a manual sync. `false` needs `manualSyncBlockedReason`.
+   *
+   * @default true
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/sync_windows/
+   */
+  readonly manualSync?: boolean;
+
+  /**
+   * Whether the window applies only to Applications that match each of the lists given (`applications`,
+   * `namespaces`, `clusters`), instead of any one of them. Argo CD reads it from 3.0; for an older
+   * `argoCdVersion` it is refused, since 2.14 would apply the window more widely than written.
+   *
+   * @default false - one list that matches is enough
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/sync_windows/
+   */
+  readonly andOperator?: boolean;
+
+  /**
+   * Why this window may block manual syncs too (with `manualSync: false`), recorded on the AppProject as the
+   * reasoned suppression of the rule SA208 and stated in the runbooks of the Applications it applies to.
+   *
+   * @default - none: `manualSync: false` is refused
+   */
+  readonly manualSyncBlockedReason?: string;
 }
 
 /**
@@ -108,6 +196,24 @@ export interface SafeProjectProps {
    * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/notifications/subscriptions/
    */
   readonly notifications?: NotificationSubscription[];
+
+  /**
+   * When the project's Applications may sync. Every window lets manual syncs through unless it says why not, so
+   * that the break-glass fix can be synced at any hour. `description` (3.1+) and `syncOverrun` (3.5+) are not
+   * offered yet.
+   *
+   * @default - none: Applications may sync at any time
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/sync_windows/
+   */
+  readonly syncWindows?: ProjectSyncWindow[];
+
+  /**
+   * The Argo CD release the AppProject is written for: a field the release lacks (a sync window's `andOperator`
+   * before 3.0) is refused.
+   *
+   * @default ArgoCdVersion.LATEST
+   */
+  readonly argoCdVersion?: ArgoCdVersion;
 }
 
 /**
@@ -141,6 +247,10 @@ export class SafeProject extends Chart implements IArgoProject {
   public readonly sourceRepos: string[];
   /** Where the project's Applications may deploy. */
   public readonly destinations: ProjectDestination[];
+  /** The Argo CD release the AppProject is written for. */
+  public readonly argoCdVersion: ArgoCdVersion;
+  /** The sync windows, with their defaults (`timeZone` UTC, `manualSync` true) applied. */
+  public readonly syncWindows: ProjectSyncWindow[];
   /** The AppProject object. */
   public readonly resource: ApiObject;
 
@@ -204,10 +314,16 @@ export class SafeProject extends Chart implements IArgoProject {
         'must name at least one group and say, in at least 10 characters, why it may bypass Git', 'leave overrideGrant out unless a team truly needs to sync local manifests');
     }
 
+    this.argoCdVersion = props.argoCdVersion ?? ArgoCdVersion.LATEST;
+    this.syncWindows = checkSyncWindows(this, props.syncWindows, this.argoCdVersion);
+    const blocking = this.syncWindows.flatMap((w, i) => (w.manualSync ? [] : [`window ${i} (${w.kind} ${w.schedule}): ${w.manualSyncBlockedReason!.trim()}`]));
+
     const annotations = {
       ...notificationAnnotations(this, checkNotificationList(this, props.notifications), (i) => `notifications[${i}]`),
       // A reasoned grant is recorded as the suppression the override rule (SA205) reads.
       ...(props.overrideGrant ? { [suppressionKey('SA205')]: props.overrideGrant.reason.trim() } : {}),
+      // So is a window that blocks manual syncs (SA208), with the reason of each.
+      ...(blocking.length > 0 ? { [suppressionKey('SA208')]: blocking.join('; ') } : {}),
     };
 
     this.resource = new ApiObject(this, 'Resource', {
@@ -222,7 +338,7 @@ export class SafeProject extends Chart implements IArgoProject {
     });
     // The same rules audit runs, over the rendered AppProject (escape hatches included).
     this.node.addValidation({
-      validate: () => unsuppressed(runRules({ resources: [this.resource.toJson()], argoCdVersion: ArgoCdVersion.LATEST }))
+      validate: () => unsuppressed(runRules({ resources: [this.resource.toJson()], argoCdVersion: this.argoCdVersion }))
         .map((f) => formatFinding(f, this.resource.node.path)),
     });
   }
@@ -298,6 +414,87 @@ export class SafeProject extends Chart implements IArgoProject {
         groups: r.groups,
         policies: r.actions.map((a) => `p, proj:${this.projectName}:${r.name}, applications, ${a}, ${this.projectName}/*, allow`),
       })),
+      ...(this.syncWindows.length > 0 ? { syncWindows: this.syncWindows.map(renderSyncWindow) } : {}),
     };
   }
+}
+
+/** The windows with their defaults applied; throws on the first one Argo CD would refuse or misread. */
+function checkSyncWindows(scope: Construct, windows: ProjectSyncWindow[] | undefined, version: ArgoCdVersion): ProjectSyncWindow[] {
+  const seen = new Map<string, number>();
+  return (windows ?? []).map((w, i) => {
+    const prop = (field: string) => `syncWindows[${i}].${field}`;
+    if (!Object.values(SyncWindowKind).includes(w?.kind)) {
+      throw badValue(ErrorCode.INVALID_SYNC_WINDOW, scope, prop('kind'), w?.kind, 'must be SyncWindowKind.ALLOW or SyncWindowKind.DENY', 'say whether the window allows or denies syncs');
+    }
+    const scheduleProblem = typeof w.schedule === 'string' ? cronScheduleProblem(w.schedule) : 'is not a string';
+    if (scheduleProblem !== undefined) {
+      throw badValue(ErrorCode.INVALID_SYNC_WINDOW, scope, prop('schedule'), w.schedule,
+        `must be five cron fields as Argo CD parses them: this one ${scheduleProblem}`, 'write minute hour day-of-month month day-of-week, e.g. "0 22 * * fri"');
+    }
+    const seconds = w.duration instanceof Duration ? w.duration.toSeconds() : NaN;
+    if (!Number.isInteger(seconds / 60) || seconds <= 0) {
+      throw badValue(ErrorCode.INVALID_SYNC_WINDOW, scope, prop('duration'), Number.isNaN(seconds) ? w.duration : `${seconds}s`,
+        'must be a Duration of at least one whole minute', 'use e.g. Duration.hours(2)');
+    }
+    const timeZone = w.timeZone ?? 'UTC';
+    const zoneProblem = typeof timeZone === 'string' ? timeZoneProblem(timeZone) : 'is not a string';
+    if (zoneProblem !== undefined) {
+      throw badValue(ErrorCode.INVALID_SYNC_WINDOW, scope, prop('timeZone'), timeZone,
+        `must be an IANA time zone name: this one ${zoneProblem}`, 'use the name from the time zone database, e.g. "Europe/Berlin", or leave it out for UTC');
+    }
+    for (const field of ['applications', 'namespaces', 'clusters'] as const) {
+      for (const pattern of w[field] ?? []) {
+        if (typeof pattern !== 'string' || pattern.trim() === '' || /\s/.test(pattern) || !isValidGlob(pattern)) {
+          throw badValue(ErrorCode.INVALID_SYNC_WINDOW, scope, prop(field), pattern,
+            'must be a name or a glob Argo CD compiles, without spaces', 'use a name, or a pattern such as "checkout-*"');
+        }
+      }
+    }
+    if (!w.applications?.length && !w.namespaces?.length && !w.clusters?.length) {
+      throw badValue(ErrorCode.INVALID_SYNC_WINDOW, scope, prop('applications'), w.applications,
+        'or namespaces or clusters must list at least one pattern: Argo CD applies a window with none of them to no Application', 'use applications: ["*"] for every Application of the project');
+    }
+    if (w.andOperator === true && !hasFeature(version, 'syncWindowAndOperator')) {
+      throw badValue(ErrorCode.INVALID_SYNC_WINDOW, scope, prop('andOperator'), w.andOperator,
+        `is read from Argo CD 3.0; ${version.version} ignores it and applies the window to every Application that matches any one list`,
+        'upgrade Argo CD to 3.0 or newer and set argoCdVersion, or leave andOperator out and narrow the lists');
+    }
+    const manualSync = w.manualSync ?? true;
+    const reason = w.manualSyncBlockedReason;
+    if (!manualSync && (typeof reason !== 'string' || reason.trim().length < 10)) {
+      throw badValue(ErrorCode.INVALID_SYNC_WINDOW, scope, prop('manualSync'), w.manualSync,
+        `must be true unless manualSyncBlockedReason says why in at least 10 characters: ${manualSyncBlocked({ kind: w.kind, schedule: w.schedule, manualSync })}`,
+        'leave manualSync out (it defaults to true), or give manualSyncBlockedReason');
+    }
+    if (manualSync && reason !== undefined) {
+      throw badValue(ErrorCode.INVALID_SYNC_WINDOW, scope, prop('manualSyncBlockedReason'), reason,
+        'is only read with manualSync: false', 'remove manualSyncBlockedReason, or set manualSync: false if the window must block manual syncs too');
+    }
+    const window: ProjectSyncWindow = { ...w, timeZone, manualSync };
+    // Argo CD tells windows apart without manualSync (SyncWindow.HashIdentity).
+    const key = JSON.stringify({ ...renderSyncWindow(window), manualSync: undefined });
+    if (seen.has(key)) {
+      throw badValue(ErrorCode.DUPLICATE, scope, prop('schedule'), w.schedule,
+        `must not repeat window ${seen.get(key)}, which has the same kind, schedule, duration, time zone and patterns`, 'remove one of the two windows');
+    }
+    seen.set(key, i);
+    return window;
+  });
+}
+
+/** A window as the AppProject's `spec.syncWindows` holds it, lists left out when empty. */
+function renderSyncWindow(w: ProjectSyncWindow): Record<string, unknown> {
+  return {
+    kind: w.kind,
+    schedule: w.schedule.trim().split(/\s+/).join(' '),
+    duration: goDuration(w.duration),
+    timeZone: w.timeZone,
+    ...(w.applications?.length ? { applications: [...w.applications] } : {}),
+    ...(w.namespaces?.length ? { namespaces: [...w.namespaces] } : {}),
+    ...(w.clusters?.length ? { clusters: [...w.clusters] } : {}),
+    manualSync: w.manualSync,
+    // Written only when set: 2.14's CRD has no such field.
+    ...(w.andOperator === true ? { andOperator: true } : {}),
+  };
 }

@@ -12,6 +12,8 @@ export const SAFE_APPLICATION_SET = Symbol.for('cdk8s-safe-argocd.SafeApplicatio
 
 /** What a SafeProject decides about the Applications of its project. */
 export interface ProjectGate {
+  /** The AppProject, for what the runbook says about its sync windows. */
+  readonly resource: ApiObject;
   allowsDestination(namespace: string, cluster: DestinationCluster): boolean;
   allowsSource(repoUrl: string): boolean;
 }

@@ -24,6 +24,7 @@ import { expiredBreakGlass } from './sa204-expired-break-glass';
 import { overrideGranted } from './sa205-override-granted';
 import { manualSyncWithoutRecord } from './sa206-manual-sync-without-record';
 import { secretInHelmValues } from './sa207-secret-in-helm-values';
+import { syncWindowBlocksManualSync } from './sa208-sync-window-blocks-manual-sync';
 import { Rule } from './types';
 
 /** Every rule, in id order. Ids are stable and never reused. */
@@ -54,6 +55,7 @@ export const ALL_RULES: readonly Rule[] = [
   overrideGranted,
   manualSyncWithoutRecord,
   secretInHelmValues,
+  syncWindowBlocksManualSync,
 ];
 
 /** The rules a synth runs: all but the audit-only ones. */

@@ -14,7 +14,7 @@ export const replicasOnAutoscaledWorkload: Rule = {
     + 'capacity saw-tooths exactly when it is needed. Ignoring the field is not enough on its own either: '
     + 'a value kept in Git is applied again on every sync without RespectIgnoreDifferences. An autoscaler whose '
     + 'minimum and maximum equal the declared count never changes it, so nothing fights and nothing is reported.',
-  fix: 'Remove spec.replicas from the workload (HpaManagedDeployment never emits it) and ignore /spec/replicas '
+  fix: 'Remove spec.replicas from the workload (HpaManagedDeployment and HpaManagedStatefulSet never emit it) and ignore /spec/replicas '
     + 'for it with RespectIgnoreDifferences=true.',
   check({ application, resources }) {
     const targets = new ScaleTargetIndex(scaleTargets(resources, application), application);

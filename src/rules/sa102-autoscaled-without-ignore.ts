@@ -41,7 +41,7 @@ export const autoscaledWithoutIgnore: Rule = {
     + 'carry the live replica count into what it applies. A workload that declares exactly the count its autoscaler is '
     + 'pinned to (minimum = maximum) needs neither: Git and the autoscaler agree.',
   fix: 'Add an ignoreDifferences entry for exactly this workload with jsonPointers [/spec/replicas], and the sync '
-    + 'option RespectIgnoreDifferences=true (HpaManagedDeployment does both).',
+    + 'option RespectIgnoreDifferences=true (HpaManagedDeployment and HpaManagedStatefulSet do both).',
   check({ application, resources }) {
     if (!application) {
       return [];

@@ -1,10 +1,9 @@
 import { ApiObjectMetadata, Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { Autoscaler, AutoscalerKind } from './autoscaler';
+import { handReplicasToAutoscaler, podPropsOf } from './autoscaled-workload';
+import { Autoscaler } from './autoscaler';
 import { SafeApplication } from '../application/safe-application';
-import { IgnoreRule } from '../values/ignore-rule';
-import { IgnoreTarget } from '../values/ignore-target';
 
 /**
  * Props of an {@link HpaManagedDeployment}. There is deliberately no `replicas`: the autoscaler owns it.
@@ -127,48 +126,15 @@ export class HpaManagedDeployment extends Construct {
     const app = SafeApplication.enclosing(this);
     this.autoscaler = props.autoscaler;
 
+    // The props declare the pod props themselves (they predate HpaManagedPodProps); podPropsOf reads them the same.
     this.deployment = new kplus.Deployment(this, 'Resource', {
+      ...podPropsOf(props),
       metadata: props.metadata,
-      containers: props.containers,
-      initContainers: props.initContainers,
-      volumes: props.volumes,
-      podMetadata: props.podMetadata,
-      serviceAccount: props.serviceAccount,
-      automountServiceAccountToken: props.automountServiceAccountToken,
-      securityContext: props.securityContext,
       strategy: props.strategy,
       minReady: props.minReady,
       progressDeadline: props.progressDeadline,
-      terminationGracePeriod: props.terminationGracePeriod,
     });
 
-    const options = props.autoscaler.hpaOptions;
-    let owner: string;
-    if (props.autoscaler.kind === AutoscalerKind.HPA && options) {
-      const metrics: kplus.Metric[] = [];
-      // The HPA controller keeps memory before CPU (CPU is appended last when the object round-trips
-      // through autoscaling/v1): emit them in that order.
-      if (options.memoryUtilizationPercent !== undefined) {
-        metrics.push(kplus.Metric.resourceMemory(kplus.MetricTarget.averageUtilization(options.memoryUtilizationPercent)));
-      }
-      if (options.cpuUtilizationPercent !== undefined) {
-        metrics.push(kplus.Metric.resourceCpu(kplus.MetricTarget.averageUtilization(options.cpuUtilizationPercent)));
-      }
-      this.hpa = new kplus.HorizontalPodAutoscaler(this, 'Hpa', {
-        metadata: { name: this.deployment.name },
-        target: this.deployment,
-        minReplicas: options.minReplicas,
-        maxReplicas: options.maxReplicas,
-        metrics,
-      });
-      owner = `HorizontalPodAutoscaler ${this.deployment.name}`;
-    } else {
-      this.deployment.markHasAutoscaler();
-      owner = props.autoscaler.kind === AutoscalerKind.KEDA_SCALED_OBJECT
-        ? `KEDA ScaledObject ${props.autoscaler.ownerName} (through the HPA it manages)`
-        : `HorizontalPodAutoscaler ${props.autoscaler.ownerName}, managed outside this app`;
-    }
-
-    app.addIgnoreRule(IgnoreRule.jsonPointer(IgnoreTarget.fromApiObject(this.deployment), '/spec/replicas', `replicas are owned by ${owner}`));
+    this.hpa = handReplicasToAutoscaler(this, app, this.deployment, props.autoscaler);
   }
 }

@@ -63,6 +63,7 @@ describe('the feature table', () => {
     respectIgnoreDifferences: '2.3',
     clientSideApplyMigrationOption: '3.1',
     applicationPruneDeleteOptions: '3.4',
+    syncWindowAndOperator: '3.0',
   };
 
   test('has one row per feature, with the first release its sources show', () => {

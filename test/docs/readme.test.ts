@@ -5,6 +5,7 @@ import { buildCheckoutApp } from '../../examples/checkout/app';
 import { simulateIncident } from '../../examples/checkout/incident';
 import { MISTAKES, mistakesText } from '../../examples/mistakes';
 import { tuneCheckout } from '../../examples/snippets/ignore-rules';
+import { statefulSetOutput, syncWindowsOutput } from '../../examples/snippets/outputs';
 import { SafeApplication } from '../../src';
 import { yamlOf } from '../support/app';
 
@@ -48,8 +49,16 @@ describe('README', () => {
 
   test('the incident simulation block is what examples/checkout/incident.ts prints', async () => {
     const blocks = markedBlocks('run');
-    expect(blocks.map((b) => b.target).sort()).toEqual(['examples/checkout/incident.ts', 'examples/mistakes.ts']);
+    expect(blocks.map((b) => b.target).sort()).toEqual([
+      'examples/checkout/incident.ts', 'examples/mistakes.ts', 'examples/snippets/stateful-set.ts', 'examples/snippets/sync-windows.ts',
+    ]);
     expect(blocks.find((b) => b.target === 'examples/checkout/incident.ts')!.body).toBe(await simulateIncident());
+  });
+
+  test('the blocks after the sync window and StatefulSet snippets are what those snippets render', () => {
+    const blocks = markedBlocks('run');
+    expect(blocks.find((b) => b.target === 'examples/snippets/sync-windows.ts')!.body).toBe(syncWindowsOutput());
+    expect(blocks.find((b) => b.target === 'examples/snippets/stateful-set.ts')!.body).toBe(statefulSetOutput());
   });
 
   test('the common mistakes block is what each mistake, made for real, gives: an error for every one', () => {

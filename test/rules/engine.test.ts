@@ -34,7 +34,7 @@ function breakingEveryRule(): Manifest {
   });
 }
 
-/** An AppProject (the app's "default" project) that breaks SA201, SA202 and SA205 once each, and a Secret with data (SA203). */
+/** An AppProject (the app's "default" project) that breaks SA201, SA202, SA205 and SA208 once each, and a Secret with data (SA203). */
 function governanceBreakingEveryRule(): Manifest[] {
   return [{
     apiVersion: 'argoproj.io/v1alpha1',
@@ -44,6 +44,7 @@ function governanceBreakingEveryRule(): Manifest[] {
       sourceRepos: ['*'],
       destinations: [{ namespace: 'elsewhere', server: 'https://kubernetes.default.svc' }],
       roles: [{ name: 'ops', policies: ['p, proj:default:ops, applications, override, default/*, allow'] }],
+      syncWindows: [{ kind: 'deny', schedule: '0 22 * * 5', duration: '58h', applications: ['*'] }],
     },
   }, {
     apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'checkout' }, data: { password: 'aHVudGVyMg==' },

@@ -135,6 +135,28 @@ describe('SA101 replicas-on-autoscaled-workload', () => {
     expectFindings(findings, db, ['SA101 /spec/replicas']);
   });
 
+  test('fails when a KEDA ScaledObject scales a hand-written StatefulSet that declares replicas', () => {
+    // GIVEN a ScaledObject naming the StatefulSet explicitly (KEDA's target defaults to a Deployment)
+    const app = safeApplication();
+    const db = manifest('apps/v1', 'StatefulSet', 'db', { spec: { replicas: 2, serviceName: 'db' } });
+    const scaled = manifest('keda.sh/v1alpha1', 'ScaledObject', 'db', { spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db' } } });
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, [db, scaled], app);
+    // THEN
+    expectFindings(findings, db, ['SA101 /spec/replicas']);
+    expect(findings[0].message).toBe('StatefulSet declares replicas 2, but ScaledObject db scales it');
+  });
+
+  test('passes when the HPA scales a Deployment named like the StatefulSet that declares replicas', () => {
+    // GIVEN the HPA's target is the Deployment db, not the StatefulSet db
+    const app = safeApplication();
+    const db = manifest('apps/v1', 'StatefulSet', 'db', { spec: { replicas: 3, serviceName: 'db' } });
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, [db, deployment('db'), hpa('db', 'db')], app);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
   test('fails when an autoscaling/v1 HPA scales the Deployment', () => {
     // GIVEN
     const app = safeApplication();

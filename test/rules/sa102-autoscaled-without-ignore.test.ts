@@ -262,3 +262,36 @@ describe('SA102 edges', () => {
     expect(findings[0].message).toBe('HorizontalPodAutoscaler web scales it, but Application checkout has no ignoreDifferences entry for its /spec/replicas');
   });
 });
+
+describe('SA102 on StatefulSets', () => {
+  /** A hand-written StatefulSet `db` (no replicas) and an HPA that scales it. */
+  function autoscaledDb(): { db: Manifest; resources: Manifest[] } {
+    const db = manifest('apps/v1', 'StatefulSet', 'db', { spec: { serviceName: 'db', template: { spec: { containers: [{ name: 'db', image: 'acme.internal/db:1.0.0' }] } } } });
+    const hpa = manifest('autoscaling/v2', 'HorizontalPodAutoscaler', 'db', {
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db' }, minReplicas: 2, maxReplicas: 6 },
+    });
+    return { db, resources: [db, hpa] };
+  }
+
+  test('passes when the entry names the StatefulSet and RespectIgnoreDifferences=true is set', () => {
+    const { resources } = autoscaledDb();
+    expect(findingsOf(autoscaledWithoutIgnore, resources, appIgnoring(entry({ kind: 'StatefulSet', name: 'db' })))).toEqual([]);
+  });
+
+  test('fails when the only entry is for a Deployment of the same name', () => {
+    // GIVEN an ignore rule copied from a Deployment: it does not cover the StatefulSet
+    const { db, resources } = autoscaledDb();
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, resources, appIgnoring(entry({ name: 'db' })));
+    // THEN
+    expectFindings(findings, db, ['SA102 ']);
+  });
+
+  test('fails when the StatefulSet is ignored but the app does not respect ignore rules', () => {
+    const { db, resources } = autoscaledDb();
+    const app = safeApplication({ spec: { ignoreDifferences: [entry({ kind: 'StatefulSet', name: 'db' })], syncPolicy: { syncOptions: WITHOUT_RESPECT } } });
+    const findings = findingsOf(autoscaledWithoutIgnore, resources, app);
+    expect(described(findings)).toEqual(['SA102 ']);
+    expect(findings[0].object).toBe(db);
+  });
+});

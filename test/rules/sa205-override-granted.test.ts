@@ -1,21 +1,12 @@
 import { Testing } from 'cdk8s';
-import { expectFindings, findingsOf, modified, Overrides, safeApplication } from './support';
+import { appProjectOf, expectFindings, findingsOf, modified, Overrides, safeApplication } from './support';
 import { SafeProject, SafeProjectProps } from '../../src';
 import { Manifest } from '../../src/core/manifest';
 import { overrideGranted } from '../../src/rules/sa205-override-granted';
 
 /** An AppProject "payments" with a developer role (get, sync), with `overrides` merged in (lists replace). */
 function appProject(overrides: Overrides = {}): Manifest {
-  return modified({
-    apiVersion: 'argoproj.io/v1alpha1',
-    kind: 'AppProject',
-    metadata: { name: 'payments', namespace: 'argocd' },
-    spec: {
-      sourceRepos: ['https://git.acme.internal/payments/checkout.git'],
-      destinations: [{ server: 'https://kubernetes.default.svc', namespace: 'checkout' }],
-      roles: [developer()],
-    },
-  }, overrides);
+  return modified(appProjectOf({ spec: { roles: [developer()] } }), overrides);
 }
 
 /** A role named `name` with the given policy lines, or get and sync. */

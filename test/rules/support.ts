@@ -97,6 +97,19 @@ export function modified(base: Manifest, overrides: Overrides): Manifest {
   return merge(base as { [key: string]: unknown }, overrides);
 }
 
+/** An AppProject "payments" that deploys the checkout repository to the checkout namespace, with `overrides` merged in (lists replace). */
+export function appProjectOf(overrides: Overrides = {}): Manifest {
+  return modified({
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'AppProject',
+    metadata: { name: 'payments', namespace: 'argocd' },
+    spec: {
+      sourceRepos: ['https://git.acme.internal/payments/checkout.git'],
+      destinations: [{ server: 'https://kubernetes.default.svc', namespace: 'checkout' }],
+    },
+  }, overrides);
+}
+
 /** A manifest of any kind in the checkout namespace, with `overrides` merged in. */
 export function manifest(apiVersion: string, kind: string, name: string, overrides: Overrides = {}): Manifest {
   return modified({ apiVersion, kind, metadata: { name, namespace: 'checkout' } }, overrides);

@@ -1,4 +1,5 @@
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { StatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { Service } from 'kubernetes-models/v1/Service';
@@ -10,6 +11,7 @@ import { Service } from 'kubernetes-models/v1/Service';
  */
 const MODELS: Record<string, new (data: any) => { validate(): void }> = {
   'apps/v1/Deployment': Deployment,
+  'apps/v1/StatefulSet': StatefulSet,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'batch/v1/Job': Job,
   'v1/Service': Service,
