@@ -1,0 +1,174 @@
+/*
+ * Measures `safe-argocd audit` on checked-out GitOps repositories, for docs/real-world.md.
+ *
+ *   npx projen compile
+ *   npx ts-node --transpile-only --project test/tsconfig.json bench/real-world.ts [--runs N] [--json] <folder>...
+ *
+ * For each folder: the built CLI (lib/cli/bin.js) is run as a user runs it, a new node process each time, and
+ * timed from spawn to exit (median of --runs, default 3); its JSON report gives the counts and the findings per
+ * rule. In this process the same files are then read and parsed with js-yaml, the floor any YAML tool pays, and
+ * audited by the library without the CLI around it; on a busy machine their ratio holds better than wall times.
+ * An empty `node -e 0` is timed too, so start-up can be told apart from work. Nothing here runs in the tests.
+ */
+import { spawnSync } from 'child_process';
+import { existsSync, readFileSync } from 'fs';
+import { basename, join, resolve } from 'path';
+import { loadAll } from 'js-yaml';
+import { auditFiles } from '../src/audit/audit';
+import { collectFiles } from '../src/cli/files';
+import { ArgoCdVersion } from '../src/core/argocd-version';
+
+const CLI = resolve(__dirname, '..', 'lib', 'cli', 'bin.js');
+const MAX_BYTES = 5 * 1048576;
+
+interface Report {
+  readonly findings: readonly { readonly ruleId: string }[];
+  readonly suppressed: readonly unknown[];
+  readonly problems: readonly { readonly file: string; readonly message: string }[];
+  readonly notes: readonly string[];
+  readonly stats: {
+    readonly files: number;
+    readonly manifests: number;
+    readonly applications: number;
+    readonly skippedDocuments: number;
+    readonly skippedTemplates: number;
+    readonly applicationSets?: { readonly expanded: number; readonly literal: number; readonly generated: number };
+  };
+}
+
+interface Row {
+  readonly repo: string;
+  readonly report: Report;
+  readonly cliMs: number;
+  readonly parseMs: number;
+  readonly auditMs: number;
+  readonly parsedDocs: number;
+  readonly parseErrors: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function timedSpawn(args: string[]): { ms: number; stdout: string; status: number | null } {
+  const start = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 256 * 1048576 });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (r.error) {
+    throw r.error;
+  }
+  return { ms, stdout: r.stdout, status: r.status };
+}
+
+/** Reads and parses every file the audit would read, with js-yaml; returns documents and files that failed. */
+function parseAll(folder: string): { docs: number; errors: number } {
+  const { files } = collectFiles([folder], folder, MAX_BYTES);
+  let docs = 0;
+  let errors = 0;
+  for (const f of files) {
+    try {
+      for (const doc of loadAll(readFileSync(join(folder, f.path), 'utf8'))) {
+        if (doc !== null && doc !== undefined) {
+          docs++;
+        }
+      }
+    } catch {
+      errors++;
+    }
+  }
+  return { docs, errors };
+}
+
+/** The library's audit of the same files, in this process: no start-up, no report writing. */
+function auditInProcess(folder: string): number {
+  const { files } = collectFiles([folder], folder, MAX_BYTES);
+  return auditFiles(files, { argoCdVersion: ArgoCdVersion.LATEST }).findings.length;
+}
+
+function timed(fn: () => unknown): number {
+  const start = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+function measure(folder: string, runs: number): Row {
+  const cliTimes: number[] = [];
+  let report: Report | undefined;
+  for (let r = 0; r < runs; r++) {
+    const run = timedSpawn([CLI, 'audit', folder, '--repo-root', folder, '--format', 'json']);
+    if (run.status !== 0 && run.status !== 1) {
+      throw new Error(`audit of ${folder} exited ${run.status}`);
+    }
+    report = JSON.parse(run.stdout) as Report;
+    cliTimes.push(run.ms);
+  }
+  // Warm the file cache, the parser and the audit's code before timing either.
+  let parsed = parseAll(folder);
+  auditInProcess(folder);
+  const parseTimes: number[] = [];
+  const auditTimes: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    parseTimes.push(timed(() => {
+      parsed = parseAll(folder);
+    }));
+    auditTimes.push(timed(() => auditInProcess(folder)));
+  }
+  return {
+    repo: basename(folder),
+    report: report!,
+    cliMs: median(cliTimes),
+    parseMs: median(parseTimes),
+    auditMs: median(auditTimes),
+    parsedDocs: parsed.docs,
+    parseErrors: parsed.errors,
+  };
+}
+
+function byRule(report: Report): string {
+  const counts = new Map<string, number>();
+  for (const f of report.findings) {
+    counts.set(f.ruleId, (counts.get(f.ruleId) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([id, n]) => `${id} ${n}`).join(', ') || '-';
+}
+
+function main(argv: string[]): void {
+  let runs = 3;
+  let json = false;
+  const folders: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--runs') {
+      runs = Number(argv[++i]);
+    } else if (argv[i] === '--json') {
+      json = true;
+    } else {
+      folders.push(resolve(argv[i]));
+    }
+  }
+  if (folders.length === 0 || !(runs >= 1)) {
+    throw new Error('usage: bench/real-world.ts [--runs N] [--json] <repository folder>...');
+  }
+  if (!existsSync(CLI)) {
+    throw new Error(`${CLI} is missing: run "npx projen compile" first`);
+  }
+  const startup = median(Array.from({ length: runs }, () => timedSpawn(['-e', '0']).ms));
+  const rows = folders.map((f) => measure(f, runs));
+  if (json) {
+    console.log(JSON.stringify({ node: process.version, runs, startupMs: startup, rows }, undefined, 2));
+    return;
+  }
+  console.log(`median of ${runs} runs, node ${process.version}; an empty node process takes ${startup.toFixed(0)} ms`);
+  console.log('| repository | files | manifests | Applications | ApplicationSets (expanded/literal, generated) | skipped templates '
+    + '| non-Kubernetes docs | unreadable | not audited | findings | suppressed | CLI ms | audit ms in process | js-yaml parse ms | audit/parse | findings per rule |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const s = r.report.stats;
+    const sets = s.applicationSets ? `${s.applicationSets.expanded}/${s.applicationSets.literal}, ${s.applicationSets.generated}` : '-';
+    console.log(`| ${r.repo} | ${s.files} | ${s.manifests} | ${s.applications} | ${sets} | ${s.skippedTemplates} | ${s.skippedDocuments} | `
+      + `${r.report.problems.length} | ${r.report.notes.length} | ${r.report.findings.length} | ${r.report.suppressed.length} | ${r.cliMs.toFixed(0)} | ${r.auditMs.toFixed(0)} | `
+      + `${r.parseMs.toFixed(0)} | ${(r.auditMs / r.parseMs).toFixed(1)} | ${byRule(r.report)} |`);
+  }
+}
+
+main(process.argv.slice(2));
