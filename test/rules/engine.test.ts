@@ -26,7 +26,7 @@ function breakingEveryRule(): Manifest {
       },
       ignoreDifferences: [{ group: '*', kind: 'Deployment', name: 'checkout', jsonPointers: ['spec/replicas'] }],
       syncPolicy: {
-        automated: { enabled: true, prune: false, allowEmpty: true },
+        automated: { enabled: true, prune: true, selfHeal: false, allowEmpty: true },
         retry: undefined,
         syncOptions: ['ApplyOutOfSyncOnly=true', 'PruneLast=True'],
       },
@@ -92,7 +92,7 @@ describe('runRules', () => {
     const findings = findingsFor(app, ArgoCdVersion.V3_0);
     // THEN
     expectFindings(findings, app, [
-      'SA001 /spec/syncPolicy/automated/prune',
+      'SA001 /spec/syncPolicy/automated/selfHeal',
       'SA002 /spec/syncPolicy/syncOptions',
       'SA003 /spec/ignoreDifferences/0/group',
       'SA004 /spec/syncPolicy/automated/enabled',
@@ -114,7 +114,7 @@ describe('runRules', () => {
     // WHEN
     const findings = runRules(input, [findRule('SA008')!, findRule('SA001')!]);
     // THEN
-    expect(described(findings)).toEqual(['SA008 /spec/syncPolicy/automated/allowEmpty', 'SA001 /spec/syncPolicy/automated/prune']);
+    expect(described(findings)).toEqual(['SA008 /spec/syncPolicy/automated/allowEmpty', 'SA001 /spec/syncPolicy/automated/selfHeal']);
   });
 });
 
