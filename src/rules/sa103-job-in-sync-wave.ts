@@ -2,12 +2,38 @@ import { Severity } from './severity';
 import { Rule, Violation } from './types';
 import { isApplied, isJobOrPod, waveOf } from './workloads';
 import { escapeToken } from '../core/json-pointer';
-import { Manifest } from '../core/manifest';
+import { at, isObject, listAt, Manifest } from '../core/manifest';
 
 /** A wave as Argo CD reads it: an integer, anything else (and no annotation) wave 0. */
 function waveNumber(obj: Manifest): number {
   const text = waveOf(obj)?.wave.trim() ?? '';
   return /^[+-]?\d{1,9}$/.test(text) ? Number(text) : 0;
+}
+
+/** A command that only waits for something else: kubectl wait or rollout status, argocd app wait, a wait-for tool. */
+const WAITS = /(^|[\s;&|(])(kubectl\s+(wait|rollout\s+status)|argocd\s+app\s+wait|wait-for(-it)?|k8s-wait-for)(\s|$)/;
+/** A loop that polls until something answers, sleeping in between: `until curl -sf ...; do sleep 5; done` (three linear tests). */
+const POLLS = [/\b(until|while)\s/, /\b(curl|wget|nc|pg_isready|nslookup)\b/, /;\s*do\s+sleep\b/];
+/** Only a sleep. */
+const SLEEPS = /^\s*((\/bin\/)?(ba)?sh\s+-c\s+)?sleep\s+\d+[smhd]?\s*$/;
+/** What changes something: an apply, a write request, a database client, a migration. */
+const CHANGES = /\b(kubectl|oc)\s+(apply|create|patch|replace|delete|annotate|label|scale|set)\b|-X\s*(POST|PUT|PATCH|DELETE)\b|--request\s+(POST|PUT|PATCH|DELETE)\b|\b(psql|mysql|mongo|migrate|flyway|liquibase|alembic|rake|manage\.py|helm)\b/i;
+
+/**
+ * Whether every container of a Job or Pod only waits (for a rollout, an Application, an endpoint): a gate that holds
+ * the later waves back, with nothing half-done when it fails.
+ */
+function onlyWaits(obj: Manifest): boolean {
+  const pod = obj.kind === 'Pod' ? at(obj, 'spec') : at(obj, 'spec', 'template', 'spec');
+  const containers = [...listAt(pod, 'initContainers'), ...listAt(pod, 'containers')];
+  return containers.length > 0 && containers.every((c) => {
+    if (!isObject(c)) {
+      return false;
+    }
+    const words = [...listAt(c, 'command'), ...listAt(c, 'args')].filter((w): w is string => typeof w === 'string');
+    const text = words.join(' ').slice(0, 10_000);
+    return text !== '' && !CHANGES.test(text) && (WAITS.test(text) || POLLS.every((p) => p.test(text)) || SLEEPS.test(text));
+  });
 }
 
 /**
@@ -26,7 +52,9 @@ export const jobInSyncWave: Rule = {
     + 'against a half-migrated schema. A PreSync hook runs before anything of the sync is applied, and its failure stops '
     + 'the whole sync. A Job alone in the last wave is not reported: everything else is applied and healthy before it runs, '
     + 'and its failure only fails the sync, as a PostSync hook\'s would (a hook is still better there: a plain Job runs once, '
-    + 'and a new image fails the sync on the Job\'s immutable template).',
+    + 'and a new image fails the sync on the Job\'s immutable template). Neither is a Job whose containers only wait '
+    + '(kubectl wait or rollout status, argocd app wait, a wait-for tool, a loop polling an endpoint, a sleep): a gate '
+    + 'that holds the later waves back changes nothing when it fails.',
   fix: 'For work the new version needs first (migrations), make the Job a PreSync hook (argocd.argoproj.io/hook: PreSync, '
     + 'bounded with activeDeadlineSeconds) and remove its sync-wave; MigrationHook renders exactly that. For checks after '
     + 'the deploy (smoke tests, gates), make it a PostSync hook.',
@@ -37,7 +65,7 @@ export const jobInSyncWave: Rule = {
     const found: Violation[] = [];
     for (const obj of applied) {
       const wave = waveOf(obj);
-      if (wave === undefined || !isJobOrPod(obj)) {
+      if (wave === undefined || !isJobOrPod(obj) || onlyWaits(obj)) {
         continue;
       }
       const number = waveNumber(obj);

@@ -93,6 +93,29 @@ describe('SA103 job-in-sync-wave', () => {
     expect(findings).toEqual([]);
   });
 
+  test.each([
+    [['wait-for', 'deployment', '--label', 'app=vault', '--namespace', 'vault']],
+    [['sh', '-c', 'kubectl wait --for=condition=Available deployment/api --timeout=300s']],
+    [['argocd', 'app', 'wait', 'gitlab-runner', '--health']],
+    [['sh', '-c', 'until curl -sf http://api/healthz; do sleep 5; done']],
+    [['sleep', '30']],
+  ])('passes when every container of the Job in a wave only waits: %j is a gate for the later waves', (command) => {
+    // GIVEN a Job in wave 20 that waits, and a Deployment in wave 21
+    const gate = modified(job('wait', { [WAVE]: '20' }), { spec: { template: { spec: { containers: [{ name: 'wait', image: 'acme.internal/toolkit:1.0.0', command }] } } } });
+    const later = modified(deployment('web'), { metadata: { annotations: { [WAVE]: '21' } } });
+    // WHEN / THEN
+    expect(findingsOf(jobInSyncWave, [gate, later], safeApplication())).toEqual([]);
+  });
+
+  test.each([
+    [['sh', '-c', 'kubectl wait --for=condition=Available deployment/db && kubectl apply -f /seed']],
+    [['sh', '-c', 'until pg_isready -h db; do sleep 2; done; psql -f /migrations/001.sql']],
+    [['sh', '-c', 'sleep 10; curl -X POST http://central/api/init-bundles']],
+  ])('fails when a container that waits also changes something: %j', (command) => {
+    const step = modified(job('init', { [WAVE]: '-1' }), { spec: { template: { spec: { containers: [{ name: 'init', image: 'acme.internal/toolkit:1.0.0', command }] } } } });
+    expect(findingsOf(jobInSyncWave, [step, deployment('web')], safeApplication()).map((f) => f.rule.id)).toEqual(['SA103']);
+  });
+
   test('fails when a batch/v1 Job carries a sync-wave and no hook', () => {
     // GIVEN
     const migrate = job('migrate', { [WAVE]: '-1' });
