@@ -1,6 +1,7 @@
 import * as path from 'path';
 import { expandApplicationSet, RepositoryView, valueAt } from './application-set';
 import { isExcluded } from './exclude';
+import { kustomizeLayout } from './kustomize';
 import { AuditedRepository, AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, RenderedManifests } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { at, describeObject, isApplication, isApplicationSet, isAppProject, isObject, listAt, LocatedManifest, Manifest, SourceLocation, stringAt } from '../core/manifest';
@@ -132,6 +133,30 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     }
   }
 
+  // Kustomize builds only what its kustomization files list: patches and unlisted files there are not objects Argo CD applies.
+  const layout = kustomizeLayout(all, options.repository?.otherFiles ?? []);
+  const unbuilt = new Set<string>();
+  const built = objects.filter((o) => {
+    const file = o.location.file;
+    if (layout.isPatch(file)) {
+      return false;
+    }
+    const kept = !layout.isKustomizeDir(path.posix.dirname(file)) || layout.isListedResource(file);
+    if (!kept) {
+      unbuilt.add(file);
+    }
+    return kept;
+  });
+  if (built.length < objects.length) {
+    objects.length = 0;
+    for (const o of built) {
+      objects.push(o);
+    }
+  }
+  if (unbuilt.size > 0) {
+    notes.push(`${unbuilt.size} file(s) in Kustomize folders that no kustomization lists as a resource are not built by Kustomize, `
+      + `so not audited as objects: ${namesOf([...unbuilt])}`);
+  }
   const facts = repositoryFacts([...allPaths, ...options.repository?.otherFiles ?? []], objects, options.repository?.urls ?? []);
   const repository = () => repositoryView(all, facts);
   const rendered = renderedByApplication(options.rendered ?? [], budget, problems);

@@ -51,7 +51,7 @@ describe('auditFiles: Kustomize folders and --rendered', () => {
     }
 
     // WHEN audited / THEN it is a Kustomize source
-    expect(audit(tree, named).notes).toEqual([expect.stringContaining('deploys workloads/web/overlays/prod as a Kustomize source')]);
+    expect(audit(tree, named).notes).toContainEqual(expect.stringContaining('deploys workloads/web/overlays/prod as a Kustomize source'));
   });
 
   test('the rendering of the overlay is what the rules see: the replicas the patch adds under the HPA are found (SA101, SA102)', () => {
@@ -109,8 +109,38 @@ describe('auditFiles: Kustomize folders and --rendered', () => {
   });
 });
 
-/** The Kubernetes objects OVERLAY holds: the Application, two kustomization files, the base's two objects, the patch. */
-const OVERLAY_OBJECTS = 4;
+/** The objects of OVERLAY Argo CD could apply: the Application and the base's two (the patch is a fragment, the kustomization files are no objects). */
+const OVERLAY_OBJECTS = 3;
+
+describe('auditFiles: what Kustomize builds', () => {
+  test('a patch is a fragment and an unlisted file is not built: neither is audited as an object; a listed base file is', () => {
+    // GIVEN a base listing its Deployment but not a leftover Secret, and an overlay patching replicas
+    const tree = {
+      ...OVERLAY,
+      'workloads/web/base/leftover-secret.yaml': stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'aws', namespace: 'web' }, stringData: { key: 'UPDATE_ME' } }),
+      'workloads/web/base/deployment.yaml': deploymentYaml('web', 'web', 2),
+    };
+
+    // WHEN audited
+    const result = audit(tree);
+
+    // THEN the base's Deployment (listed) is still judged loose (SA101), the Secret (unlisted) and the patch are not, and a note names the unlisted file
+    expect(keysOf(result.findings)).toEqual([key('SA101', 'workloads/web/base/deployment.yaml')]);
+    expect(result.notes).toContain('1 file(s) in Kustomize folders that no kustomization lists as a resource are not built by Kustomize, so not audited '
+      + 'as objects: workloads/web/base/leftover-secret.yaml');
+  });
+
+  test('a patch listed inline in patchesStrategicMerge, and a remote base, do not confuse the listing', () => {
+    const tree = {
+      ...OVERLAY,
+      'workloads/web/overlays/prod/kustomization.yaml': stringify({
+        resources: ['../../base', 'https://git.acme.internal/platform/bases//web?ref=v1'],
+        patchesStrategicMerge: ['replicas.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n'],
+      }),
+    };
+    expect(audit(tree).findings).toEqual([]);
+  });
+});
 
 describe('auditFiles: pairing by repoURL', () => {
   const tree = {

@@ -1,0 +1,84 @@
+import * as path from 'path';
+import { parse } from 'yaml';
+import { AuditFile } from './types';
+import { isObject } from '../core/manifest';
+import { KUSTOMIZATION_FILES } from '../core/source-paths';
+
+/**
+ * What the kustomization files of a repository say of its other files, as far as they can be told without running
+ * Kustomize: in a folder that holds a kustomization file, Kustomize builds only the files listed under `resources`
+ * (or `bases`, `components`, `crds`) of some kustomization; a patch file is a fragment merged into another object; any
+ * other file there is never deployed by that folder.
+ */
+export interface KustomizeLayout {
+  /** Whether the folder holds a kustomization file. */
+  readonly isKustomizeDir: (dir: string) => boolean;
+  /** Whether Kustomize builds the objects of a file as they are written (listed as a resource by a kustomization). */
+  readonly isListedResource: (file: string) => boolean;
+  /** Whether a kustomization merges the file into other objects as a patch. */
+  readonly isPatch: (file: string) => boolean;
+}
+
+/** Kustomize fields whose entries are files or folders of objects built as written. */
+const RESOURCE_FIELDS = ['resources', 'bases', 'components', 'crds'];
+
+/** At most this many bytes of one kustomization file are read: far more than any real one. */
+const MAX_KUSTOMIZATION_BYTES = 1_048_576;
+
+export function kustomizeLayout(files: readonly AuditFile[], otherFiles: readonly string[]): KustomizeLayout {
+  const kustomizeDirs = new Set<string>();
+  const listed = new Set<string>();
+  const patches = new Set<string>();
+  for (const name of otherFiles) {
+    if (KUSTOMIZATION_FILES.includes(path.posix.basename(name))) {
+      kustomizeDirs.add(path.posix.dirname(name));
+    }
+  }
+  for (const file of files) {
+    if (!KUSTOMIZATION_FILES.includes(path.posix.basename(file.path))) {
+      continue;
+    }
+    const dir = path.posix.dirname(file.path);
+    kustomizeDirs.add(dir);
+    const kustomization = readKustomization(file);
+    for (const field of RESOURCE_FIELDS) {
+      const entries = kustomization?.[field];
+      for (const entry of Array.isArray(entries) ? entries : []) {
+        // A remote base (a URL, or host/org/repo?ref=) is not in the audited files.
+        if (typeof entry === 'string' && !/:\/\/|\?ref=|^github\.com\//.test(entry)) {
+          listed.add(path.posix.normalize(path.posix.join(dir, entry)));
+        }
+      }
+    }
+    for (const field of ['patches', 'patchesStrategicMerge', 'patchesJson6902']) {
+      const entries = kustomization?.[field];
+      for (const entry of Array.isArray(entries) ? entries : []) {
+        // A patch is a file (`- path: x.yaml`, or a bare name in patchesStrategicMerge) or written inline.
+        const file = typeof entry === 'string' ? entry : isObject(entry) ? entry.path : undefined;
+        if (typeof file === 'string' && !file.includes('\n')) {
+          patches.add(path.posix.normalize(path.posix.join(dir, file)));
+        }
+      }
+    }
+  }
+  return {
+    isKustomizeDir: (dir) => kustomizeDirs.has(dir),
+    isListedResource: (file) => listed.has(file),
+    isPatch: (file) => patches.has(file),
+  };
+}
+
+/** A kustomization file as data, or undefined when it cannot be read as a YAML map. */
+function readKustomization(file: AuditFile): Record<string, unknown> | undefined {
+  try {
+    const bytes = file.content;
+    if (bytes.length > MAX_KUSTOMIZATION_BYTES) {
+      return undefined;
+    }
+    const value: unknown = parse(Buffer.from(bytes).toString('utf8'), { maxAliasCount: 100, uniqueKeys: false });
+    return isObject(value) ? value : undefined;
+  } catch {
+    // Unreadable here is unreadable as a manifest too, and reported there.
+    return undefined;
+  }
+}
