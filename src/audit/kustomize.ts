@@ -54,9 +54,9 @@ export function kustomizeLayout(files: readonly AuditFile[], otherFiles: readonl
       const entries = kustomization?.[field];
       for (const entry of Array.isArray(entries) ? entries : []) {
         // A patch is a file (`- path: x.yaml`, or a bare name in patchesStrategicMerge) or written inline.
-        const file = typeof entry === 'string' ? entry : isObject(entry) ? entry.path : undefined;
-        if (typeof file === 'string' && !file.includes('\n')) {
-          patches.add(path.posix.normalize(path.posix.join(dir, file)));
+        const patch = typeof entry === 'string' ? entry : isObject(entry) ? entry.path : undefined;
+        if (typeof patch === 'string' && !patch.includes('\n')) {
+          patches.add(path.posix.normalize(path.posix.join(dir, patch)));
         }
       }
     }
