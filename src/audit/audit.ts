@@ -7,7 +7,7 @@ import { ArgoCdVersion } from '../core/argocd-version';
 import { at, describeObject, isApplication, isApplicationSet, isAppProject, isObject, listAt, LocatedManifest, Manifest, SourceLocation, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
 import { parseManifests } from '../core/parse-manifests';
-import { KUSTOMIZATION_FILES, repositoryDir, repositoryKey, sourcePathRefusal } from '../core/source-paths';
+import { isUnfilledPath, KUSTOMIZATION_FILES, repositoryDir, repositoryKey, sourcePathRefusal } from '../core/source-paths';
 import { stripTrailing } from '../core/text';
 import { runRules, runRulesAcross } from '../rules/engine';
 import { ALL_RULES } from '../rules/registry';
@@ -453,7 +453,7 @@ function sourcePaths(app: Manifest, facts: AuditFacts): { paths: { path: string;
     const { repoURL, path: sourcePath } = source;
     if (typeof source.chart === 'string') {
       unrendered.push(`Helm chart ${source.chart}`);
-    } else if (typeof sourcePath !== 'string' || typeof repoURL !== 'string' || sourcePath.includes('{{') || repoURL.includes('{{')
+    } else if (typeof sourcePath !== 'string' || typeof repoURL !== 'string' || isUnfilledPath(sourcePath) || repoURL.includes('{{')
       || sourcePathRefusal(sourcePath) !== undefined) {
       continue;
     } else if (!facts.isAudited(repoURL)) {

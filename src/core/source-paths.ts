@@ -47,3 +47,11 @@ export function sourcePathRefusal(sourcePath: string): string | undefined {
 
 /** The names by which Argo CD's repo server takes a folder for a Kustomize source (kustomize.IsKustomization). */
 export const KUSTOMIZATION_FILES: readonly string[] = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
+
+/**
+ * Whether a source path is left to be filled in: a template action (`{{ }}`, an ApplicationSet's), or a placeholder
+ * such as `<CLUSTER_NAME>` that a template repository's install step replaces.
+ */
+export function isUnfilledPath(sourcePath: string): boolean {
+  return sourcePath.includes('{{') || /<[A-Za-z_][\w-]*>/.test(sourcePath);
+}

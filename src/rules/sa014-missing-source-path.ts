@@ -1,7 +1,7 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
 import { at, describeObject, isObject, listAt } from '../core/manifest';
-import { repositoryDir, sourcePathRefusal } from '../core/source-paths';
+import { isUnfilledPath, repositoryDir, sourcePathRefusal } from '../core/source-paths';
 
 /** A source of an Application that reads the audited repository names a folder Argo CD cannot find there. */
 export const missingSourcePath: Rule = {
@@ -32,7 +32,7 @@ export const missingSourcePath: Rule = {
       : [{ source: at(application, 'spec', 'source'), pointer: '/spec/source' }];
     for (const { source, pointer } of sources) {
       if (!isObject(source) || typeof source.path !== 'string' || typeof source.repoURL !== 'string'
-        || typeof source.chart === 'string' || source.path.includes('{{') || !repository.isAudited(source.repoURL)) {
+        || typeof source.chart === 'string' || isUnfilledPath(source.path) || !repository.isAudited(source.repoURL)) {
         continue;
       }
       const refusal = sourcePathRefusal(source.path);

@@ -47,7 +47,7 @@ describe('SA014 missing-source-path', () => {
     expectFindings(found, app, ['SA014 /spec/sources/0/path', 'SA014 /spec/sources/1/path']);
   });
 
-  test('judges nothing at synth, nor a source of another repository, a chart, a path with {{ }} or spec.source beside spec.sources', () => {
+  test('judges nothing at synth, nor a source of another repository, a chart, a path with {{ }} or <PLACEHOLDER>, or spec.source beside spec.sources', () => {
     const app = safeApplication({
       spec: {
         source: { repoURL: REPO, path: 'gone' },
@@ -55,6 +55,7 @@ describe('SA014 missing-source-path', () => {
           { repoURL: 'https://git.acme.internal/vendor/charts.git', path: 'gone' },
           { repoURL: REPO, chart: 'web', targetRevision: '1.0.0' },
           { repoURL: REPO, path: 'apps/{{env}}' },
+          { repoURL: REPO, path: 'registry/<CLUSTER_NAME>/apps' },
           { repoURL: REPO, ref: 'values' },
         ],
       },
