@@ -133,12 +133,12 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     }
   }
 
-  // Kustomize builds only what its kustomization files list: patches and unlisted files there are not objects Argo CD applies.
+  // Kustomize builds only what its kustomization files list: they themselves, patches and unlisted files there are not objects Argo CD applies.
   const layout = kustomizeLayout(all, options.repository?.otherFiles ?? []);
   const unbuilt = new Set<string>();
   const built = objects.filter((o) => {
     const file = o.location.file;
-    if (layout.isPatch(file)) {
+    if (layout.isPatch(file) || KUSTOMIZATION_FILES.includes(path.posix.basename(file))) {
       return false;
     }
     const kept = !layout.isKustomizeDir(path.posix.dirname(file)) || layout.isListedResource(file);
@@ -390,7 +390,7 @@ function repositoryFacts(paths: readonly string[], objects: readonly LocatedMani
       }
     }
   }
-  return { files, hasDirectory: (dir) => directories.has(dir), isAudited: (url) => keys.has(repositoryKey(url)) };
+  return { files, hasDirectory: (dir) => directories.has(dir), isAudited: (url) => keys.has(repositoryKey(url)), identified: urls.length > 0 };
 }
 
 /** The audited files as a git generator sees the repository whose URL {@link repositoryFacts} says it is. */

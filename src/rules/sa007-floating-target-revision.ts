@@ -16,10 +16,11 @@ export const floatingTargetRevision: Rule = {
     + 'repository\'s default branch: for the team\'s own repository that is what was merged and reviewed there, and the '
     + 'risk is only that the default branch is renamed or switched outside any review of this app; for a third-party '
     + 'repository it deploys whatever its maintainers merge. A named branch is accepted: tracking a reviewed branch is '
-    + 'the GitOps contract; a tag or commit pins harder.',
+    + 'the GitOps contract; a tag or commit pins harder. The audit does not report HEAD of the repository it audits '
+    + '(--repo-url, the Git remote): that default branch is the one whose merges the audit itself checks.',
   fix: 'For a Helm chart, set targetRevision to one exact chart version and upgrade it by a commit. For a Git source, '
     + 'name the branch the app tracks, or pin a tag or commit of a repository your team does not own.',
-  check({ application }) {
+  check({ application, repository }) {
     if (!application) {
       return [];
     }
@@ -28,10 +29,11 @@ export const floatingTargetRevision: Rule = {
       const revision = stringAt(source, 'targetRevision');
       const chart = stringAt(source, 'chart');
       const problem = floatingRevisionProblem(revision, chart !== undefined);
-      if (!problem) {
+      const repo = stringAt(source, 'repoURL') ?? '<no repoURL>';
+      // The audited repository's own default branch is what was merged and reviewed where the audit runs.
+      if (!problem || (chart === undefined && repository?.identified === true && repository.isAudited(repo))) {
         continue;
       }
-      const repo = stringAt(source, 'repoURL') ?? '<no repoURL>';
       const message = chart !== undefined
         ? `Helm chart ${chart} of ${repo}: ${problem}, so the publisher's next release deploys with no commit here`
         : `targetRevision ${revision === undefined ? 'unset' : JSON.stringify(revision)} follows the default branch of ${repo}: `

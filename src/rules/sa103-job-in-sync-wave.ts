@@ -12,8 +12,13 @@ function waveNumber(obj: Manifest): number {
 
 /** A command that only waits for something else: kubectl wait or rollout status, argocd app wait, a wait-for tool. */
 const WAITS = /(^|[\s;&|(])(kubectl\s+(wait|rollout\s+status)|argocd\s+app\s+wait|wait-for(-it)?|k8s-wait-for)(\s|$)/;
-/** A loop that polls until something answers, sleeping in between: `until curl -sf ...; do sleep 5; done` (three linear tests). */
-const POLLS = [/\b(until|while)\s/, /\b(curl|wget|nc|pg_isready|nslookup)\b/, /;\s*do\s+sleep\b/];
+/**
+ * A script that ends polling until something answers, sleeping in between: `until curl -sf ...; do sleep 5; done`
+ * and nothing after it (three linear tests).
+ */
+const POLLS = [/\b(until|while)\s/, /\b(curl|wget|nc|pg_isready|nslookup)\b/, /;\s*do\s+sleep\s+\d+[smh]?\s*;?\s*done\s*$/];
+/** A request, which may change something even as a GET (`curl http://app/create_database.php`). */
+const REQUESTS = /\b(curl|wget)\b/;
 /** Only a sleep. */
 const SLEEPS = /^\s*((\/bin\/)?(ba)?sh\s+-c\s+)?sleep\s+\d+[smhd]?\s*$/;
 /** What changes something: an apply, a write request, a database client, a migration. */
@@ -32,7 +37,8 @@ function onlyWaits(obj: Manifest): boolean {
     }
     const words = [...listAt(c, 'command'), ...listAt(c, 'args')].filter((w): w is string => typeof w === 'string');
     const text = words.join(' ').slice(0, 10_000);
-    return text !== '' && !CHANGES.test(text) && (WAITS.test(text) || POLLS.every((p) => p.test(text)) || SLEEPS.test(text));
+    return text !== '' && !CHANGES.test(text)
+      && ((WAITS.test(text) && !REQUESTS.test(text)) || POLLS.every((p) => p.test(text)) || SLEEPS.test(text));
   });
 }
 

@@ -1,5 +1,8 @@
 import { expectFindings, findingsFor, safeApplication } from './support';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { Manifest } from '../../src/core/manifest';
+import { runRules } from '../../src/rules/engine';
+import { floatingTargetRevision } from '../../src/rules/sa007-floating-target-revision';
 
 const CHART_SOURCE = { repoURL: 'https://charts.acme.internal', chart: 'checkout' };
 
@@ -58,6 +61,27 @@ describe('SA007 floating-target-revision', () => {
     const findings = findingsFor(app);
     // THEN
     expectFindings(findings, app, ['SA007 /spec/source/targetRevision']);
+  });
+
+  test('an audit does not report HEAD of the repository it audits, and still reports a third party\'s HEAD and a chart range', () => {
+    // GIVEN HEAD of this repository, HEAD of a vendor's, and a chart range, audited as this repository
+    const app = safeApplication({
+      spec: {
+        sources: [
+          { repoURL: 'https://git.acme.internal/platform/gitops.git', targetRevision: 'HEAD', path: 'apps/web' },
+          { repoURL: 'https://git.acme.internal/vendor/addons.git', targetRevision: 'HEAD', path: 'addons' },
+          { ...CHART_SOURCE, targetRevision: '^1.2' },
+        ],
+      },
+    });
+    const repository = { isAudited: (url: string) => url.includes('/platform/gitops'), hasDirectory: () => true, identified: true };
+    // WHEN
+    const findings = runRules({ application: app, resources: [], argoCdVersion: ArgoCdVersion.LATEST, repository }, [floatingTargetRevision]);
+    // THEN
+    expect(findings.map((f) => f.path)).toEqual(['/spec/sources/1/targetRevision', '/spec/sources/2/targetRevision']);
+    // a repository only inferred from its source paths is not known well enough to be told from a fork
+    expect(runRules({ application: app, resources: [], argoCdVersion: ArgoCdVersion.LATEST, repository: { ...repository, identified: false } },
+      [floatingTargetRevision])).toHaveLength(3);
   });
 
   test('fails on the one floating source of a multi-source app', () => {

@@ -111,6 +111,8 @@ describe('SA103 job-in-sync-wave', () => {
     [['sh', '-c', 'kubectl wait --for=condition=Available deployment/db && kubectl apply -f /seed']],
     [['sh', '-c', 'until pg_isready -h db; do sleep 2; done; psql -f /migrations/001.sql']],
     [['sh', '-c', 'sleep 10; curl -X POST http://central/api/init-bundles']],
+    [['/bin/bash', '-c', 'until [ $(curl -s -o /dev/null -w "%{http_code}" http://app/create_database.php) -eq 200 ]; do sleep 5; done\ncurl -s http://app/create_database.php\n']],
+    [['sh', '-c', 'kubectl wait --for=condition=Available deployment/api && curl http://api/seed']],
   ])('fails when a container that waits also changes something: %j', (command) => {
     const step = modified(job('init', { [WAVE]: '-1' }), { spec: { template: { spec: { containers: [{ name: 'init', image: 'acme.internal/toolkit:1.0.0', command }] } } } });
     expect(findingsOf(jobInSyncWave, [step, deployment('web')], safeApplication()).map((f) => f.rule.id)).toEqual(['SA103']);
