@@ -49,7 +49,11 @@ function csv(value: string | undefined): string[] {
  * @param release the Argo CD release that reads the object; default the newest known one
  */
 export function readHook(annotations: Readonly<Record<string, unknown>> | undefined, release: Release = NEWEST_RELEASE): HookReading {
-  const strings = annotations !== undefined && Object.values(annotations).every((v) => typeof v === 'string')
+  // Most objects carry neither key: then nothing below can make a hook, and the answer is the same for every release.
+  if (annotations === undefined || (annotations[HOOK_ANNOTATION] === undefined && annotations[HELM_HOOK_ANNOTATION] === undefined)) {
+    return { hook: false, skipped: false, types: [] };
+  }
+  const strings = Object.values(annotations).every((v) => typeof v === 'string')
     ? annotations as Readonly<Record<string, string>>
     : {};
   const argoValue = strings[HOOK_ANNOTATION];

@@ -387,9 +387,11 @@ function isKubernetesObject(value: unknown): value is Manifest {
  * indentation a level plus each compact `- `, `? ` or `: ` that opens a line.
  */
 export function nestingDepth(text: string): number {
+  // Character codes rather than one-character strings: this runs over every byte of every file.
   let flow = 0;
   let max = 0;
-  let quote = '';
+  /** The quote a quoted scalar opened (`"` or `'`), or 0 outside one. */
+  let quote = 0;
   /** The indentation of the line that opened a block scalar, or -1 outside one. */
   let blockIndent = -1;
   /** Whether the next non-blank character starts a value (where `[`, `{`, quotes and block indicators mean something). */
@@ -401,27 +403,27 @@ export function nestingDepth(text: string): number {
       lineEnd = text.length;
     }
     let i = lineStart;
-    while (i < lineEnd && (text[i] === ' ' || text[i] === '\t')) {
+    while (i < lineEnd && isSpaceOrTab(text.charCodeAt(i))) {
       i++;
     }
     const indent = i - lineStart;
-    const blank = i === lineEnd || text[i] === '\r';
-    if (quote === '' && flow === 0 && blockIndent >= 0) {
+    const blank = i === lineEnd || text.charCodeAt(i) === CR;
+    if (quote === 0 && flow === 0 && blockIndent >= 0) {
       if (blank || indent > blockIndent) {
         lineStart = lineEnd + 1;
         continue;
       }
       blockIndent = -1;
     }
-    if (quote === '' && flow === 0 && !blank) {
+    if (quote === 0 && flow === 0 && !blank) {
       valueStart = true;
       // Block nesting: indentation, then each compact indicator followed by a blank.
       let levels = Math.floor(indent / 2);
       let j = i;
-      while (j + 1 < lineEnd && (text[j] === '-' || text[j] === '?' || text[j] === ':') && (text[j + 1] === ' ' || text[j + 1] === '\t')) {
+      while (j + 1 < lineEnd && isCompactIndicator(text.charCodeAt(j)) && isSpaceOrTab(text.charCodeAt(j + 1))) {
         levels++;
         j += 2;
-        while (j < lineEnd && (text[j] === ' ' || text[j] === '\t')) {
+        while (j < lineEnd && isSpaceOrTab(text.charCodeAt(j))) {
           j++;
         }
       }
@@ -430,71 +432,70 @@ export function nestingDepth(text: string): number {
       }
     }
     for (; i < lineEnd; i++) {
-      const c = text[i];
-      if (quote === '"') {
-        if (c === '\\') {
+      const c = text.charCodeAt(i);
+      if (quote === DOUBLE_QUOTE) {
+        if (c === BACKSLASH) {
           i++;
-        } else if (c === '"') {
-          quote = '';
+        } else if (c === DOUBLE_QUOTE) {
+          quote = 0;
         }
         continue;
       }
-      if (quote === "'") {
-        if (c === "'") {
-          if (text[i + 1] === "'") {
+      if (quote === SINGLE_QUOTE) {
+        if (c === SINGLE_QUOTE) {
+          if (text.charCodeAt(i + 1) === SINGLE_QUOTE) {
             i++;
           } else {
-            quote = '';
+            quote = 0;
           }
         }
         continue;
       }
-      if (c === ' ' || c === '\t' || c === '\r') {
+      if (c === SPACE || c === TAB || c === CR) {
         continue;
       }
-      const previous = i === lineStart ? ' ' : text[i - 1];
-      if (c === '#' && (previous === ' ' || previous === '\t')) {
+      if (c === HASH && (i === lineStart || isSpaceOrTab(text.charCodeAt(i - 1)))) {
         break;
       }
-      const next = i + 1 < lineEnd ? text[i + 1] : ' ';
-      const blankAfter = next === ' ' || next === '\t' || next === '\r';
+      const next = i + 1 < lineEnd ? text.charCodeAt(i + 1) : SPACE;
+      const blankAfter = next === SPACE || next === TAB || next === CR;
       if (flow > 0) {
-        if (c === '[' || c === '{') {
+        if (c === OPEN_BRACKET || c === OPEN_BRACE) {
           flow++;
           max = Math.max(max, flow);
           valueStart = true;
-        } else if (c === ']' || c === '}') {
+        } else if (c === CLOSE_BRACKET || c === CLOSE_BRACE) {
           flow--;
           valueStart = false;
-        } else if ((c === '"' || c === "'") && valueStart) {
+        } else if ((c === DOUBLE_QUOTE || c === SINGLE_QUOTE) && valueStart) {
           quote = c;
           valueStart = false;
         } else {
-          valueStart = c === ',' || c === ':' || (valueStart && (c === '?' || c === '-') && blankAfter);
+          valueStart = c === COMMA || c === COLON || (valueStart && (c === QUESTION || c === DASH) && blankAfter);
         }
         continue;
       }
       if (!valueStart) {
         // Inside a plain scalar or key: `: ` starts the value.
-        if (c === ':' && blankAfter) {
+        if (c === COLON && blankAfter) {
           valueStart = true;
         }
         continue;
       }
-      if (c === '[' || c === '{') {
+      if (c === OPEN_BRACKET || c === OPEN_BRACE) {
         flow = 1;
         max = Math.max(max, flow);
-      } else if (c === '"' || c === "'") {
+      } else if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
         quote = c;
         valueStart = false;
-      } else if ((c === '-' || c === '?' || c === ':') && blankAfter) {
+      } else if (isCompactIndicator(c) && blankAfter) {
         // Another indicator: still at the start of a value.
-      } else if (c === '&' || c === '!' || c === '*') {
+      } else if (c === AMPERSAND || c === BANG || c === STAR) {
         // An anchor, tag or alias: the value (if any) comes after it.
-        while (i + 1 < lineEnd && text[i + 1] !== ' ' && text[i + 1] !== '\t') {
+        while (i + 1 < lineEnd && !isSpaceOrTab(text.charCodeAt(i + 1))) {
           i++;
         }
-      } else if ((c === '|' || c === '>') && /^[|>][0-9+-]*[ \t\r]*(#.*)?$/.test(text.slice(i, lineEnd))) {
+      } else if ((c === PIPE || c === GREATER) && /^[|>][0-9+-]*[ \t\r]*(#.*)?$/.test(text.slice(i, lineEnd))) {
         blockIndent = indent;
         break;
       } else {
@@ -504,6 +505,36 @@ export function nestingDepth(text: string): number {
     lineStart = lineEnd + 1;
   }
   return max;
+}
+
+const SPACE = 32;
+const TAB = 9;
+const CR = 13;
+const HASH = 35;
+const DOUBLE_QUOTE = 34;
+const SINGLE_QUOTE = 39;
+const BACKSLASH = 92;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const COMMA = 44;
+const COLON = 58;
+const QUESTION = 63;
+const DASH = 45;
+const AMPERSAND = 38;
+const BANG = 33;
+const STAR = 42;
+const PIPE = 124;
+const GREATER = 62;
+
+function isSpaceOrTab(code: number): boolean {
+  return code === SPACE || code === TAB;
+}
+
+/** `-`, `?` or `:`, which open a compact nested node when a blank follows. */
+function isCompactIndicator(code: number): boolean {
+  return code === DASH || code === QUESTION || code === COLON;
 }
 
 function firstLine(e: unknown): string {
