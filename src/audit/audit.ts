@@ -417,7 +417,8 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
       context.sets[expansion.expanded ? 'expanded' : 'literal']++;
       context.sets.generated += expansion.expanded ? expansion.applications.length : 0;
       const id = `${o.location.file}\u0000${o.location.line}:${o.location.column}`;
-      const locate = o.locate;
+      // Called on its object: a parsed object's locate may be a method.
+      const locate = o.locate ? (pointer: string) => o.locate!(pointer) : undefined;
       for (const [index, generated] of expansion.applications.entries()) {
         applications.push({
           located: {

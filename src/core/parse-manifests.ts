@@ -107,81 +107,141 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
     }
     return undefined;
   }
-  // Where each document starts: the first line with content after each `---` (or at the top).
-  const starts: { line: number; column: number }[] = [];
-  let pending = true;
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (DOCUMENT_MARKER.test(line)) {
-      if (!pending) {
-        pending = true;
-      }
-      const rest = line.slice(3).trim();
-      if (rest && !rest.startsWith('#')) {
-        starts.push({ line: i + 1, column: 3 + line.slice(3).search(/\S/) + 1 });
-        pending = false;
-      }
-      continue;
-    }
-    const trimmed = line.trim();
-    if (pending && trimmed && !trimmed.startsWith('#') && !trimmed.startsWith('%')) {
-      starts.push({ line: i + 1, column: line.length - line.trimStart().length + 1 });
-      pending = false;
-    }
+  const { starts, lineCount } = documentStarts(text);
+  let documents = 0;
+  for (const value of values) {
+    documents += value === null || value === undefined ? 0 : 1;
   }
-  if (starts.length !== values.filter((v) => v !== null && v !== undefined).length) {
+  if (starts.length !== documents) {
     return undefined;
   }
   const objects: LocatedManifest[] = [];
   let skipped = 0;
   let index = 0;
-  // Field positions: js-yaml keeps none. A finding's field is found by scanning the document's lines; what the
-  // scan is unsure of, the file is read again for, with positions, once.
-  let reread: { docs: Document.Parsed[]; lineCounter: LineCounter } | undefined;
-  // Split again when asked rather than kept: the lines of every file held until the findings are placed cost more
-  // in garbage collection than splitting the few files with findings twice.
-  let fileLines: string[] | undefined;
-  const linesOf = () => (fileLines ??= text.split('\n'));
-  const documentAt = (i: number, line: number) => {
-    reread ??= readAgain(text);
-    const doc = reread.docs[i];
-    // The same document the fast path saw, or none: then the finding stays at the object's start.
-    return doc && reread.lineCounter.linePos(doc.contents!.range![0]).line === line ? { doc, lineCounter: reread.lineCounter } : undefined;
-  };
+  const source = new FastSource(file, text);
+  let listLines: string[] | undefined;
   for (const value of values) {
     if (value === null || value === undefined) {
       continue;
     }
     const start = starts[index];
-    const docIndex = index;
-    let documentEnd: number | undefined;
-    const locator: Locator = (item, fallback) => (pointer) => {
-      documentEnd ??= endOfDocument(linesOf(), start.line - 1);
-      // A List item is scanned from its own start to the next item's: linear in the item, not the List.
-      const next = item === undefined ? undefined : itemStarts[item + 1];
-      const scanned = item === undefined
-        ? scanPointer(linesOf(), start, documentEnd, keysFromPointer(pointer))
-        : scanPointer(linesOf(), itemStarts[item], next ? next.line - 1 : documentEnd, keysFromPointer(pointer));
-      if (scanned !== undefined) {
-        return scanned === 'start' ? fallback : { file, line: scanned.li + 1, column: scanned.col + 1 };
-      }
-      const found = documentAt(docIndex, start.line);
-      return found ? positionOf(found.doc, found.lineCounter, `${item === undefined ? '' : `/items/${item}`}${pointer}`, fallback) : fallback;
-    };
-    let itemStarts: LocatedManifest['location'][] = [];
+    let itemStarts: SourceLocation[] = [];
     if (isObject(value) && value.kind === 'List' && Array.isArray(value.items)) {
       // A List's items are located by their `- ` lines; anything less plain takes the careful path.
-      const found = blockItemStarts(lines, start, starts[index + 1]?.line ?? lines.length + 1, value.items.length);
+      listLines ??= text.split('\n');
+      const found = blockItemStarts(file, listLines, start, starts[index + 1]?.line ?? lineCount + 1, value.items.length);
       if (!found) {
         return undefined;
       }
-      itemStarts = found.map((p) => ({ file, ...p }));
+      itemStarts = found;
     }
+    const document = new FastDocument(source, index, start, itemStarts);
     index++;
-    skipped += collect(value, { file, line: start.line, column: start.column }, objects, itemStarts, locator);
+    skipped += collect(value, { file, line: start.line, column: start.column }, objects, itemStarts,
+      (manifest, location, item) => new FastLocated(manifest, location, document, item));
   }
   return { objects, skipped };
+}
+
+/**
+ * Where each document of a file starts: the first line with content after each `---` (or at the top), and how many
+ * lines the file has. Only a marker line, or a line while a start is still wanted, is looked at closely.
+ */
+function documentStarts(text: string): { starts: { line: number; column: number }[]; lineCount: number } {
+  const starts: { line: number; column: number }[] = [];
+  let pending = true;
+  let i = 0;
+  for (let lineStart = 0; lineStart <= text.length; i++) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd === -1) {
+      lineEnd = text.length;
+    }
+    if (pending || text.startsWith('---', lineStart)) {
+      const line = text.slice(lineStart, lineEnd);
+      if (DOCUMENT_MARKER.test(line)) {
+        pending = true;
+        const rest = line.slice(3).trim();
+        if (rest && !rest.startsWith('#')) {
+          starts.push({ line: i + 1, column: 3 + line.slice(3).search(/\S/) + 1 });
+          pending = false;
+        }
+      } else {
+        const trimmed = line.trim();
+        if (trimmed && !trimmed.startsWith('#') && !trimmed.startsWith('%')) {
+          starts.push({ line: i + 1, column: line.length - line.trimStart().length + 1 });
+          pending = false;
+        }
+      }
+    }
+    lineStart = lineEnd + 1;
+  }
+  return { starts, lineCount: i };
+}
+
+/**
+ * A file the fast path read, for locating fields in it: js-yaml keeps no positions, so a finding's field is found
+ * by scanning the document's lines; what the scan is unsure of, the file is read again for, with positions, once.
+ * The lines are split when a field is first asked for: most files get no finding, and holding the lines of every
+ * file until the findings are placed costs more in garbage collection than splitting the few that do.
+ */
+class FastSource {
+  private lines?: string[];
+  private reread?: { docs: Document.Parsed[]; lineCounter: LineCounter };
+
+  constructor(readonly file: string, private readonly text: string) {}
+
+  linesOf(): string[] {
+    return (this.lines ??= this.text.split('\n'));
+  }
+
+  /** The document `i` as the careful reader sees it, if it is the same document the fast path saw (it starts on `line`). */
+  documentAt(i: number, line: number): { doc: Document.Parsed; lineCounter: LineCounter } | undefined {
+    const reread = (this.reread ??= readAgain(this.text));
+    const doc = reread.docs[i];
+    // The same document the fast path saw, or none: then the finding stays at the object's start.
+    return doc && reread.lineCounter.linePos(doc.contents!.range![0]).line === line ? { doc, lineCounter: reread.lineCounter } : undefined;
+  }
+}
+
+/** One document the fast path read: what locating a field of its object (or its List's items) needs. */
+class FastDocument {
+  private end?: number;
+
+  constructor(
+    private readonly source: FastSource,
+    private readonly index: number,
+    private readonly start: { line: number; column: number },
+    private readonly itemStarts: readonly SourceLocation[],
+  ) {}
+
+  locate(item: number | undefined, fallback: SourceLocation, pointer: string): SourceLocation {
+    const lines = this.source.linesOf();
+    this.end ??= endOfDocument(lines, this.start.line - 1);
+    // A List item is scanned from its own start to the next item's: linear in the item, not the List.
+    const next = item === undefined ? undefined : this.itemStarts[item + 1];
+    const scanned = item === undefined
+      ? scanPointer(lines, this.start, this.end, keysFromPointer(pointer))
+      : scanPointer(lines, this.itemStarts[item], next ? next.line - 1 : this.end, keysFromPointer(pointer));
+    if (scanned !== undefined) {
+      return scanned === 'start' ? fallback : { file: this.source.file, line: scanned.li + 1, column: scanned.col + 1 };
+    }
+    const found = this.source.documentAt(this.index, this.start.line);
+    return found ? positionOf(found.doc, found.lineCounter, `${item === undefined ? '' : `/items/${item}`}${pointer}`, fallback) : fallback;
+  }
+}
+
+/** An object the fast path read. `locate` is a method, not a closure made per object: a file may hold 100,000 objects. */
+class FastLocated implements LocatedManifest {
+  constructor(
+    readonly manifest: Manifest,
+    readonly location: SourceLocation,
+    private readonly document: FastDocument,
+    private readonly item: number | undefined,
+  ) {}
+
+  locate(pointer: string): SourceLocation {
+    return this.document.locate(this.item, this.location, pointer);
+  }
 }
 
 /** The documents of a file the fast path read, with positions, for locating fields; empty documents left out as the fast path does. */
@@ -274,8 +334,8 @@ function childOf(doc: Document.Parsed, parent: unknown, token: string, depth: nu
  * item on the dash's line (so that the careful path would place them there too).
  */
 function blockItemStarts(
-  lines: readonly string[], start: { line: number; column: number }, end: number, count: number,
-): { line: number; column: number }[] | undefined {
+  file: string, lines: readonly string[], start: { line: number; column: number }, end: number, count: number,
+): SourceLocation[] | undefined {
   if (start.column !== 1) {
     return undefined;
   }
@@ -283,7 +343,7 @@ function blockItemStarts(
   while (i < end - 1 && !/^items:[ \t]*(#.*)?$/.test(lines[i])) {
     i++;
   }
-  const found: { line: number; column: number }[] = [];
+  const found: SourceLocation[] = [];
   let indent = -1;
   for (i++; i < end - 1; i++) {
     const line = lines[i];
@@ -303,7 +363,7 @@ function blockItemStarts(
       if (rest === '' || rest.startsWith('#')) {
         return undefined;
       }
-      found.push({ line: i + 1, column: line.length - rest.length + 1 });
+      found.push({ file, line: i + 1, column: line.length - rest.length + 1 });
     }
   }
   return found.length === count && count > 0 ? found : undefined;
@@ -345,7 +405,8 @@ function parseCareful(file: string, text: string): ParsedFile {
     const parsedDoc = doc;
     const locator: Locator = (item, fallback) => (pointer) =>
       positionOf(parsedDoc, lineCounter, `${item === undefined ? '' : `/items/${item}`}${pointer}`, fallback);
-    skipped += collect(value, { file, line: pos.line, column: pos.col }, objects, itemStarts, locator);
+    skipped += collect(value, { file, line: pos.line, column: pos.col }, objects, itemStarts,
+      (manifest, location, item) => ({ manifest, location, locate: locator(item, location) }));
   }
   return { objects, skipped };
 }
@@ -353,22 +414,24 @@ function parseCareful(file: string, text: string): ParsedFile {
 /** Makes the `locate` of a document's object, or of the List item of that index (its pointers lie under `/items/<item>`). */
 type Locator = (item: number | undefined, fallback: SourceLocation) => (pointer: string) => SourceLocation;
 
+/** Makes the located object of a manifest of a document: the document's own, or its List's item of that index. */
+type Place = (manifest: Manifest, location: SourceLocation, item: number | undefined) => LocatedManifest;
+
 /** Adds the Kubernetes objects of one document (a `List` gives its items) and returns how many documents were skipped. */
-function collect(
-  value: unknown, location: LocatedManifest['location'], objects: LocatedManifest[], itemStarts: LocatedManifest['location'][], locator: Locator,
-): number {
+function collect(value: unknown, location: SourceLocation, objects: LocatedManifest[], itemStarts: readonly SourceLocation[], place: Place): number {
   let skipped = 0;
   if (isObject(value) && value.kind === 'List' && Array.isArray(value.items)) {
-    for (const [i, item] of value.items.entries()) {
+    const items: unknown[] = value.items;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
       if (isKubernetesObject(item)) {
-        const itemLocation = itemStarts[i] ?? location;
-        objects.push({ manifest: item, location: itemLocation, locate: locator(i, itemLocation) });
+        objects.push(place(item, itemStarts[i] ?? location, i));
       } else {
         skipped++;
       }
     }
   } else if (isKubernetesObject(value)) {
-    objects.push({ manifest: value, location, locate: locator(undefined, location) });
+    objects.push(place(value, location, undefined));
   } else {
     skipped++;
   }
@@ -781,6 +844,17 @@ class FlowCursor {
   /** Reads a quoted scalar starting at its quote; undefined when it does not close. */
   readQuoted(): string | undefined {
     const q = this.peek();
+    // The common case at once: closed on its own line, with no escape, and (in double quotes) no control character.
+    const line = this.lines[this.li];
+    const close = line.indexOf(q, this.col + 1);
+    if (close !== -1) {
+      const raw = line.slice(this.col + 1, close);
+      const plain = q === '"' ? !/[\\\u0000-\u001f]/.test(raw) : line.charCodeAt(close + 1) !== 39;
+      if (plain) {
+        this.col = close + 1;
+        return raw;
+      }
+    }
     let raw = '';
     this.advance();
     for (let c = this.peek(); c !== ''; c = this.peek()) {
