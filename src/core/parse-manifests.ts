@@ -932,7 +932,7 @@ function flowStep(lines: readonly string[], node: ScanNode, token: string): Step
     const at = cur.here();
     if (open === '[') {
       if (index === wanted) {
-        return { at, child: { ...at, end: node.end, flow: true } };
+        return { at, child: { li: at.li, col: at.col, end: node.end, flow: true } };
       }
     } else {
       let key: string | undefined;
@@ -957,7 +957,7 @@ function flowStep(lines: readonly string[], node: ScanNode, token: string): Step
       }
       if (key === token) {
         const value = cur.peek();
-        return { at, child: value === ',' || value === '}' ? undefined : { ...cur.here(), end: node.end, flow: true } };
+        return { at, child: value === ',' || value === '}' ? undefined : { li: cur.li, col: cur.col, end: node.end, flow: true } };
       }
     }
     if (!cur.skipValue()) {
