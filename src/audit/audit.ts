@@ -156,18 +156,18 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   const findings: PlacedFinding[] = [];
   const onTemplates = new Map<string, { placed: PlacedFinding; set: SetOrigin; generated: Map<number, string>; unsuppressed: Map<number, string> }>();
   for (const unit of units) {
-    const located = new Map<Manifest, LocatedManifest>();
+    const manifests: Manifest[] = [];
     for (const r of unit.resources) {
-      located.set(r.manifest, r);
+      manifests.push(r.manifest);
     }
-    if (unit.application) {
-      located.set(unit.application.manifest, unit.application);
+    for (const r of unit.context ?? []) {
+      manifests.push(r.manifest);
     }
     let raw: ReturnType<typeof runRules>;
     try {
       raw = runRules({
         application: unit.application?.manifest,
-        resources: [...unit.resources, ...unit.context ?? []].map((r) => r.manifest),
+        resources: manifests,
         argoCdVersion: options.argoCdVersion,
         today: options.today,
       }, rules);
@@ -180,6 +180,8 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       }
       continue;
     }
+    // Built only for a unit with findings: most have none.
+    const located = raw.length === 0 ? new Map<Manifest, LocatedManifest>() : locatedIn(unit);
     for (const f of raw) {
       if (!located.has(f.object)) {
         continue;
@@ -247,6 +249,18 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       ...(sets.expanded + sets.literal > 0 ? { applicationSets: { ...sets } } : {}),
     },
   };
+}
+
+/** A unit's own objects (its Application and resources, not its context) by manifest. */
+function locatedIn(unit: AuditUnit): Map<Manifest, LocatedManifest> {
+  const located = new Map<Manifest, LocatedManifest>();
+  for (const r of unit.resources) {
+    located.set(r.manifest, r);
+  }
+  if (unit.application) {
+    located.set(unit.application.manifest, unit.application);
+  }
+  return located;
 }
 
 /**
@@ -448,11 +462,17 @@ function groupUnits(objects: LocatedManifest[], notes: string[], templateFiles: 
 
   // Resources by directory, for pairing with source paths.
   const byDir = new Map<string, LocatedManifest[]>();
+  let lastFile: string | undefined;
+  let inDir: LocatedManifest[] = [];
   for (const o of others) {
-    const dir = path.posix.dirname(o.location.file);
-    const list = byDir.get(dir) ?? [];
-    list.push(o);
-    byDir.set(dir, list);
+    // The objects of a file come one after another: its folder is looked up once.
+    if (o.location.file !== lastFile) {
+      lastFile = o.location.file;
+      const dir = path.posix.dirname(lastFile);
+      inDir = byDir.get(dir) ?? [];
+      byDir.set(dir, inDir);
+    }
+    inDir.push(o);
   }
   const projectsByDir = new Map<string, LocatedManifest[]>();
   for (const o of others) {
