@@ -111,7 +111,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   }
   for (const file of all) {
     fileCount++;
-    if (/(^|\/)Chart\.ya?ml$/.test(file.path) || isInChart(file.path, chartRoots)) {
+    if (chartRoots.size > 0 && (/(^|\/)Chart\.ya?ml$/.test(file.path) || isInChart(file.path, chartRoots))) {
       templateFiles.push(file);
       continue;
     }

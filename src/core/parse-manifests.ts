@@ -125,7 +125,7 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
       continue;
     }
     const start = starts[index];
-    let itemStarts: SourceLocation[] = [];
+    let itemStarts: readonly SourceLocation[] = NO_ITEMS;
     if (isObject(value) && value.kind === 'List' && Array.isArray(value.items)) {
       // A List's items are located by their `- ` lines; anything less plain takes the careful path.
       listLines ??= text.split('\n');
@@ -142,6 +142,9 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
   }
   return { objects, skipped };
 }
+
+/** The item starts of a document that is no List: one array for all of them. */
+const NO_ITEMS: readonly SourceLocation[] = [];
 
 /**
  * Where each document of a file starts: the first line with content after each `---` (or at the top), and how many
