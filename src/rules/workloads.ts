@@ -132,11 +132,12 @@ export function isApplied(obj: Manifest): boolean {
  * `helm.sh/hook-weight` (pkg/sync/syncwaves); undefined when neither is set (wave 0).
  */
 export function waveOf(obj: Manifest): { wave: string; annotation: string } | undefined {
-  const wave = stringAt(obj, 'metadata', 'annotations', SYNC_WAVE_ANNOTATION);
+  const annotations = at(obj, 'metadata', 'annotations');
+  const wave = stringAt(annotations, SYNC_WAVE_ANNOTATION);
   if (wave !== undefined) {
     return { wave, annotation: SYNC_WAVE_ANNOTATION };
   }
-  const weight = stringAt(obj, 'metadata', 'annotations', HELM_HOOK_WEIGHT_ANNOTATION);
+  const weight = stringAt(annotations, HELM_HOOK_WEIGHT_ANNOTATION);
   return weight === undefined ? undefined : { wave: weight, annotation: HELM_HOOK_WEIGHT_ANNOTATION };
 }
 
