@@ -348,25 +348,26 @@ function blockItemStarts(
   }
   const found: SourceLocation[] = [];
   let indent = -1;
+  // Positions in the line rather than trimmed copies of it: a List may have hundreds of thousands of items.
   for (i++; i < end - 1; i++) {
     const line = lines[i];
-    const trimmed = line.trimStart();
-    if (trimmed === '' || trimmed.startsWith('#')) {
+    const lineIndent = skipWhitespace(line, 0);
+    if (lineIndent === line.length || line.charCodeAt(lineIndent) === HASH) {
       continue;
     }
-    const lineIndent = line.length - trimmed.length;
+    const dash = line.charCodeAt(lineIndent) === DASH && line.charCodeAt(lineIndent + 1) === SPACE;
     if (indent === -1) {
-      indent = trimmed.startsWith('- ') ? lineIndent : -2;
+      indent = dash ? lineIndent : -2;
     }
-    if (indent < 0 || lineIndent < indent || (lineIndent === indent && !trimmed.startsWith('- '))) {
+    if (indent < 0 || lineIndent < indent || (lineIndent === indent && !dash)) {
       break;
     }
     if (lineIndent === indent) {
-      const rest = trimmed.slice(2).trimStart();
-      if (rest === '' || rest.startsWith('#')) {
+      const rest = skipWhitespace(line, lineIndent + 2);
+      if (rest === line.length || line.charCodeAt(rest) === HASH) {
         return undefined;
       }
-      found.push({ file, line: i + 1, column: line.length - rest.length + 1 });
+      found.push({ file, line: i + 1, column: rest + 1 });
     }
   }
   return found.length === count && count > 0 ? found : undefined;
@@ -593,6 +594,20 @@ const BANG = 33;
 const STAR = 42;
 const PIPE = 124;
 const GREATER = 62;
+
+/** Where the first character `trimStart` would keep is, from `from` on. */
+function skipWhitespace(line: string, from: number): number {
+  let i = from;
+  while (i < line.length && isWhitespace(line.charCodeAt(i))) {
+    i++;
+  }
+  return i;
+}
+
+/** JavaScript's white space and line terminators, which `trimStart` and `\s` remove. */
+function isWhitespace(code: number): boolean {
+  return code === SPACE || (code >= TAB && code <= CR) || (code > 127 && /\s/.test(String.fromCharCode(code)));
+}
 
 function isSpaceOrTab(code: number): boolean {
   return code === SPACE || code === TAB;
