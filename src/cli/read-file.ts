@@ -32,6 +32,10 @@ export function readRegularFile(file: PathLike, maxBytes: number): Buffer {
       if (total > maxBytes) {
         throw new Error(`${overLimit(total, maxBytes)} (it grew while it was read); not read`);
       }
+      // Asked for more than its size and given exactly that: the end, without a further read that finds nothing.
+      if (n < chunk.length && total === stat.size) {
+        break;
+      }
     }
     // Most files come in one read: that chunk is the answer, without a copy.
     return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
