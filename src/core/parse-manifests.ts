@@ -119,7 +119,7 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
   let skipped = 0;
   let index = 0;
   const source = new FastSource(file, text);
-  let listLines: string[] | undefined;
+  let listLines: Int32Array | undefined;
   for (const value of values) {
     if (value === null || value === undefined) {
       continue;
@@ -128,8 +128,8 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
     let itemStarts: readonly SourceLocation[] = NO_ITEMS;
     if (isObject(value) && value.kind === 'List' && Array.isArray(value.items)) {
       // A List's items are located by their `- ` lines; anything less plain takes the careful path.
-      listLines ??= text.split('\n');
-      const found = blockItemStarts(file, listLines, start, starts[index + 1]?.line ?? lineCount + 1, value.items.length);
+      listLines ??= lineStarts(text, lineCount);
+      const found = blockItemStarts(file, text, listLines, start, starts[index + 1]?.line ?? lineCount + 1, value.items.length);
       if (!found) {
         return undefined;
       }
@@ -337,25 +337,27 @@ function childOf(doc: Document.Parsed, parent: unknown, token: string, depth: nu
  * item on the dash's line (so that the careful path would place them there too).
  */
 function blockItemStarts(
-  file: string, lines: readonly string[], start: { line: number; column: number }, end: number, count: number,
+  file: string, text: string, lineStart: Int32Array, start: { line: number; column: number }, end: number, count: number,
 ): SourceLocation[] | undefined {
   if (start.column !== 1) {
     return undefined;
   }
   let i = start.line - 1;
-  while (i < end - 1 && !/^items:[ \t]*(#.*)?$/.test(lines[i])) {
+  while (i < end - 1 && !/^items:[ \t]*(#.*)?$/.test(text.slice(lineStart[i], lineStart[i + 1] - 1))) {
     i++;
   }
   const found: SourceLocation[] = [];
   let indent = -1;
-  // Positions in the line rather than trimmed copies of it: a List may have hundreds of thousands of items.
+  // Positions in the text rather than a string for each line: a List may have hundreds of thousands of items.
   for (i++; i < end - 1; i++) {
-    const line = lines[i];
-    const lineIndent = skipWhitespace(line, 0);
-    if (lineIndent === line.length || line.charCodeAt(lineIndent) === HASH) {
+    const from = lineStart[i];
+    const to = lineStart[i + 1] - 1;
+    const first = skipWhitespace(text, from, to);
+    const lineIndent = first - from;
+    if (first === to || text.charCodeAt(first) === HASH) {
       continue;
     }
-    const dash = line.charCodeAt(lineIndent) === DASH && line.charCodeAt(lineIndent + 1) === SPACE;
+    const dash = text.charCodeAt(first) === DASH && first + 1 < to && text.charCodeAt(first + 1) === SPACE;
     if (indent === -1) {
       indent = dash ? lineIndent : -2;
     }
@@ -363,14 +365,26 @@ function blockItemStarts(
       break;
     }
     if (lineIndent === indent) {
-      const rest = skipWhitespace(line, lineIndent + 2);
-      if (rest === line.length || line.charCodeAt(rest) === HASH) {
+      const rest = skipWhitespace(text, first + 2, to);
+      if (rest === to || text.charCodeAt(rest) === HASH) {
         return undefined;
       }
-      found.push({ file, line: i + 1, column: rest + 1 });
+      found.push({ file, line: i + 1, column: rest - from + 1 });
     }
   }
   return found.length === count && count > 0 ? found : undefined;
+}
+
+/** Where each of the `count` lines of `text` starts, and after them `text.length + 1`: lines by position, without a string each. */
+function lineStarts(text: string, count: number): Int32Array {
+  const starts = new Int32Array(count + 1);
+  let position = 0;
+  for (let line = 1; line < count; line++) {
+    position = text.indexOf('\n', position) + 1;
+    starts[line] = position;
+  }
+  starts[count] = text.length + 1;
+  return starts;
 }
 
 /** The careful path: the `yaml` library, with exact positions and a bound on alias expansion. */
@@ -595,10 +609,10 @@ const STAR = 42;
 const PIPE = 124;
 const GREATER = 62;
 
-/** Where the first character `trimStart` would keep is, from `from` on. */
-function skipWhitespace(line: string, from: number): number {
+/** Where the first character `trimStart` would keep is in `text` from `from` on, or `to`. */
+function skipWhitespace(text: string, from: number, to: number): number {
   let i = from;
-  while (i < line.length && isWhitespace(line.charCodeAt(i))) {
+  while (i < to && isWhitespace(text.charCodeAt(i))) {
     i++;
   }
   return i;
