@@ -43,6 +43,12 @@ export function addProjectTasks(project: cdk8s.ConstructLibraryCdk8s): void {
     exec: 'ts-node --transpile-only --project test/tsconfig.json bench/audit.ts',
   });
 
+  project.addTask('bench:bombs', {
+    description: 'Time the audit of each hostile-input bomb of test/support/bombs.ts against its 1 s budget; fails when one is over',
+    exec: 'ts-node --transpile-only --project test/tsconfig.json bench/bombs.ts',
+    receiveArgs: true,
+  });
+
   project.addTask('bench:simulate', {
     description: 'Benchmark simulating a whole Application of 500 resources against its live objects, against parsing the same input',
     exec: 'ts-node --transpile-only --project test/tsconfig.json bench/simulate.ts',

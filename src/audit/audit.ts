@@ -121,7 +121,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   const budget = options.maxObjectsPerFile ?? MAX_OBJECTS_PER_FILE;
   for (const file of all) {
     fileCount++;
-    if (/(^|\/)Chart\.ya?ml$/.test(file.path) || isInChart(file.path, chartRoots)) {
+    if (chartRoots.size > 0 && (/(^|\/)Chart\.ya?ml$/.test(file.path) || isInChart(file.path, chartRoots))) {
       templateFiles.push(file);
       continue;
     }
@@ -167,18 +167,18 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   const findings: PlacedFinding[] = [];
   const onTemplates = new Map<string, { placed: PlacedFinding; set: SetOrigin; generated: Map<number, string>; unsuppressed: Map<number, string> }>();
   for (const unit of units) {
-    const located = new Map<Manifest, LocatedManifest>();
+    const manifests: Manifest[] = [];
     for (const r of unit.resources) {
-      located.set(r.manifest, r);
+      manifests.push(r.manifest);
     }
-    if (unit.application) {
-      located.set(unit.application.manifest, unit.application);
+    for (const r of unit.context ?? []) {
+      manifests.push(r.manifest);
     }
     let raw: ReturnType<typeof runRules>;
     try {
       raw = runRules({
         application: unit.application?.manifest,
-        resources: [...unit.resources, ...unit.context ?? []].map((r) => r.manifest),
+        resources: manifests,
         argoCdVersion: options.argoCdVersion,
         today: options.today,
         repository: facts,
@@ -192,6 +192,8 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       }
       continue;
     }
+    // Built only for a unit with findings: most have none.
+    const located = raw.length === 0 ? new Map<Manifest, LocatedManifest>() : locatedIn(unit);
     for (const f of raw) {
       if (!located.has(f.object)) {
         continue;
@@ -309,6 +311,18 @@ function renderedByApplication(given: readonly RenderedManifests[], budget: numb
     byApplication.set(application, { files: [...earlier?.files ?? [], file.path], objects: [...earlier?.objects ?? [], ...objects], used: false });
   }
   return byApplication;
+}
+
+/** A unit's own objects (its Application and resources, not its context) by manifest. */
+function locatedIn(unit: AuditUnit): Map<Manifest, LocatedManifest> {
+  const located = new Map<Manifest, LocatedManifest>();
+  for (const r of unit.resources) {
+    located.set(r.manifest, r);
+  }
+  if (unit.application) {
+    located.set(unit.application.manifest, unit.application);
+  }
+  return located;
 }
 
 /**
@@ -533,7 +547,8 @@ function groupUnits(
       context.sets[expansion.expanded ? 'expanded' : 'literal']++;
       context.sets.generated += expansion.expanded ? expansion.applications.length : 0;
       const id = `${o.location.file}\u0000${o.location.line}:${o.location.column}`;
-      const locate = o.locate;
+      // Called on its object: a parsed object's locate may be a method.
+      const locate = o.locate ? (pointer: string) => o.locate!(pointer) : undefined;
       for (const [index, generated] of expansion.applications.entries()) {
         applications.push({
           located: {
@@ -563,11 +578,17 @@ function groupUnits(
 
   // Resources by directory, for pairing with source paths.
   const byDir = new Map<string, LocatedManifest[]>();
+  let lastFile: string | undefined;
+  let inDir: LocatedManifest[] = [];
   for (const o of others) {
-    const dir = path.posix.dirname(o.location.file);
-    const list = byDir.get(dir) ?? [];
-    list.push(o);
-    byDir.set(dir, list);
+    // The objects of a file come one after another: its folder is looked up once.
+    if (o.location.file !== lastFile) {
+      lastFile = o.location.file;
+      const dir = path.posix.dirname(lastFile);
+      inDir = byDir.get(dir) ?? [];
+      byDir.set(dir, inDir);
+    }
+    inDir.push(o);
   }
   const projectsByDir = new Map<string, LocatedManifest[]>();
   for (const o of others) {
@@ -718,22 +739,27 @@ function toAuditFinding(f: Finding, object: LocatedManifest, application: string
       suppression = { reason: match.reason, source: 'config' };
     }
   }
-  return {
-    objectStart: object.location,
-    finding: {
-      ruleId: f.rule.id,
-      ruleName: f.rule.name,
-      severity: f.rule.severity,
-      message: f.message,
-      fix: f.rule.fix,
-      pointer: f.path,
-      object: describeObject(f.object),
-      location,
-      ...(application !== undefined ? { application } : {}),
-      ...(suppression ? { suppression } : {}),
-    },
+  // Built field by field, in the order reports print them, without the spread of a temporary object per finding.
+  const finding: Mutable<AuditFinding> = {
+    ruleId: f.rule.id,
+    ruleName: f.rule.name,
+    severity: f.rule.severity,
+    message: f.message,
+    fix: f.rule.fix,
+    pointer: f.path,
+    object: describeObject(f.object),
+    location,
   };
+  if (application !== undefined) {
+    finding.application = application;
+  }
+  if (suppression) {
+    finding.suppression = suppression;
+  }
+  return { objectStart: object.location, finding };
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 function byLocation(a: AuditFinding, b: AuditFinding): number {
   return compareStrings(a.location.file, b.location.file)

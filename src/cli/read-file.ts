@@ -21,7 +21,8 @@ export function readRegularFile(file: PathLike, maxBytes: number): Buffer {
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      const chunk = Buffer.alloc(Math.min(Math.max(stat.size - total, 0) + 1, 1048576));
+      // Not zero-filled: only the bytes read into it are kept.
+      const chunk = Buffer.allocUnsafe(Math.min(Math.max(stat.size - total, 0) + 1, 1048576));
       const n = readSync(fd, chunk, 0, chunk.length, null);
       if (n === 0) {
         break;
@@ -31,8 +32,13 @@ export function readRegularFile(file: PathLike, maxBytes: number): Buffer {
       if (total > maxBytes) {
         throw new Error(`${overLimit(total, maxBytes)} (it grew while it was read); not read`);
       }
+      // Asked for more than its size and given exactly that: the end, without a further read that finds nothing.
+      if (n < chunk.length && total === stat.size) {
+        break;
+      }
     }
-    return Buffer.concat(chunks, total);
+    // Most files come in one read: that chunk is the answer, without a copy.
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
   } finally {
     closeSync(fd);
   }

@@ -29,6 +29,9 @@ const DELETE_TYPES: ReadonlyArray<readonly [string, string, ArgoCdFeature]> = [
   ['PostDelete', 'post-delete', 'postDeleteHooks'],
 ];
 
+/** What an object without hook annotations reads as: one frozen answer, not two new objects for each of many objects. */
+const NO_HOOK: HookReading = Object.freeze({ hook: false, skipped: false, types: Object.freeze([]) });
+
 /**
  * An annotation's comma-separated values, trimmed, each once (resource.GetAnnotationCSVs). An empty value
  * is kept: it is no hook type, so every reader below passes over it.
@@ -49,7 +52,11 @@ function csv(value: string | undefined): string[] {
  * @param release the Argo CD release that reads the object; default the newest known one
  */
 export function readHook(annotations: Readonly<Record<string, unknown>> | undefined, release: Release = NEWEST_RELEASE): HookReading {
-  const strings = annotations !== undefined && Object.values(annotations).every((v) => typeof v === 'string')
+  // Most objects carry neither key: then nothing below can make a hook, and the answer is the same for every release.
+  if (annotations === undefined || (annotations[HOOK_ANNOTATION] === undefined && annotations[HELM_HOOK_ANNOTATION] === undefined)) {
+    return NO_HOOK;
+  }
+  const strings = Object.values(annotations).every((v) => typeof v === 'string')
     ? annotations as Readonly<Record<string, string>>
     : {};
   const argoValue = strings[HOOK_ANNOTATION];

@@ -41,6 +41,20 @@ export function isAppProject(value: unknown): boolean {
   return isArgoObject(value, 'AppProject');
 }
 
+/** The Application (first) and those of `resources` that `test` accepts, without copying `resources`: rules run over every object. */
+export function objectsWhere(application: Manifest | undefined, resources: readonly Manifest[], test: (value: unknown) => boolean): Manifest[] {
+  const found: Manifest[] = [];
+  if (application !== undefined && test(application)) {
+    found.push(application);
+  }
+  for (const r of resources) {
+    if (test(r)) {
+      found.push(r);
+    }
+  }
+  return found;
+}
+
 /** Whether a value is a plain JSON object. */
 export function isObject(value: unknown): value is Manifest {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -107,81 +107,144 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
     }
     return undefined;
   }
-  // Where each document starts: the first line with content after each `---` (or at the top).
-  const starts: { line: number; column: number }[] = [];
-  let pending = true;
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (DOCUMENT_MARKER.test(line)) {
-      if (!pending) {
-        pending = true;
-      }
-      const rest = line.slice(3).trim();
-      if (rest && !rest.startsWith('#')) {
-        starts.push({ line: i + 1, column: 3 + line.slice(3).search(/\S/) + 1 });
-        pending = false;
-      }
-      continue;
-    }
-    const trimmed = line.trim();
-    if (pending && trimmed && !trimmed.startsWith('#') && !trimmed.startsWith('%')) {
-      starts.push({ line: i + 1, column: line.length - line.trimStart().length + 1 });
-      pending = false;
-    }
+  const { starts, lineCount } = documentStarts(text);
+  let documents = 0;
+  for (const value of values) {
+    documents += value === null || value === undefined ? 0 : 1;
   }
-  if (starts.length !== values.filter((v) => v !== null && v !== undefined).length) {
+  if (starts.length !== documents) {
     return undefined;
   }
   const objects: LocatedManifest[] = [];
   let skipped = 0;
   let index = 0;
-  // Field positions: js-yaml keeps none. A finding's field is found by scanning the document's lines; what the
-  // scan is unsure of, the file is read again for, with positions, once.
-  let reread: { docs: Document.Parsed[]; lineCounter: LineCounter } | undefined;
-  // Split again when asked rather than kept: the lines of every file held until the findings are placed cost more
-  // in garbage collection than splitting the few files with findings twice.
-  let fileLines: string[] | undefined;
-  const linesOf = () => (fileLines ??= text.split('\n'));
-  const documentAt = (i: number, line: number) => {
-    reread ??= readAgain(text);
-    const doc = reread.docs[i];
-    // The same document the fast path saw, or none: then the finding stays at the object's start.
-    return doc && reread.lineCounter.linePos(doc.contents!.range![0]).line === line ? { doc, lineCounter: reread.lineCounter } : undefined;
-  };
+  const source = new FastSource(file, text);
+  let listLines: Int32Array | undefined;
   for (const value of values) {
     if (value === null || value === undefined) {
       continue;
     }
     const start = starts[index];
-    const docIndex = index;
-    let documentEnd: number | undefined;
-    const locator: Locator = (item, fallback) => (pointer) => {
-      documentEnd ??= endOfDocument(linesOf(), start.line - 1);
-      // A List item is scanned from its own start to the next item's: linear in the item, not the List.
-      const next = item === undefined ? undefined : itemStarts[item + 1];
-      const scanned = item === undefined
-        ? scanPointer(linesOf(), start, documentEnd, keysFromPointer(pointer))
-        : scanPointer(linesOf(), itemStarts[item], next ? next.line - 1 : documentEnd, keysFromPointer(pointer));
-      if (scanned !== undefined) {
-        return scanned === 'start' ? fallback : { file, line: scanned.li + 1, column: scanned.col + 1 };
-      }
-      const found = documentAt(docIndex, start.line);
-      return found ? positionOf(found.doc, found.lineCounter, `${item === undefined ? '' : `/items/${item}`}${pointer}`, fallback) : fallback;
-    };
-    let itemStarts: LocatedManifest['location'][] = [];
+    let itemStarts: readonly SourceLocation[] = NO_ITEMS;
     if (isObject(value) && value.kind === 'List' && Array.isArray(value.items)) {
       // A List's items are located by their `- ` lines; anything less plain takes the careful path.
-      const found = blockItemStarts(lines, start, starts[index + 1]?.line ?? lines.length + 1, value.items.length);
+      listLines ??= lineStarts(text, lineCount);
+      const found = blockItemStarts(file, text, listLines, start, starts[index + 1]?.line ?? lineCount + 1, value.items.length);
       if (!found) {
         return undefined;
       }
-      itemStarts = found.map((p) => ({ file, ...p }));
+      itemStarts = found;
     }
+    const document = new FastDocument(source, index, start, itemStarts);
     index++;
-    skipped += collect(value, { file, line: start.line, column: start.column }, objects, itemStarts, locator);
+    skipped += collect(value, { file, line: start.line, column: start.column }, objects, itemStarts,
+      (manifest, location, item) => new FastLocated(manifest, location, document, item));
   }
   return { objects, skipped };
+}
+
+/** The item starts of a document that is no List: one array for all of them. */
+const NO_ITEMS: readonly SourceLocation[] = [];
+
+/**
+ * Where each document of a file starts: the first line with content after each `---` (or at the top), and how many
+ * lines the file has. Only a marker line, or a line while a start is still wanted, is looked at closely.
+ */
+function documentStarts(text: string): { starts: { line: number; column: number }[]; lineCount: number } {
+  const starts: { line: number; column: number }[] = [];
+  let pending = true;
+  let i = 0;
+  for (let lineStart = 0; lineStart <= text.length; i++) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd === -1) {
+      lineEnd = text.length;
+    }
+    if (pending || text.startsWith('---', lineStart)) {
+      const line = text.slice(lineStart, lineEnd);
+      if (DOCUMENT_MARKER.test(line)) {
+        pending = true;
+        const rest = line.slice(3).trim();
+        if (rest && !rest.startsWith('#')) {
+          starts.push({ line: i + 1, column: 3 + line.slice(3).search(/\S/) + 1 });
+          pending = false;
+        }
+      } else {
+        const trimmed = line.trim();
+        if (trimmed && !trimmed.startsWith('#') && !trimmed.startsWith('%')) {
+          starts.push({ line: i + 1, column: line.length - line.trimStart().length + 1 });
+          pending = false;
+        }
+      }
+    }
+    lineStart = lineEnd + 1;
+  }
+  return { starts, lineCount: i };
+}
+
+/**
+ * A file the fast path read, for locating fields in it: js-yaml keeps no positions, so a finding's field is found
+ * by scanning the document's lines; what the scan is unsure of, the file is read again for, with positions, once.
+ * The lines are split when a field is first asked for: most files get no finding, and holding the lines of every
+ * file until the findings are placed costs more in garbage collection than splitting the few that do.
+ */
+class FastSource {
+  private lines?: string[];
+  private reread?: { docs: Document.Parsed[]; lineCounter: LineCounter };
+
+  constructor(readonly file: string, private readonly text: string) {}
+
+  linesOf(): string[] {
+    return (this.lines ??= this.text.split('\n'));
+  }
+
+  /** The document `i` as the careful reader sees it, if it is the same document the fast path saw (it starts on `line`). */
+  documentAt(i: number, line: number): { doc: Document.Parsed; lineCounter: LineCounter } | undefined {
+    const reread = (this.reread ??= readAgain(this.text));
+    const doc = reread.docs[i];
+    // The same document the fast path saw, or none: then the finding stays at the object's start.
+    return doc && reread.lineCounter.linePos(doc.contents!.range![0]).line === line ? { doc, lineCounter: reread.lineCounter } : undefined;
+  }
+}
+
+/** One document the fast path read: what locating a field of its object (or its List's items) needs. */
+class FastDocument {
+  private end?: number;
+
+  constructor(
+    private readonly source: FastSource,
+    private readonly index: number,
+    private readonly start: { line: number; column: number },
+    private readonly itemStarts: readonly SourceLocation[],
+  ) {}
+
+  locate(item: number | undefined, fallback: SourceLocation, pointer: string): SourceLocation {
+    const lines = this.source.linesOf();
+    this.end ??= endOfDocument(lines, this.start.line - 1);
+    // A List item is scanned from its own start to the next item's: linear in the item, not the List.
+    const next = item === undefined ? undefined : this.itemStarts[item + 1];
+    const scanned = item === undefined
+      ? scanPointer(lines, this.start, this.end, keysFromPointer(pointer))
+      : scanPointer(lines, this.itemStarts[item], next ? next.line - 1 : this.end, keysFromPointer(pointer));
+    if (scanned !== undefined) {
+      return scanned === 'start' ? fallback : { file: this.source.file, line: scanned.li + 1, column: scanned.col + 1 };
+    }
+    const found = this.source.documentAt(this.index, this.start.line);
+    return found ? positionOf(found.doc, found.lineCounter, `${item === undefined ? '' : `/items/${item}`}${pointer}`, fallback) : fallback;
+  }
+}
+
+/** An object the fast path read. `locate` is a method, not a closure made per object: a file may hold 100,000 objects. */
+class FastLocated implements LocatedManifest {
+  constructor(
+    readonly manifest: Manifest,
+    readonly location: SourceLocation,
+    private readonly document: FastDocument,
+    private readonly item: number | undefined,
+  ) {}
+
+  locate(pointer: string): SourceLocation {
+    return this.document.locate(this.item, this.location, pointer);
+  }
 }
 
 /** The documents of a file the fast path read, with positions, for locating fields; empty documents left out as the fast path does. */
@@ -274,39 +337,54 @@ function childOf(doc: Document.Parsed, parent: unknown, token: string, depth: nu
  * item on the dash's line (so that the careful path would place them there too).
  */
 function blockItemStarts(
-  lines: readonly string[], start: { line: number; column: number }, end: number, count: number,
-): { line: number; column: number }[] | undefined {
+  file: string, text: string, lineStart: Int32Array, start: { line: number; column: number }, end: number, count: number,
+): SourceLocation[] | undefined {
   if (start.column !== 1) {
     return undefined;
   }
   let i = start.line - 1;
-  while (i < end - 1 && !/^items:[ \t]*(#.*)?$/.test(lines[i])) {
+  while (i < end - 1 && !/^items:[ \t]*(#.*)?$/.test(text.slice(lineStart[i], lineStart[i + 1] - 1))) {
     i++;
   }
-  const found: { line: number; column: number }[] = [];
+  const found: SourceLocation[] = [];
   let indent = -1;
+  // Positions in the text rather than a string for each line: a List may have hundreds of thousands of items.
   for (i++; i < end - 1; i++) {
-    const line = lines[i];
-    const trimmed = line.trimStart();
-    if (trimmed === '' || trimmed.startsWith('#')) {
+    const from = lineStart[i];
+    const to = lineStart[i + 1] - 1;
+    const first = skipWhitespace(text, from, to);
+    const lineIndent = first - from;
+    if (first === to || text.charCodeAt(first) === HASH) {
       continue;
     }
-    const lineIndent = line.length - trimmed.length;
+    const dash = text.charCodeAt(first) === DASH && first + 1 < to && text.charCodeAt(first + 1) === SPACE;
     if (indent === -1) {
-      indent = trimmed.startsWith('- ') ? lineIndent : -2;
+      indent = dash ? lineIndent : -2;
     }
-    if (indent < 0 || lineIndent < indent || (lineIndent === indent && !trimmed.startsWith('- '))) {
+    if (indent < 0 || lineIndent < indent || (lineIndent === indent && !dash)) {
       break;
     }
     if (lineIndent === indent) {
-      const rest = trimmed.slice(2).trimStart();
-      if (rest === '' || rest.startsWith('#')) {
+      const rest = skipWhitespace(text, first + 2, to);
+      if (rest === to || text.charCodeAt(rest) === HASH) {
         return undefined;
       }
-      found.push({ line: i + 1, column: line.length - rest.length + 1 });
+      found.push({ file, line: i + 1, column: rest - from + 1 });
     }
   }
   return found.length === count && count > 0 ? found : undefined;
+}
+
+/** Where each of the `count` lines of `text` starts, and after them `text.length + 1`: lines by position, without a string each. */
+function lineStarts(text: string, count: number): Int32Array {
+  const starts = new Int32Array(count + 1);
+  let position = 0;
+  for (let line = 1; line < count; line++) {
+    position = text.indexOf('\n', position) + 1;
+    starts[line] = position;
+  }
+  starts[count] = text.length + 1;
+  return starts;
 }
 
 /** The careful path: the `yaml` library, with exact positions and a bound on alias expansion. */
@@ -345,7 +423,8 @@ function parseCareful(file: string, text: string): ParsedFile {
     const parsedDoc = doc;
     const locator: Locator = (item, fallback) => (pointer) =>
       positionOf(parsedDoc, lineCounter, `${item === undefined ? '' : `/items/${item}`}${pointer}`, fallback);
-    skipped += collect(value, { file, line: pos.line, column: pos.col }, objects, itemStarts, locator);
+    skipped += collect(value, { file, line: pos.line, column: pos.col }, objects, itemStarts,
+      (manifest, location, item) => ({ manifest, location, locate: locator(item, location) }));
   }
   return { objects, skipped };
 }
@@ -353,22 +432,24 @@ function parseCareful(file: string, text: string): ParsedFile {
 /** Makes the `locate` of a document's object, or of the List item of that index (its pointers lie under `/items/<item>`). */
 type Locator = (item: number | undefined, fallback: SourceLocation) => (pointer: string) => SourceLocation;
 
+/** Makes the located object of a manifest of a document: the document's own, or its List's item of that index. */
+type Place = (manifest: Manifest, location: SourceLocation, item: number | undefined) => LocatedManifest;
+
 /** Adds the Kubernetes objects of one document (a `List` gives its items) and returns how many documents were skipped. */
-function collect(
-  value: unknown, location: LocatedManifest['location'], objects: LocatedManifest[], itemStarts: LocatedManifest['location'][], locator: Locator,
-): number {
+function collect(value: unknown, location: SourceLocation, objects: LocatedManifest[], itemStarts: readonly SourceLocation[], place: Place): number {
   let skipped = 0;
   if (isObject(value) && value.kind === 'List' && Array.isArray(value.items)) {
-    for (const [i, item] of value.items.entries()) {
+    const items: unknown[] = value.items;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
       if (isKubernetesObject(item)) {
-        const itemLocation = itemStarts[i] ?? location;
-        objects.push({ manifest: item, location: itemLocation, locate: locator(i, itemLocation) });
+        objects.push(place(item, itemStarts[i] ?? location, i));
       } else {
         skipped++;
       }
     }
   } else if (isKubernetesObject(value)) {
-    objects.push({ manifest: value, location, locate: locator(undefined, location) });
+    objects.push(place(value, location, undefined));
   } else {
     skipped++;
   }
@@ -387,9 +468,11 @@ function isKubernetesObject(value: unknown): value is Manifest {
  * indentation a level plus each compact `- `, `? ` or `: ` that opens a line.
  */
 export function nestingDepth(text: string): number {
+  // Character codes rather than one-character strings: this runs over every byte of every file.
   let flow = 0;
   let max = 0;
-  let quote = '';
+  /** The quote a quoted scalar opened (`"` or `'`), or 0 outside one. */
+  let quote = 0;
   /** The indentation of the line that opened a block scalar, or -1 outside one. */
   let blockIndent = -1;
   /** Whether the next non-blank character starts a value (where `[`, `{`, quotes and block indicators mean something). */
@@ -401,27 +484,27 @@ export function nestingDepth(text: string): number {
       lineEnd = text.length;
     }
     let i = lineStart;
-    while (i < lineEnd && (text[i] === ' ' || text[i] === '\t')) {
+    while (i < lineEnd && isSpaceOrTab(text.charCodeAt(i))) {
       i++;
     }
     const indent = i - lineStart;
-    const blank = i === lineEnd || text[i] === '\r';
-    if (quote === '' && flow === 0 && blockIndent >= 0) {
+    const blank = i === lineEnd || text.charCodeAt(i) === CR;
+    if (quote === 0 && flow === 0 && blockIndent >= 0) {
       if (blank || indent > blockIndent) {
         lineStart = lineEnd + 1;
         continue;
       }
       blockIndent = -1;
     }
-    if (quote === '' && flow === 0 && !blank) {
+    if (quote === 0 && flow === 0 && !blank) {
       valueStart = true;
       // Block nesting: indentation, then each compact indicator followed by a blank.
       let levels = Math.floor(indent / 2);
       let j = i;
-      while (j + 1 < lineEnd && (text[j] === '-' || text[j] === '?' || text[j] === ':') && (text[j + 1] === ' ' || text[j + 1] === '\t')) {
+      while (j + 1 < lineEnd && isCompactIndicator(text.charCodeAt(j)) && isSpaceOrTab(text.charCodeAt(j + 1))) {
         levels++;
         j += 2;
-        while (j < lineEnd && (text[j] === ' ' || text[j] === '\t')) {
+        while (j < lineEnd && isSpaceOrTab(text.charCodeAt(j))) {
           j++;
         }
       }
@@ -430,71 +513,70 @@ export function nestingDepth(text: string): number {
       }
     }
     for (; i < lineEnd; i++) {
-      const c = text[i];
-      if (quote === '"') {
-        if (c === '\\') {
+      const c = text.charCodeAt(i);
+      if (quote === DOUBLE_QUOTE) {
+        if (c === BACKSLASH) {
           i++;
-        } else if (c === '"') {
-          quote = '';
+        } else if (c === DOUBLE_QUOTE) {
+          quote = 0;
         }
         continue;
       }
-      if (quote === "'") {
-        if (c === "'") {
-          if (text[i + 1] === "'") {
+      if (quote === SINGLE_QUOTE) {
+        if (c === SINGLE_QUOTE) {
+          if (text.charCodeAt(i + 1) === SINGLE_QUOTE) {
             i++;
           } else {
-            quote = '';
+            quote = 0;
           }
         }
         continue;
       }
-      if (c === ' ' || c === '\t' || c === '\r') {
+      if (c === SPACE || c === TAB || c === CR) {
         continue;
       }
-      const previous = i === lineStart ? ' ' : text[i - 1];
-      if (c === '#' && (previous === ' ' || previous === '\t')) {
+      if (c === HASH && (i === lineStart || isSpaceOrTab(text.charCodeAt(i - 1)))) {
         break;
       }
-      const next = i + 1 < lineEnd ? text[i + 1] : ' ';
-      const blankAfter = next === ' ' || next === '\t' || next === '\r';
+      const next = i + 1 < lineEnd ? text.charCodeAt(i + 1) : SPACE;
+      const blankAfter = next === SPACE || next === TAB || next === CR;
       if (flow > 0) {
-        if (c === '[' || c === '{') {
+        if (c === OPEN_BRACKET || c === OPEN_BRACE) {
           flow++;
           max = Math.max(max, flow);
           valueStart = true;
-        } else if (c === ']' || c === '}') {
+        } else if (c === CLOSE_BRACKET || c === CLOSE_BRACE) {
           flow--;
           valueStart = false;
-        } else if ((c === '"' || c === "'") && valueStart) {
+        } else if ((c === DOUBLE_QUOTE || c === SINGLE_QUOTE) && valueStart) {
           quote = c;
           valueStart = false;
         } else {
-          valueStart = c === ',' || c === ':' || (valueStart && (c === '?' || c === '-') && blankAfter);
+          valueStart = c === COMMA || c === COLON || (valueStart && (c === QUESTION || c === DASH) && blankAfter);
         }
         continue;
       }
       if (!valueStart) {
         // Inside a plain scalar or key: `: ` starts the value.
-        if (c === ':' && blankAfter) {
+        if (c === COLON && blankAfter) {
           valueStart = true;
         }
         continue;
       }
-      if (c === '[' || c === '{') {
+      if (c === OPEN_BRACKET || c === OPEN_BRACE) {
         flow = 1;
         max = Math.max(max, flow);
-      } else if (c === '"' || c === "'") {
+      } else if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
         quote = c;
         valueStart = false;
-      } else if ((c === '-' || c === '?' || c === ':') && blankAfter) {
+      } else if (isCompactIndicator(c) && blankAfter) {
         // Another indicator: still at the start of a value.
-      } else if (c === '&' || c === '!' || c === '*') {
+      } else if (c === AMPERSAND || c === BANG || c === STAR) {
         // An anchor, tag or alias: the value (if any) comes after it.
-        while (i + 1 < lineEnd && text[i + 1] !== ' ' && text[i + 1] !== '\t') {
+        while (i + 1 < lineEnd && !isSpaceOrTab(text.charCodeAt(i + 1))) {
           i++;
         }
-      } else if ((c === '|' || c === '>') && /^[|>][0-9+-]*[ \t\r]*(#.*)?$/.test(text.slice(i, lineEnd))) {
+      } else if ((c === PIPE || c === GREATER) && /^[|>][0-9+-]*[ \t\r]*(#.*)?$/.test(text.slice(i, lineEnd))) {
         blockIndent = indent;
         break;
       } else {
@@ -504,6 +586,50 @@ export function nestingDepth(text: string): number {
     lineStart = lineEnd + 1;
   }
   return max;
+}
+
+const SPACE = 32;
+const TAB = 9;
+const CR = 13;
+const HASH = 35;
+const DOUBLE_QUOTE = 34;
+const SINGLE_QUOTE = 39;
+const BACKSLASH = 92;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const COMMA = 44;
+const COLON = 58;
+const QUESTION = 63;
+const DASH = 45;
+const AMPERSAND = 38;
+const BANG = 33;
+const STAR = 42;
+const PIPE = 124;
+const GREATER = 62;
+
+/** Where the first character `trimStart` would keep is in `text` from `from` on, or `to`. */
+function skipWhitespace(text: string, from: number, to: number): number {
+  let i = from;
+  while (i < to && isWhitespace(text.charCodeAt(i))) {
+    i++;
+  }
+  return i;
+}
+
+/** JavaScript's white space and line terminators, which `trimStart` and `\s` remove. */
+function isWhitespace(code: number): boolean {
+  return code === SPACE || (code >= TAB && code <= CR) || (code > 127 && /\s/.test(String.fromCharCode(code)));
+}
+
+function isSpaceOrTab(code: number): boolean {
+  return code === SPACE || code === TAB;
+}
+
+/** `-`, `?` or `:`, which open a compact nested node when a blank follows. */
+function isCompactIndicator(code: number): boolean {
+  return code === DASH || code === QUESTION || code === COLON;
 }
 
 function firstLine(e: unknown): string {
@@ -750,6 +876,17 @@ class FlowCursor {
   /** Reads a quoted scalar starting at its quote; undefined when it does not close. */
   readQuoted(): string | undefined {
     const q = this.peek();
+    // The common case at once: closed on its own line, with no escape, and (in double quotes) no control character.
+    const line = this.lines[this.li];
+    const close = line.indexOf(q, this.col + 1);
+    if (close !== -1) {
+      const raw = line.slice(this.col + 1, close);
+      const plain = q === '"' ? !/[\\\u0000-\u001f]/.test(raw) : line.charCodeAt(close + 1) !== 39;
+      if (plain) {
+        this.col = close + 1;
+        return raw;
+      }
+    }
     let raw = '';
     this.advance();
     for (let c = this.peek(); c !== ''; c = this.peek()) {
@@ -827,7 +964,7 @@ function flowStep(lines: readonly string[], node: ScanNode, token: string): Step
     const at = cur.here();
     if (open === '[') {
       if (index === wanted) {
-        return { at, child: { ...at, end: node.end, flow: true } };
+        return { at, child: { li: at.li, col: at.col, end: node.end, flow: true } };
       }
     } else {
       let key: string | undefined;
@@ -852,7 +989,7 @@ function flowStep(lines: readonly string[], node: ScanNode, token: string): Step
       }
       if (key === token) {
         const value = cur.peek();
-        return { at, child: value === ',' || value === '}' ? undefined : { ...cur.here(), end: node.end, flow: true } };
+        return { at, child: value === ',' || value === '}' ? undefined : { li: cur.li, col: cur.col, end: node.end, flow: true } };
       }
     }
     if (!cur.skipValue()) {

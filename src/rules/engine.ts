@@ -29,12 +29,30 @@ function applySuppressions(rules: readonly Rule[], check: (rule: Rule) => Violat
         suppressions = suppressionsOf(violation.object);
         suppressionCache.set(violation.object, suppressions);
       }
-      const reason = suppressions.get(rule.id);
-      findings.push(reason === undefined ? { ...violation, rule } : { ...violation, rule, suppressedBecause: reason });
+      findings.push(findingOf(violation, rule, suppressions.get(rule.id)));
     }
   }
   return findings;
 }
+
+/**
+ * The violation's fields, its rule and the reason of its suppression. Copied by name: a spread of violations of many
+ * shapes goes through V8's slowest path, microseconds a finding, and a bomb has tens of thousands of them.
+ */
+function findingOf(violation: Violation, rule: Rule, reason: string | undefined): Finding {
+  // In the order a spread gave: the violation's fields, then the rule.
+  const finding = { object: violation.object, path: violation.path, message: violation.message } as { -readonly [K in keyof Finding]: Finding[K] };
+  if (hasOwnProperty.call(violation, 'value')) {
+    finding.value = violation.value;
+  }
+  finding.rule = rule;
+  if (reason !== undefined) {
+    finding.suppressedBecause = reason;
+  }
+  return finding;
+}
+
+const hasOwnProperty = Object.prototype.hasOwnProperty;
 
 /** Findings no suppression silenced. */
 export function unsuppressed(findings: readonly Finding[]): Finding[] {

@@ -4,9 +4,12 @@ import { isApplied, isJobOrPod, waveOf } from './workloads';
 import { escapeToken } from '../core/json-pointer';
 import { at, isObject, listAt, Manifest } from '../core/manifest';
 
-/** A wave as Argo CD reads it: an integer, anything else (and no annotation) wave 0. */
-function waveNumber(obj: Manifest): number {
-  const text = waveOf(obj)?.wave.trim() ?? '';
+/** A declared wave as Argo CD reads it: an integer, anything else (and no annotation) wave 0. */
+function waveNumber(declared: { wave: string } | undefined): number {
+  if (declared === undefined) {
+    return 0;
+  }
+  const text = declared.wave.trim();
   return /^[+-]?\d{1,9}$/.test(text) ? Number(text) : 0;
 }
 
@@ -66,15 +69,18 @@ export const jobInSyncWave: Rule = {
     + 'the deploy (smoke tests, gates), make it a PostSync hook.',
   check({ resources }) {
     const applied = resources.filter(isApplied);
+    // Each object's annotation read once, for the count below and for the Jobs among them.
+    const declared = applied.map(waveOf);
     // Sorted once, so that counting the resources at or after a wave is a binary search: linear-logarithmic however many Jobs.
-    const waves = applied.map(waveNumber).sort((a, b) => a - b);
+    const waves = declared.map(waveNumber).sort((a, b) => a - b);
     const found: Violation[] = [];
-    for (const obj of applied) {
-      const wave = waveOf(obj);
+    for (let i = 0; i < applied.length; i++) {
+      const obj = applied[i];
+      const wave = declared[i];
       if (wave === undefined || !isJobOrPod(obj) || onlyWaits(obj)) {
         continue;
       }
-      const number = waveNumber(obj);
+      const number = waveNumber(wave);
       const withOrAfter = waves.length - firstAtOrAfter(waves, number) - 1;
       if (withOrAfter === 0) {
         continue;

@@ -1,6 +1,6 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { isAppProject, isObject, listAt, Manifest } from '../core/manifest';
+import { isAppProject, isObject, listAt, Manifest, objectsWhere } from '../core/manifest';
 
 /** An AppProject that allows any repository, any destination, or any cluster-scoped kind. */
 export const permissiveProject: Rule = {
@@ -16,7 +16,7 @@ export const permissiveProject: Rule = {
   fix: 'List the exact repositories, destinations and cluster-scoped kinds the team needs (SafeProject refuses "*").',
   check({ application, resources }) {
     const found: Violation[] = [];
-    const projects = [...(application ? [application] : []), ...resources].filter(isAppProject);
+    const projects = objectsWhere(application, resources, isAppProject);
     for (const p of projects) {
       check(p, found);
     }

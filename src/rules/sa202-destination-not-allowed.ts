@@ -1,6 +1,6 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { at, isApplication, isAppProject, listAt, Manifest, sourcesOf, stringAt } from '../core/manifest';
+import { at, isApplication, isAppProject, listAt, Manifest, objectsWhere, sourcesOf, stringAt } from '../core/manifest';
 import { destinationAllowed, sourceAllowed } from '../core/project-policy';
 
 /** An Application whose AppProject, present in the same input, does not allow its destination or source. */
@@ -15,16 +15,15 @@ export const destinationNotAllowed: Rule = {
     + 'with the Application (for example in the folder an app-of-apps root deploys).',
   fix: 'Add the destination or repository to the AppProject, or point the Application at an allowed one.',
   check({ application, resources }) {
-    const all = [...(application ? [application] : []), ...resources];
     const projects = new Map<string, Manifest>();
-    for (const p of all.filter(isAppProject)) {
+    for (const p of objectsWhere(application, resources, isAppProject)) {
       projects.set(stringAt(p, 'metadata', 'name') ?? '', p);
     }
     if (projects.size === 0) {
       return [];
     }
     const found: Violation[] = [];
-    for (const app of all.filter(isApplication)) {
+    for (const app of objectsWhere(application, resources, isApplication)) {
       const project = projects.get(stringAt(app, 'spec', 'project') ?? '');
       if (!project) {
         continue;

@@ -1,6 +1,6 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { isAppProject, isObject, listAt } from '../core/manifest';
+import { isAppProject, isObject, listAt, objectsWhere } from '../core/manifest';
 
 /** An AppProject role that may sync local manifests in place of Git. */
 export const overrideGranted: Rule = {
@@ -14,7 +14,7 @@ export const overrideGranted: Rule = {
   fix: 'Remove the override policy, or keep it with a reasoned suppression of SA205 on the AppProject (SafeProject\'s overrideGrant writes one).',
   check({ application, resources }) {
     const found: Violation[] = [];
-    for (const project of [...(application ? [application] : []), ...resources].filter(isAppProject)) {
+    for (const project of objectsWhere(application, resources, isAppProject)) {
       listAt(project, 'spec', 'roles').forEach((role, i) => {
         if (!isObject(role)) {
           return;

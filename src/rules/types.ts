@@ -22,12 +22,12 @@ export interface RuleInput {
 
 /** The repository an audit reads, as the rules about source paths need it. */
 export interface RepositoryFacts {
+  /** Whether its URL was given (`--repo-url`, the Git remote) rather than inferred from the source paths it holds. */
+  readonly identified?: boolean;
   /** Whether Argo CD, reading `repoURL`, reads the audited files. */
   isAudited(repoURL: string): boolean;
   /** Whether the repository holds the folder, spelled as `repositoryDir` of core/source-paths.ts spells it. */
   hasDirectory(dir: string): boolean;
-  /** Whether its URL was given (`--repo-url`, the Git remote) rather than inferred from the source paths it holds. */
-  readonly identified?: boolean;
 }
 
 /** One Application among all those of an audit, with the file it is written in (relative to the repository root). */

@@ -52,26 +52,42 @@ export function isTargetOf(obj: Manifest, target: ScaleTarget, application: Mani
  * linear in the resources however many autoscalers there are. The same answer as `targets.find(isTargetOf)`.
  */
 export class ScaleTargetIndex {
-  private readonly byKey = new Map<string, ScaleTarget>();
+  /** Kind, then group, name and namespace: no key string is built for each of many resources. */
+  private readonly byKey = new Map<string, Map<string, Map<string, Map<string, ScaleTarget>>>>();
+  private readonly empty: boolean;
 
   constructor(targets: readonly ScaleTarget[], private readonly application: Manifest | undefined) {
     for (const t of targets) {
-      const key = JSON.stringify([t.kind, t.group, t.name, t.namespace]);
-      if (!this.byKey.has(key)) {
-        this.byKey.set(key, t);
+      const byNamespace = level(level(level(this.byKey, t.kind), t.group), t.name);
+      if (!byNamespace.has(t.namespace)) {
+        byNamespace.set(t.namespace, t);
       }
     }
+    this.empty = targets.length === 0;
   }
 
   /** The first target that scales `obj`, or undefined. */
   public targetOf(obj: Manifest): ScaleTarget | undefined {
-    const name = stringAt(obj, 'metadata', 'name');
-    if (this.byKey.size === 0 || typeof obj.kind !== 'string' || name === undefined) {
+    if (this.empty || typeof obj.kind !== 'string') {
       return undefined;
     }
-    const key = JSON.stringify([obj.kind, groupOf(stringAt(obj, 'apiVersion') ?? ''), name, effectiveNamespace(obj, this.application)]);
-    return this.byKey.get(key);
+    const name = stringAt(obj, 'metadata', 'name');
+    const byGroup = this.byKey.get(obj.kind);
+    if (name === undefined || byGroup === undefined) {
+      return undefined;
+    }
+    return byGroup.get(groupOf(stringAt(obj, 'apiVersion') ?? ''))?.get(name)?.get(effectiveNamespace(obj, this.application));
   }
+}
+
+/** The map under `key` in `map`, added when missing. */
+function level<T>(map: Map<string, Map<string, T>>, key: string): Map<string, T> {
+  let found = map.get(key);
+  if (found === undefined) {
+    found = new Map();
+    map.set(key, found);
+  }
+  return found;
 }
 
 /**
@@ -116,11 +132,12 @@ export function isApplied(obj: Manifest): boolean {
  * `helm.sh/hook-weight` (pkg/sync/syncwaves); undefined when neither is set (wave 0).
  */
 export function waveOf(obj: Manifest): { wave: string; annotation: string } | undefined {
-  const wave = stringAt(obj, 'metadata', 'annotations', SYNC_WAVE_ANNOTATION);
+  const annotations = at(obj, 'metadata', 'annotations');
+  const wave = stringAt(annotations, SYNC_WAVE_ANNOTATION);
   if (wave !== undefined) {
     return { wave, annotation: SYNC_WAVE_ANNOTATION };
   }
-  const weight = stringAt(obj, 'metadata', 'annotations', HELM_HOOK_WEIGHT_ANNOTATION);
+  const weight = stringAt(annotations, HELM_HOOK_WEIGHT_ANNOTATION);
   return weight === undefined ? undefined : { wave: weight, annotation: HELM_HOOK_WEIGHT_ANNOTATION };
 }
 

@@ -1,5 +1,5 @@
 import { ArgoCdVersion } from '../../src/core/argocd-version';
-import { at, describeObject, isAutoSync, isObject, listAt, sourcesOf, stringAt, syncOptionsOf } from '../../src/core/manifest';
+import { at, describeObject, isAppProject, isAutoSync, isObject, listAt, objectsWhere, sourcesOf, stringAt, syncOptionsOf } from '../../src/core/manifest';
 
 describe('reading manifests', () => {
   const obj = { spec: { list: [1, 'a'], text: 'x', nested: { n: 1 } } };
@@ -20,6 +20,21 @@ describe('reading manifests', () => {
 
   test('isObject: plain objects only', () => {
     expect([{}, [], null, 'x', 1].map(isObject)).toEqual([true, false, false, false, false]);
+  });
+
+  test('objectsWhere: the Application first when it passes, then the passing resources in their order', () => {
+    // GIVEN an AppProject given as the Application, and resources of which two are AppProjects
+    const project = (name: string) => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'AppProject', metadata: { name } });
+    const resources = [project('a'), { apiVersion: 'v1', kind: 'ConfigMap' }, project('b')];
+
+    // WHEN the AppProjects among them are asked for, with and without that Application
+    const withApplication = objectsWhere(project('root'), resources, isAppProject);
+    const without = objectsWhere(undefined, resources, isAppProject);
+
+    // THEN the Application comes first, the resources follow in order, and nothing else
+    expect(withApplication.map((p) => stringAt(p, 'metadata', 'name'))).toEqual(['root', 'a', 'b']);
+    expect(without).toEqual([resources[0], resources[2]]);
+    expect(objectsWhere({ kind: 'Application' }, resources, isAppProject)).toHaveLength(2);
   });
 });
 
