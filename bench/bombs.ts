@@ -15,14 +15,20 @@ interface Bomb {
   readonly reportOnly?: string;
 }
 
+const OVER_LIMIT = 'over the 5 MiB file limit: the CLI refuses it unread unless --max-file-size is raised';
+
 const BOMBS: Record<string, Bomb> = {
   'glob-destination': { make: globDestinationBomb },
   'glob-source-repo': { make: globSourceRepoBomb },
   'glob-ignore': { make: globIgnoreBomb },
   'slashes-300k': { make: () => slashBomb(300_000) },
-  'pairing-5mb': { make: () => pairingBomb(17_000) },
-  'pairing-10mb': { make: () => pairingBomb(34_000), reportOnly: 'over the 5 MB file limit; read only with a raised --max-file-size' },
-  'list-175k': { make: () => hugeListBomb(175_000) },
+  // The largest of each shape the CLI reads with its default 5 MiB limit, held to the budget...
+  'pairing-4.9mb': { make: () => pairingBomb(16_000) },
+  'list-150k': { make: () => hugeListBomb(150_000) },
+  // ...and the sizes of the attack, which the CLI refuses unread unless --max-file-size is raised.
+  'pairing-5mb': { make: () => pairingBomb(17_000), reportOnly: OVER_LIMIT },
+  'pairing-10mb': { make: () => pairingBomb(34_000), reportOnly: OVER_LIMIT },
+  'list-175k': { make: () => hugeListBomb(175_000), reportOnly: OVER_LIMIT },
 };
 
 const only = process.argv.slice(2);
