@@ -78,7 +78,7 @@ export function parseManifests(file: string, content: Uint8Array): ParsedFile {
   return fast ?? parseCareful(file, text);
 }
 
-/** Anchors or aliases (`&name`, `*name`) outside quotes: such files take the careful path, which bounds alias expansion. */
+/** What may be an anchor or an alias (`&name`, `*name`): such files are checked node by node, and take the careful path, which bounds alias expansion, when one is. */
 const ANCHOR_OR_ALIAS = /(^|[\s,[{:-])[&*][^\s,\]}]/m;
 const DOCUMENT_MARKER = /^---(?=\s|$)/;
 /**
@@ -93,18 +93,30 @@ const FAST_SCHEMA = jsyaml.CORE_SCHEMA.extend([(jsyaml as unknown as { types: { 
  * line is. Returns undefined to hand anything unusual, or any error, to the careful path.
  */
 function parseFast(file: string, text: string): ParsedFile | undefined {
-  if (ANCHOR_OR_ALIAS.test(text) || /^\.\.\.(\s|$)/m.test(text)) {
+  if (/^\.\.\.(\s|$)/m.test(text)) {
     return undefined;
   }
+  // The quick test also fires on `*` and `&` in cron strings, globs and comments: then js-yaml, which keeps an alias
+  // as a reference to its anchor's value rather than a copy, says whether any node really carries an anchor (no alias
+  // can be without one). A file that does takes the careful path.
+  let anchored = false;
+  const listener = ANCHOR_OR_ALIAS.test(text)
+    ? (event: string, state: { anchor: string | null }) => {
+      anchored ||= event === 'close' && state.anchor !== null;
+    }
+    : undefined;
   let values: unknown[];
   try {
     // js-yaml's own limit (100 by default) would refuse on this path what the careful path accepts.
-    values = jsyaml.loadAll(text, undefined, { schema: FAST_SCHEMA, maxDepth: MAX_DEPTH + 2 } as jsyaml.LoadOptions) as unknown[];
+    values = jsyaml.loadAll(text, undefined, { schema: FAST_SCHEMA, maxDepth: MAX_DEPTH + 2, ...listener ? { listener } : {} } as jsyaml.LoadOptions) as unknown[];
   } catch (e) {
     // Too deep for js-yaml is too deep for anyone: do not hand it to a recursive parser.
     if (/depth|nest/i.test(String((e as Error).message))) {
       return { objects: [], skipped: 0, problem: `nests too deeply: ${firstLine(e)}` };
     }
+    return undefined;
+  }
+  if (anchored) {
     return undefined;
   }
   const { starts, lineCount } = documentStarts(text);
