@@ -108,7 +108,8 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
   let values: unknown[];
   try {
     // js-yaml's own limit (100 by default) would refuse on this path what the careful path accepts.
-    values = jsyaml.loadAll(text, undefined, { schema: FAST_SCHEMA, maxDepth: MAX_DEPTH + 2, ...listener ? { listener } : {} } as jsyaml.LoadOptions) as unknown[];
+    const options = { schema: FAST_SCHEMA, maxDepth: MAX_DEPTH + 2, ...listener ? { listener } : {} };
+    values = jsyaml.loadAll(text, undefined, options as jsyaml.LoadOptions) as unknown[];
   } catch (e) {
     // Too deep for js-yaml is too deep for anyone: do not hand it to a recursive parser.
     if (/depth|nest/i.test(String((e as Error).message))) {
