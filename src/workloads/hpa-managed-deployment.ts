@@ -3,18 +3,13 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { handReplicasToAutoscaler, podPropsOf } from './autoscaled-workload';
 import { Autoscaler } from './autoscaler';
+import { HpaManagedPodProps } from './hpa-managed-pod';
 import { SafeApplication } from '../application/safe-application';
 
 /**
  * Props of an {@link HpaManagedDeployment}. There is deliberately no `replicas`: the autoscaler owns it.
  */
-export interface HpaManagedDeploymentProps {
-  /** Who owns the replica count: an HPA created here, a KEDA ScaledObject, or an HPA managed elsewhere. */
-  readonly autoscaler: Autoscaler;
-
-  /** The pod's containers. Give them CPU or memory requests: utilization targets are relative to them. */
-  readonly containers: kplus.ContainerProps[];
-
+export interface HpaManagedDeploymentProps extends HpaManagedPodProps {
   /**
    * The Deployment's metadata. Give it a name: it is part of the ignore rule and renaming it makes Argo CD
    * delete and recreate the Deployment.
@@ -22,48 +17,6 @@ export interface HpaManagedDeploymentProps {
    * @default - a name generated from the construct path
    */
   readonly metadata?: ApiObjectMetadata;
-
-  /**
-   * Init containers.
-   *
-   * @default - none
-   */
-  readonly initContainers?: kplus.ContainerProps[];
-
-  /**
-   * Volumes the containers can mount.
-   *
-   * @default - none
-   */
-  readonly volumes?: kplus.Volume[];
-
-  /**
-   * Metadata of the pod template.
-   *
-   * @default - only the selector label cdk8s-plus adds
-   */
-  readonly podMetadata?: ApiObjectMetadata;
-
-  /**
-   * The service account the pods run as.
-   *
-   * @default - the namespace's default service account
-   */
-  readonly serviceAccount?: kplus.IServiceAccount;
-
-  /**
-   * Whether the service account token is mounted.
-   *
-   * @default false
-   */
-  readonly automountServiceAccountToken?: boolean;
-
-  /**
-   * The pod security context.
-   *
-   * @default - cdk8s-plus defaults (run as non-root)
-   */
-  readonly securityContext?: kplus.PodSecurityContextProps;
 
   /**
    * How pods are replaced on a rollout.
@@ -85,13 +38,6 @@ export interface HpaManagedDeploymentProps {
    * @default Duration.seconds(600)
    */
   readonly progressDeadline?: Duration;
-
-  /**
-   * Grace period for pod termination.
-   *
-   * @default Duration.seconds(30)
-   */
-  readonly terminationGracePeriod?: Duration;
 }
 
 /**
@@ -126,7 +72,6 @@ export class HpaManagedDeployment extends Construct {
     const app = SafeApplication.enclosing(this);
     this.autoscaler = props.autoscaler;
 
-    // The props declare the pod props themselves (they predate HpaManagedPodProps); podPropsOf reads them the same.
     this.deployment = new kplus.Deployment(this, 'Resource', {
       ...podPropsOf(props),
       metadata: props.metadata,

@@ -4,8 +4,8 @@ import { Autoscaler } from './autoscaler';
 
 /**
  * What every workload whose replica count belongs to an autoscaler takes: the autoscaler and the pod. There is
- * deliberately no `replicas`: the autoscaler owns it. {@link HpaManagedStatefulSetProps} extends it;
- * {@link HpaManagedDeploymentProps} declares the same props itself, as it did before this type existed.
+ * deliberately no `replicas`: the autoscaler owns it. {@link HpaManagedDeploymentProps} and
+ * {@link HpaManagedStatefulSetProps} extend it.
  */
 export interface HpaManagedPodProps {
   /** Who owns the replica count: an HPA created here, a KEDA ScaledObject, or an HPA managed elsewhere. */
