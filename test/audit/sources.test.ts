@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { applicationYaml, configMapYaml, deploymentYaml, hpaYaml, key, keysOf } from './support';
+import { applicationYaml, configMapYaml, deploymentYaml, hpaYaml, key, keysOf, kustomizeOverlayTree } from './support';
 import { auditFiles, AuditOptions } from '../../src/audit/audit';
 import { AuditFile, AuditResult } from '../../src/audit/types';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
@@ -19,15 +19,7 @@ function rendered(application: string, path: string, ...documents: string[]): { 
   return { application, file: { path, content: Buffer.from(documents.join('---\n'), 'utf8') } };
 }
 
-/** A Kustomize base with an HPA-scaled Deployment (no replicas) and a prod overlay whose patch sets replicas. */
-const OVERLAY = {
-  'apps/web.yaml': applicationYaml('web', { path: 'workloads/web/overlays/prod' }),
-  'workloads/web/base/kustomization.yaml': stringify({ resources: ['deployment.yaml', 'hpa.yaml'] }),
-  'workloads/web/base/deployment.yaml': deploymentYaml('web', 'web'),
-  'workloads/web/base/hpa.yaml': hpaYaml('web', 'web'),
-  'workloads/web/overlays/prod/kustomization.yaml': stringify({ resources: ['../../base'], patches: [{ path: 'replicas.yaml' }] }),
-  'workloads/web/overlays/prod/replicas.yaml': stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'web' }, spec: { replicas: 3 } }),
-};
+const OVERLAY = kustomizeOverlayTree();
 
 describe('auditFiles: Kustomize folders and --rendered', () => {
   test('a folder with a kustomization file is a Kustomize source: not read as plain YAML, and the note says how to give its rendering', () => {

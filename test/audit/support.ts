@@ -151,3 +151,18 @@ export function cleanRepo(): string {
   });
   return root;
 }
+
+/**
+ * A Kustomize base with an HPA-scaled Deployment (no replicas) and a prod overlay whose patch sets replicas, with
+ * Application web deploying the overlay: what only the overlay's rendering shows as SA101 and SA102.
+ */
+export function kustomizeOverlayTree(): Record<string, string> {
+  return {
+    'apps/web.yaml': applicationYaml('web', { path: 'workloads/web/overlays/prod' }),
+    'workloads/web/base/kustomization.yaml': stringify({ resources: ['deployment.yaml', 'hpa.yaml'] }),
+    'workloads/web/base/deployment.yaml': deploymentYaml('web', 'web'),
+    'workloads/web/base/hpa.yaml': hpaYaml('web', 'web'),
+    'workloads/web/overlays/prod/kustomization.yaml': stringify({ resources: ['../../base'], patches: [{ path: 'replicas.yaml' }] }),
+    'workloads/web/overlays/prod/replicas.yaml': stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'web' }, spec: { replicas: 3 } }),
+  };
+}

@@ -2,23 +2,16 @@ import { execFileSync } from 'child_process';
 import { join } from 'path';
 import { stringify } from 'yaml';
 import { runCli } from './support';
-import { applicationYaml, deploymentYaml, hpaYaml, JsonReport, writeTree } from '../audit/support';
+import { applicationYaml, deploymentYaml, hpaYaml, JsonReport, kustomizeOverlayTree, writeTree } from '../audit/support';
 import { tempDir } from '../support/app';
 
 const REPO = 'https://git.acme.internal/platform/gitops.git';
 const FORK = 'https://git.acme.internal/someone/gitops.git';
 
-/** An overlay whose patch sets replicas under the base's HPA, and an Application of it. */
+/** An overlay whose patch sets replicas under the base's HPA, and an Application of it, in a folder. */
 function overlayRepo(): string {
   const root = tempDir();
-  writeTree(root, {
-    'apps/web.yaml': applicationYaml('web', { path: 'workloads/web/overlays/prod' }),
-    'workloads/web/base/kustomization.yaml': stringify({ resources: ['deployment.yaml', 'hpa.yaml'] }),
-    'workloads/web/base/deployment.yaml': deploymentYaml('web', 'web'),
-    'workloads/web/base/hpa.yaml': hpaYaml('web', 'web'),
-    'workloads/web/overlays/prod/kustomization.yaml': stringify({ resources: ['../../base'], patches: [{ path: 'replicas.yaml' }] }),
-    'workloads/web/overlays/prod/replicas.yaml': stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'web' }, spec: { replicas: 3 } }),
-  });
+  writeTree(root, kustomizeOverlayTree());
   return root;
 }
 
