@@ -1,6 +1,5 @@
 import { execFileSync } from 'child_process';
 import { join } from 'path';
-import { stringify } from 'yaml';
 import { runCli } from './support';
 import { applicationYaml, deploymentYaml, hpaYaml, JsonReport, kustomizeOverlayTree, writeTree } from '../audit/support';
 import { tempDir } from '../support/app';
