@@ -502,11 +502,24 @@ function sourceType(source: Record<string, unknown>, dir: string, files: Readonl
   return inDir('Chart.yaml') ? 'Helm' : 'Directory';
 }
 
-/** The rendered manifests given for an Application, by `namespace/name` or by a name no other Application has. */
-function renderedFor(app: Manifest, rendered: Map<string, RenderedInput>, byName: Map<string, string[]>): RenderedInput | undefined {
-  const name = stringAt(app, 'metadata', 'name') ?? '';
-  const input = rendered.get(`${stringAt(app, 'metadata', 'namespace') ?? ''}/${name}`)
-    ?? ((byName.get(name)?.length ?? 0) === 1 ? rendered.get(name) : undefined);
+/** An Application's name as `--rendered` may give it, and whether it is written in the files or generated. */
+interface NamedApplication {
+  readonly key: string;
+  readonly written: boolean;
+}
+
+/**
+ * The rendered manifests given for an Application: by `namespace/name`, or by its name when it is the one written
+ * Application of that name, or, with none written, the one generated (an ApplicationSet's Applications live in the
+ * ApplicationSet's namespace).
+ */
+function renderedFor(
+  name: string, namespace: string, written: boolean, rendered: Map<string, RenderedInput>, byName: Map<string, NamedApplication[]>,
+): RenderedInput | undefined {
+  const candidates = byName.get(name) ?? [];
+  const writtenCount = candidates.filter((c) => c.written).length;
+  const byBareName = writtenCount === 1 ? written : writtenCount === 0 && candidates.length === 1;
+  const input = rendered.get(`${namespace}/${name}`) ?? (byBareName ? rendered.get(name) : undefined);
   if (input) {
     input.used = true;
   }
@@ -530,12 +543,12 @@ interface SetContext {
 function groupUnits(
   objects: LocatedManifest[], notes: string[], problems: FileProblem[], templateFiles: AuditFile[], context: SetContext,
 ): AuditUnit[] {
-  const applications: { located: LocatedManifest; name: string; set?: SetOrigin }[] = [];
+  const applications: { located: LocatedManifest; name: string; namespace: string; set?: SetOrigin }[] = [];
   const others: LocatedManifest[] = [];
   let repository: RepositoryView | undefined;
   for (const o of objects) {
     if (isApplication(o.manifest)) {
-      applications.push({ located: o, name: stringAt(o.manifest, 'metadata', 'name') ?? '<no name>' });
+      applications.push({ located: o, name: stringAt(o.manifest, 'metadata', 'name') ?? '<no name>', namespace: stringAt(o.manifest, 'metadata', 'namespace') ?? '' });
     } else if (isApplicationSet(o.manifest)) {
       const setName = stringAt(o.manifest, 'metadata', 'name') ?? '<no name>';
       repository ??= context.repository();
@@ -558,6 +571,8 @@ function groupUnits(
             ...(locate ? { locate: (pointer: string) => locate(generated.pointerOf(pointer)) } : {}),
           },
           name: expansion.expanded ? `${generated.name} (ApplicationSet ${setName})` : `${setName} (ApplicationSet template)`,
+          // The controller puts every Application it generates in the ApplicationSet's namespace.
+          namespace: stringAt(o.manifest, 'metadata', 'namespace') ?? '',
           set: {
             id,
             name: setName,
@@ -613,15 +628,15 @@ function groupUnits(
     entry.names.push(set.generated ?? name);
     setNotes.set(key, entry);
   };
-  const byName = new Map<string, string[]>();
-  for (const { located } of applications) {
+  const byName = new Map<string, NamedApplication[]>();
+  for (const { located, namespace, set } of applications) {
     const appName = stringAt(located.manifest, 'metadata', 'name') ?? '';
-    byName.set(appName, [...byName.get(appName) ?? [], `${stringAt(located.manifest, 'metadata', 'namespace') ?? ''}/${appName}`]);
+    byName.set(appName, [...byName.get(appName) ?? [], { key: `${namespace}/${appName}`, written: set === undefined }]);
   }
-  for (const { located, name, set } of applications) {
+  for (const { located, name, namespace, set } of applications) {
     const resources: LocatedManifest[] = [];
     const inUnit = new Set<LocatedManifest>();
-    const rendered = renderedFor(located.manifest, context.rendered, byName);
+    const rendered = renderedFor(stringAt(located.manifest, 'metadata', 'name') ?? '', namespace, set === undefined, context.rendered, byName);
     const { paths, unrendered } = rendered ? { paths: [], unrendered: [] } : sourcePaths(located.manifest, context.facts);
     for (const o of rendered?.objects ?? []) {
       resources.push(o);
@@ -671,12 +686,13 @@ function groupUnits(
     });
   }
   for (const [application, input] of context.rendered) {
-    const matches = byName.get(application) ?? [];
+    const candidates = byName.get(application) ?? [];
+    const matches = [...new Set(candidates.map((m) => m.key))];
     for (const file of input.used ? [] : input.files) {
       problems.push({
         file,
-        message: matches.length > 1
-          ? `given with --rendered ${application}, which names ${matches.length} Applications (${namesOf(matches)}); give namespace/name`
+        message: candidates.length > 1
+          ? `given with --rendered ${application}, which names ${candidates.length} Applications (${namesOf(matches)}); give namespace/name`
           : `given with --rendered ${application}, which names no Application of the audited files; give the name of an Application (or of one an ApplicationSet generates)`,
       });
     }

@@ -93,6 +93,22 @@ describe('auditFiles: Kustomize folders and --rendered', () => {
     ]);
   });
 
+  test('by name, a rendering goes to the one Application written with that name before those ApplicationSets generate', () => {
+    // GIVEN web written in apps/, and an ApplicationSet in argocd that generates another web
+    const set = stringify({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'ApplicationSet',
+      metadata: { name: 'set', namespace: 'argocd' },
+      spec: { generators: [{ list: { elements: [{ name: 'web' }] } }], template: { metadata: { name: '{{name}}' }, spec: { project: 'payments', destination: { server: 'https://kubernetes.default.svc', namespace: 'web' }, source: { repoURL: REPO, targetRevision: 'main', path: 'workloads/web' } } } },
+    });
+    const tree = { 'apps/web.yaml': applicationYaml('web'), 'apps/set.yaml': set, 'workloads/web/cm.yaml': configMapYaml('settings', 'web') };
+    const result = audit(tree, { rendered: [rendered('web', 'r/web.yaml', deploymentYaml('web', 'web', 3), hpaYaml('web', 'web'))] });
+
+    // WHEN audited / THEN the written web took it (its findings name it), and nothing is a problem
+    expect(result.problems).toEqual([]);
+    expect(keysOf(result.findings.filter((f) => f.location.file === 'r/web.yaml'))).toEqual([key('SA101', 'r/web.yaml', 'web'), key('SA102', 'r/web.yaml', 'web')]);
+  });
+
   test('a rendering that is not YAML is a problem on its file, and the rest is audited', () => {
     const result = audit({ 'apps/web.yaml': applicationYaml('web', { syncPolicy: { automated: { prune: true, selfHeal: false } } }) },
       { rendered: [{ application: 'web', file: { path: 'r/web.yaml', content: Buffer.from('a: [\n') } }] });
