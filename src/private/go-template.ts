@@ -3,7 +3,8 @@ import { badValue, ErrorCode } from '../core/errors';
 import { parseTemplate, ParsedTemplate } from '../core/go-template';
 
 // The parsing is pure and shared with the audit: it lives in core/go-template.ts.
-export { hasAction, parametersOf, parseTemplate, ParsedTemplate, renderSimple, simpleParameter } from '../core/go-template';
+export { hasAction, parametersOf, parseTemplate, renderSimple, simpleParameter } from '../core/go-template';
+export type { ParsedTemplate } from '../core/go-template';
 
 /**
  * `value` parsed as a Go template, or a [SAFE-040] naming `where` and `prop`.
