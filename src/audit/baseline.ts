@@ -64,6 +64,10 @@ export function parseBaseline(text: string, file: string): BaselineEntry[] {
  * and the number of its entries that no finding matched any more.
  */
 export function applyBaseline(result: AuditResult, baseline: readonly BaselineEntry[]): AuditResult {
+  if (baseline.length === 0) {
+    // Nothing is known: no key of any finding is needed (a run without --baseline).
+    return { ...result, staleBaselineEntries: 0 };
+  }
   const known = new Set(baseline.map(keyOf));
   const matched = new Set<string>();
   const findings: AuditFinding[] = [];
