@@ -49,8 +49,9 @@ export interface HelmChartOptions {
   /**
    * Helm values as a tree, rendered into the Application as `valuesObject`. Plain JSON only: strings,
    * finite numbers, booleans, lists and maps; `null` is refused, because cdk8s would leave it out of the
-   * output and the chart's default would stay (Helm removes a default only for an explicit `null`). Never a password, token or private key: SA207 refuses those at synth
-   * (deliver them through an ExternalSecret and the chart's `existingSecret`).
+   * output and the chart's default would stay (Helm removes a default only for an explicit `null`). Never
+   * a password, token or private key: SA207 refuses those at synth (deliver them through an ExternalSecret
+   * and the chart's `existingSecret`).
    *
    * Typed as a map of any value because Helm values are free-form and jsii has no type for a JSON tree;
    * every other option is typed.
@@ -62,7 +63,7 @@ export interface HelmChartOptions {
 
   /**
    * Value files inside the chart, relative to its root, e.g. `values-production.yaml`; later files
-   * override earlier ones. Not absolute, not a URL, without `..`.
+   * override earlier ones. Not absolute, not a URL, without `..`. A missing file fails the render.
    *
    * @default - none: only the chart's own `values.yaml`
    * @see https://argo-cd.readthedocs.io/en/stable/user-guide/helm/#values-files
@@ -173,10 +174,10 @@ function checkList<T>(list: T[] | undefined, prop: string, check: (item: T, prop
 }
 
 function checkValueFile(file: string, prop: string): string {
-  if (typeof file !== 'string' || file.trim() === '' || file.startsWith('/') || file.includes('\\') || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(file)
+  if (typeof file !== 'string' || file.trim() === '' || file.startsWith('/') || file.includes('\\') || /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(file)
     || file.split('/').includes('..')) {
     throw badValue(ErrorCode.INVALID_HELM_SOURCE, WHERE, prop, file,
-      'must be a file inside the chart, relative to its root: not empty, not absolute, not a URL, without ".."',
+      'must be a file inside the chart, relative to its root, with "/" between folders: not empty, not absolute, not a URL, without ".."',
       'give the value file as the chart package holds it, e.g. "values-production.yaml", or put the values in valuesObject');
   }
   return file;

@@ -74,6 +74,10 @@ describe('ExternalSource', () => {
       expect(ExternalSource.gitPath('deploy').helm).toBeUndefined();
     });
 
+    test('a value file in a folder, or with a colon in its name, is kept', () => {
+      expect(ExternalSource.helmChart('x', { valueFiles: ['ci/values-eu.yaml', 'values:eu.yaml'] }).helm?.valueFiles).toEqual(['ci/values-eu.yaml', 'values:eu.yaml']);
+    });
+
     test('a release name of 53 characters is kept', () => {
       expect(ExternalSource.helmChart('x', { releaseName: 'a'.repeat(53) }).helm?.releaseName).toHaveLength(53);
     });
@@ -88,6 +92,7 @@ describe('ExternalSource', () => {
       ['a value file is absolute', { valueFiles: ['/etc/values.yaml'] }, /SAFE-038\] ExternalSource\.helmChart: options\.valueFiles\[0\] is "\/etc\/values\.yaml"; it must be a file inside the chart.* Fix: /],
       ['a value file climbs out', { valueFiles: ['ok.yaml', 'ci/../../secrets.yaml'] }, /SAFE-038\].*options\.valueFiles\[1\] is "ci\/\.\.\/\.\.\/secrets\.yaml"/],
       ['a value file is a URL', { valueFiles: ['https://example.com/values.yaml'] }, /SAFE-038\].*options\.valueFiles\[0\].*not a URL/],
+      ['a value file is a Windows path', { valueFiles: ['ci\\values.yaml'] }, /SAFE-038\].*options\.valueFiles\[0\]/],
       ['a value file is empty', { valueFiles: [' '] }, /SAFE-038\].*options\.valueFiles\[0\] is " "/],
       ['a value file is given twice', { valueFiles: ['a.yaml', 'a.yaml'] }, /SAFE-011\].*options\.valueFiles\[1\] is "a\.yaml"; it is given twice/],
       ['valueFiles is not a list', { valueFiles: 'values.yaml' }, /SAFE-038\].*options\.valueFiles is "values\.yaml"; it must be a list/],
