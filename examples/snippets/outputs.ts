@@ -1,4 +1,6 @@
+import { Testing } from 'cdk8s';
 import { parse, stringify } from 'yaml';
+import { addPaymentsApi } from './helm-values';
 import { addSessionCache } from './stateful-set';
 import { paymentsProjectWithWindows } from './sync-windows';
 import { ArgoProject, GitOpsApp, SafeApplication } from '../../src';
@@ -44,4 +46,15 @@ export function statefulSetOutput(): string {
       spec: { ignoreDifferences: application.spec.ignoreDifferences, syncPolicy: { syncOptions: application.spec.syncPolicy.syncOptions } },
     }),
   ].join('\n');
+}
+
+/** What the README shows of the Helm values snippet: the source of the Application it renders. */
+export function helmValuesOutput(): string {
+  const app = addPaymentsApi(Testing.app());
+  const errors = app.node.validate();
+  if (errors.length > 0) {
+    throw new Error(`the snippet does not synthesize: ${errors.join('\n')}`);
+  }
+  const application = app.resource.toJson();
+  return stringify({ spec: { source: application.spec.source } });
 }

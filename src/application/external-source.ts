@@ -1,4 +1,89 @@
 import { badValue, ErrorCode } from '../core/errors';
+import { isDns1123Subdomain } from '../core/names';
+
+/**
+ * One Helm parameter of a chart source, as `helm template --set` (or `--set-string`) takes it.
+ *
+ * @see https://argo-cd.readthedocs.io/en/stable/user-guide/helm/#helm-parameters
+ */
+export interface HelmParameter {
+  /**
+   * The value's key in Helm's `--set` syntax, e.g. `controller.replicaCount` or `ingress.hosts[0]`.
+   * Not empty, and without `=`, which ends the key.
+   */
+  readonly name: string;
+
+  /**
+   * The value, as text. Never a password, token or private key: SA207 refuses those at synth.
+   */
+  readonly value: string;
+
+  /**
+   * Whether Helm keeps the value a string (`--set-string`) instead of reading a number or boolean from it.
+   *
+   * @default false - Helm infers the type: `"true"` becomes a boolean and `"3"` a number
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/helm/#helm-parameters
+   */
+  readonly forceString?: boolean;
+}
+
+/**
+ * How Argo CD renders a chart from a Helm repository: the release name and the values it is given.
+ * Argo CD applies, lowest first: the chart's own `values.yaml`, `valueFiles`, `valuesObject`, `parameters`.
+ * Missing value files always fail the render (`ignoreMissingValueFiles` is never set): a misspelt file name
+ * must not deploy the chart's defaults.
+ *
+ * @see https://argo-cd.readthedocs.io/en/stable/user-guide/helm/
+ */
+export interface HelmChartOptions {
+  /**
+   * The Helm release name: a lowercase RFC 1123 name (letters, digits, `-` and `.`) of at most 53
+   * characters, as Helm requires. Charts derive object names from it, so changing it later renames (and
+   * makes Argo CD recreate) what the chart deploys.
+   *
+   * @default - the Application's name
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/helm/#helm-release-name
+   */
+  readonly releaseName?: string;
+
+  /**
+   * Helm values as a tree, rendered into the Application as `valuesObject`. Plain JSON only: strings,
+   * finite numbers, booleans, lists and maps; `null` is refused, because cdk8s would leave it out of the
+   * output and the chart's default would stay (Helm removes a default only for an explicit `null`). Never
+   * a password, token or private key: SA207 refuses those at synth (deliver them through an ExternalSecret
+   * and the chart's `existingSecret`).
+   *
+   * Typed as a map of any value because Helm values are free-form and jsii has no type for a JSON tree;
+   * every other option is typed.
+   *
+   * @default - none: the chart's own values, and `valueFiles`
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/helm/#helm-values
+   */
+  readonly valuesObject?: { [key: string]: any };
+
+  /**
+   * Value files inside the chart, relative to its root, e.g. `values-production.yaml`; later files
+   * override earlier ones. Not absolute, not a URL, without `..`. A missing file fails the render.
+   *
+   * @default - none: only the chart's own `values.yaml`
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/helm/#values-files
+   */
+  readonly valueFiles?: string[];
+
+  /**
+   * Single values set as with `--set`; they override `valuesObject` and `valueFiles`. Names must differ.
+   *
+   * @default - none
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/helm/#helm-parameters
+   */
+  readonly parameters?: HelmParameter[];
+}
+
+/** How deep a valuesObject may nest; deeper is a cycle, or data no chart reads. */
+const MAX_VALUES_DEPTH = 64;
+
+/** Helm's limit on release names (its `helm install` refuses longer ones). */
+const MAX_RELEASE_NAME = 53;
 
 /**
  * What an Application deploys when its manifests are not rendered by this synth.
@@ -14,29 +99,153 @@ export class ExternalSource {
       throw badValue(ErrorCode.SOURCE_CONFLICT, 'ExternalSource.gitPath', 'path', path,
         'must be a directory relative to the repository root, without ".."', 'give the path as Argo CD expects it, e.g. "deploy/overlays/prod"');
     }
-    return new ExternalSource(path.replace(/\/+$/, ''), undefined);
+    return new ExternalSource(path.replace(/\/+$/, ''), undefined, undefined);
   }
 
   /**
    * A chart from a Helm repository. The app's `targetRevision` is the chart version and must be one exact release.
    *
    * @param chart the chart name in the Helm repository at `repoUrl`, e.g. `ingress-nginx`
+   * @param options the release name and the values the chart is rendered with
    */
-  public static helmChart(chart: string): ExternalSource {
+  public static helmChart(chart: string, options: HelmChartOptions = {}): ExternalSource {
     if (typeof chart !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(chart)) {
       throw badValue(ErrorCode.SOURCE_CONFLICT, 'ExternalSource.helmChart', 'chart', chart,
         'must be a chart name', 'give the chart name as the Helm repository lists it');
     }
-    return new ExternalSource(undefined, chart);
+    return new ExternalSource(undefined, chart, checkHelmOptions(options));
   }
 
   /** The Git directory, for a Git source. */
   public readonly path?: string;
   /** The chart name, for a Helm repository source. */
   public readonly chart?: string;
+  /** The release name and values of a Helm repository source, as checked; undefined when none were given. */
+  public readonly helm?: HelmChartOptions;
 
-  private constructor(path: string | undefined, chart: string | undefined) {
+  private constructor(path: string | undefined, chart: string | undefined, helm: HelmChartOptions | undefined) {
     this.path = path;
     this.chart = chart;
+    this.helm = helm;
   }
+}
+
+const WHERE = 'ExternalSource.helmChart';
+
+/** The options, checked and copied (a caller changing its objects later does not change the source); undefined when empty. */
+function checkHelmOptions(options: HelmChartOptions): HelmChartOptions | undefined {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw badValue(ErrorCode.INVALID_HELM_SOURCE, WHERE, 'options', options,
+      'must be an object of HelmChartOptions', 'give e.g. { releaseName: \'ingress\', valueFiles: [\'values-production.yaml\'] }');
+  }
+  const releaseName = options.releaseName === undefined ? undefined : checkReleaseName(options.releaseName);
+  const valueFiles = checkList(options.valueFiles, 'valueFiles', checkValueFile);
+  const parameters = checkList(options.parameters, 'parameters', checkParameter);
+  const valuesObject = options.valuesObject === undefined ? undefined : checkValuesObject(options.valuesObject);
+  repeated(valueFiles ?? [], (f) => f, 'valueFiles', 'list each value file once');
+  repeated(parameters ?? [], (p) => p.name, 'parameters', 'set each value once; the last one would silently win');
+  const checked: HelmChartOptions = {
+    releaseName,
+    valuesObject: valuesObject && Object.keys(valuesObject).length > 0 ? valuesObject : undefined,
+    valueFiles: valueFiles && valueFiles.length > 0 ? Object.freeze(valueFiles) as string[] : undefined,
+    parameters: parameters && parameters.length > 0 ? Object.freeze(parameters) as HelmParameter[] : undefined,
+  };
+  return Object.values(checked).some((v) => v !== undefined) ? Object.freeze(checked) : undefined;
+}
+
+function checkReleaseName(name: string): string {
+  if (typeof name !== 'string' || name.length > MAX_RELEASE_NAME || !isDns1123Subdomain(name)) {
+    const suggestion = String(name ?? '').toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, MAX_RELEASE_NAME).replace(/[-.]+$/, '');
+    throw badValue(ErrorCode.INVALID_HELM_SOURCE, WHERE, 'options.releaseName', name,
+      `must be a Helm release name: lowercase letters, digits, "-" and ".", starting and ending with a letter or digit, at most ${MAX_RELEASE_NAME} characters`,
+      `use e.g. ${JSON.stringify(suggestion || 'my-release')}, or leave it out to use the Application's name`);
+  }
+  return name;
+}
+
+function checkList<T>(list: T[] | undefined, prop: string, check: (item: T, prop: string) => T): T[] | undefined {
+  if (list === undefined) {
+    return undefined;
+  }
+  if (!Array.isArray(list)) {
+    throw badValue(ErrorCode.INVALID_HELM_SOURCE, WHERE, `options.${prop}`, list, 'must be a list', `give a list, e.g. ${prop === 'valueFiles' ? '[\'values-production.yaml\']' : '[{ name: \'replicaCount\', value: \'3\' }]'}`);
+  }
+  return list.map((item, i) => check(item, `options.${prop}[${i}]`));
+}
+
+function checkValueFile(file: string, prop: string): string {
+  if (typeof file !== 'string' || file.trim() === '' || file.startsWith('/') || file.includes('\\') || /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(file)
+    || file.split('/').includes('..')) {
+    throw badValue(ErrorCode.INVALID_HELM_SOURCE, WHERE, prop, file,
+      'must be a file inside the chart, relative to its root, with "/" between folders: not empty, not absolute, not a URL, without ".."',
+      'give the value file as the chart package holds it, e.g. "values-production.yaml", or put the values in valuesObject');
+  }
+  return file;
+}
+
+function checkParameter(parameter: HelmParameter, prop: string): HelmParameter {
+  if (typeof parameter !== 'object' || parameter === null) {
+    throw badValue(ErrorCode.INVALID_HELM_SOURCE, WHERE, prop, parameter, 'must be a HelmParameter', 'give e.g. { name: \'controller.replicaCount\', value: \'3\' }');
+  }
+  const { name, value, forceString } = parameter;
+  if (typeof name !== 'string' || name.trim() === '' || name.includes('=')) {
+    throw badValue(ErrorCode.INVALID_HELM_SOURCE, WHERE, `${prop}.name`, name,
+      'must be the key of a Helm value: not empty, and without "=", which ends the key in --set', 'name the value as the chart\'s values.yaml does, e.g. "controller.replicaCount"');
+  }
+  if (typeof value !== 'string') {
+    throw badValue(ErrorCode.INVALID_HELM_SOURCE, WHERE, `${prop}.value`, value,
+      'must be a string', `write the value as text, e.g. ${JSON.stringify(String(value))}, with forceString: true to keep it a string`);
+  }
+  if (forceString !== undefined && typeof forceString !== 'boolean') {
+    throw badValue(ErrorCode.INVALID_HELM_SOURCE, WHERE, `${prop}.forceString`, forceString, 'must be true or false', 'leave it out, or give true');
+  }
+  return Object.freeze(forceString ? { name, value, forceString } : { name, value });
+}
+
+function repeated<T>(items: T[], key: (item: T) => string, prop: string, fix: string): void {
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    const k = key(item);
+    if (seen.has(k)) {
+      throw badValue(ErrorCode.DUPLICATE, WHERE, `options.${prop}[${i}]`, k, 'is given twice', fix);
+    }
+    seen.add(k);
+  });
+}
+
+/** A copy of the values tree, refused where it holds anything but plain JSON (which cdk8s would drop or fail on). */
+function checkValuesObject(tree: { [key: string]: any }): { [key: string]: unknown } {
+  if (typeof tree !== 'object' || tree === null || Array.isArray(tree)) {
+    throw badValue(ErrorCode.INVALID_HELM_SOURCE, WHERE, 'options.valuesObject', tree,
+      'must be a map of Helm values', 'give the values as the chart\'s values.yaml nests them, e.g. { controller: { replicaCount: 2 } }');
+  }
+  const copy = (value: unknown, path: string, depth: number): unknown => {
+    const refuse = (allowed: string, fix: string) => badValue(ErrorCode.INVALID_HELM_SOURCE, WHERE, path, value, allowed, fix);
+    if (depth > MAX_VALUES_DEPTH) {
+      throw refuse(`nests deeper than ${MAX_VALUES_DEPTH} levels (or holds itself)`, 'give the values as a tree without cycles');
+    }
+    if (value === null || value === undefined) {
+      throw refuse('must be a value: cdk8s leaves null out of the Application, so the chart\'s default would stay',
+        'give the value the chart should use ([] empties a list), or leave the key out (a chart default cannot be removed with null here)');
+    }
+    if (typeof value === 'string' || typeof value === 'boolean') {
+      return value;
+    }
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) {
+        throw refuse('must be a finite number', 'give a number JSON can hold');
+      }
+      return value;
+    }
+    if (Array.isArray(value)) {
+      return Object.freeze(value.map((item, i) => copy(item, `${path}.${i}`, depth + 1)));
+    }
+    const proto = typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
+    if (proto !== Object.prototype && proto !== null) {
+      throw refuse('must be plain JSON: a string, number, boolean, list or map', 'give the value as JSON, e.g. a string for a date or a quantity');
+    }
+    const entries = Object.entries(value as object).filter(([, v]) => v !== undefined);
+    return Object.freeze(Object.fromEntries(entries.map(([k, v]) => [k, copy(v, `${path}.${k}`, depth + 1)])));
+  };
+  return copy(tree, 'options.valuesObject', 0) as { [key: string]: unknown };
 }

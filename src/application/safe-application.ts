@@ -474,6 +474,7 @@ export class SafeApplication extends Chart {
       targetRevision: this.targetRevision,
       path: this.sourcePath,
       chart: this.externalSource?.chart,
+      helm: this.externalSource?.helm,
       server: this.destinationCluster.server,
       clusterName: this.destinationCluster.name,
       namespace: this.destinationNamespace,

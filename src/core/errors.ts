@@ -51,6 +51,7 @@ export const ErrorCode = {
   INVALID_NOTIFICATION: 'SAFE-035',
   INVALID_SYNC_WINDOW: 'SAFE-036',
   NO_STATEFUL_SET_SERVICE: 'SAFE-037',
+  INVALID_HELM_SOURCE: 'SAFE-038',
 } as const;
 
 export type ErrorCodeValue = typeof ErrorCode[keyof typeof ErrorCode];

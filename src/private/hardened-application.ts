@@ -8,7 +8,7 @@ import { ErrorCode } from '../core/errors';
 import { groupOf } from '../core/kinds';
 import { describeObject, Manifest, stringAt } from '../core/manifest';
 import { suppressionKey } from '../core/suppressions';
-import { ApplicationSpec } from '../imports/application-argoproj.io';
+import { ApplicationSpec, ApplicationSpecSourceHelm } from '../imports/application-argoproj.io';
 import { DeletionPolicy } from '../values/deletion-policy';
 import { IgnoreRule } from '../values/ignore-rule';
 
@@ -25,6 +25,8 @@ export interface HardenedApplication {
   readonly path?: string;
   /** The Helm chart, for a chart repository. */
   readonly chart?: string;
+  /** The release name and values of a Helm chart, checked by its factory. */
+  readonly helm?: HardenedHelm;
   /** The cluster, by its API server URL or by its name in Argo CD (exactly one). */
   readonly server?: string;
   readonly clusterName?: string;
@@ -37,6 +39,14 @@ export interface HardenedApplication {
   readonly usesSyncWaves?: boolean;
 }
 
+/** What of a chart source's Helm options is rendered; `ignoreMissingValueFiles` has no place here, so it is never true. */
+export interface HardenedHelm {
+  readonly releaseName?: string;
+  readonly valueFiles?: readonly string[];
+  readonly parameters?: readonly { readonly name: string; readonly value: string; readonly forceString?: boolean }[];
+  readonly valuesObject?: { readonly [key: string]: unknown };
+}
+
 /** `spec`: project, one source, destination, the hardened sync policy and one ignoreDifferences entry per resource. */
 export function hardenedSpec(app: HardenedApplication): ApplicationSpec {
   const ignoreDifferences = renderIgnoreDifferences(app.ignoreRules);
@@ -47,6 +57,7 @@ export function hardenedSpec(app: HardenedApplication): ApplicationSpec {
       targetRevision: app.targetRevision,
       path: app.path,
       chart: app.chart,
+      helm: renderHelm(app.helm),
     },
     destination: {
       server: app.server,
@@ -61,6 +72,25 @@ export function hardenedSpec(app: HardenedApplication): ApplicationSpec {
     }),
     ignoreDifferences: ignoreDifferences.length > 0 ? ignoreDifferences : undefined,
   };
+}
+
+/**
+ * `source.helm`, or nothing when no option is set. A missing value file fails Argo CD's render, as it should:
+ * `ignoreMissingValueFiles` is left out (false), so a misspelt file name never deploys the chart's defaults.
+ */
+function renderHelm(helm: HardenedHelm | undefined): ApplicationSpecSourceHelm | undefined {
+  if (helm === undefined) {
+    return undefined;
+  }
+  const rendered: ApplicationSpecSourceHelm = {
+    releaseName: helm.releaseName,
+    valueFiles: helm.valueFiles?.length ? [...helm.valueFiles] : undefined,
+    valuesObject: helm.valuesObject,
+    parameters: helm.parameters?.length
+      ? helm.parameters.map((p) => ({ name: p.name, value: p.value, forceString: p.forceString === true ? true : undefined }))
+      : undefined,
+  };
+  return Object.values(rendered).some((v) => v !== undefined) ? rendered : undefined;
 }
 
 /**

@@ -52,4 +52,62 @@ describe('ExternalSource', () => {
       expect(make).toThrow(/ExternalSource\.helmChart: chart/);
     });
   });
+
+  describe('helmChart options', () => {
+    test('keeps the checked options, and none when all are empty', () => {
+      // GIVEN options with every field, and options with empty fields only
+      const full = ExternalSource.helmChart('ingress-nginx', {
+        releaseName: 'edge.eu-1',
+        valueFiles: ['values-production.yaml'],
+        valuesObject: { controller: { replicaCount: 2, extraArgs: ['--v=2'], enabled: true }, skipped: undefined },
+        parameters: [{ name: 'a', value: '' }, { name: 'b', value: '1', forceString: true }],
+      });
+      const empty = ExternalSource.helmChart('ingress-nginx', { valueFiles: [], parameters: [], valuesObject: {} });
+      // THEN the full source holds them (an undefined key left out), the empty one none
+      expect(full.helm).toEqual({
+        releaseName: 'edge.eu-1',
+        valueFiles: ['values-production.yaml'],
+        valuesObject: { controller: { replicaCount: 2, extraArgs: ['--v=2'], enabled: true } },
+        parameters: [{ name: 'a', value: '' }, { name: 'b', value: '1', forceString: true }],
+      });
+      expect(empty.helm).toBeUndefined();
+      expect(ExternalSource.gitPath('deploy').helm).toBeUndefined();
+    });
+
+    test('a value file in a folder, or with a colon in its name, is kept', () => {
+      expect(ExternalSource.helmChart('x', { valueFiles: ['ci/values-eu.yaml', 'values:eu.yaml'] }).helm?.valueFiles).toEqual(['ci/values-eu.yaml', 'values:eu.yaml']);
+    });
+
+    test('a release name of 53 characters is kept', () => {
+      expect(ExternalSource.helmChart('x', { releaseName: 'a'.repeat(53) }).helm?.releaseName).toHaveLength(53);
+    });
+
+    const cyclic: { [key: string]: unknown } = { a: 1 };
+    cyclic.self = cyclic;
+    test.each<[string, object, RegExp]>([
+      ['releaseName has capitals', { releaseName: 'Edge_EU' }, /SAFE-038\] ExternalSource\.helmChart: options\.releaseName is "Edge_EU"; it must be a Helm release name.* Fix: use e\.g\. "edge-eu"/],
+      ['releaseName is 54 characters', { releaseName: 'a'.repeat(54) }, /SAFE-038\].*options\.releaseName.*at most 53 characters/],
+      ['releaseName is empty', { releaseName: '' }, /SAFE-038\].*options\.releaseName is ""/],
+      ['releaseName ends with a dash', { releaseName: 'edge-' }, /SAFE-038\].*options\.releaseName is "edge-"/],
+      ['a value file is absolute', { valueFiles: ['/etc/values.yaml'] }, /SAFE-038\] ExternalSource\.helmChart: options\.valueFiles\[0\] is "\/etc\/values\.yaml"; it must be a file inside the chart.* Fix: /],
+      ['a value file climbs out', { valueFiles: ['ok.yaml', 'ci/../../secrets.yaml'] }, /SAFE-038\].*options\.valueFiles\[1\] is "ci\/\.\.\/\.\.\/secrets\.yaml"/],
+      ['a value file is a URL', { valueFiles: ['https://example.com/values.yaml'] }, /SAFE-038\].*options\.valueFiles\[0\].*not a URL/],
+      ['a value file is a Windows path', { valueFiles: ['ci\\values.yaml'] }, /SAFE-038\].*options\.valueFiles\[0\]/],
+      ['a value file is empty', { valueFiles: [' '] }, /SAFE-038\].*options\.valueFiles\[0\] is " "/],
+      ['a value file is given twice', { valueFiles: ['a.yaml', 'a.yaml'] }, /SAFE-011\].*options\.valueFiles\[1\] is "a\.yaml"; it is given twice/],
+      ['valueFiles is not a list', { valueFiles: 'values.yaml' }, /SAFE-038\].*options\.valueFiles is "values\.yaml"; it must be a list/],
+      ['a parameter name is empty', { parameters: [{ name: '', value: '1' }] }, /SAFE-038\] ExternalSource\.helmChart: options\.parameters\[0\]\.name is ""; it must be the key of a Helm value.* Fix: /],
+      ['a parameter name is blank', { parameters: [{ name: 'a', value: '1' }, { name: '  ', value: '1' }] }, /SAFE-038\].*options\.parameters\[1\]\.name is "  "/],
+      ['a parameter name holds "="', { parameters: [{ name: 'a=b', value: '1' }] }, /SAFE-038\].*options\.parameters\[0\]\.name is "a=b"/],
+      ['a parameter value is a number', { parameters: [{ name: 'replicas', value: 3 }] }, /SAFE-038\].*options\.parameters\[0\]\.value is 3; it must be a string\. Fix: write the value as text, e\.g\. "3"/],
+      ['a parameter is set twice', { parameters: [{ name: 'a', value: '1' }, { name: 'a', value: '2' }] }, /SAFE-011\].*options\.parameters\[1\] is "a"; it is given twice/],
+      ['valuesObject is a list', { valuesObject: [1] }, /SAFE-038\].*options\.valuesObject is \[1\]; it must be a map of Helm values/],
+      ['valuesObject holds null', { valuesObject: { controller: { resources: null } } }, /SAFE-038\].*options\.valuesObject\.controller\.resources is null; it must be a value: cdk8s leaves null out/],
+      ['valuesObject holds NaN', { valuesObject: { a: [1, Number.NaN] } }, /SAFE-038\].*options\.valuesObject\.a\.1 is NaN; it must be a finite number/],
+      ['valuesObject holds a Date', { valuesObject: { at: new Date(0) } }, /SAFE-038\].*options\.valuesObject\.at .*must be plain JSON/],
+      ['valuesObject holds itself', { valuesObject: cyclic }, /SAFE-038\].*options\.valuesObject\.self\.self.*nests deeper than 64 levels/],
+    ])('fails when %s', (_name, options, message) => {
+      expect(() => ExternalSource.helmChart('ingress-nginx', options as never)).toThrow(message);
+    });
+  });
 });

@@ -5,7 +5,7 @@ import { buildCheckoutApp } from '../../examples/checkout/app';
 import { simulateIncident } from '../../examples/checkout/incident';
 import { MISTAKES, mistakesText } from '../../examples/mistakes';
 import { tuneCheckout } from '../../examples/snippets/ignore-rules';
-import { statefulSetOutput, syncWindowsOutput } from '../../examples/snippets/outputs';
+import { helmValuesOutput, statefulSetOutput, syncWindowsOutput } from '../../examples/snippets/outputs';
 import { SafeApplication } from '../../src';
 import { yamlOf } from '../support/app';
 
@@ -50,7 +50,8 @@ describe('README', () => {
   test('the incident simulation block is what examples/checkout/incident.ts prints', async () => {
     const blocks = markedBlocks('run');
     expect(blocks.map((b) => b.target).sort()).toEqual([
-      'examples/checkout/incident.ts', 'examples/mistakes.ts', 'examples/snippets/stateful-set.ts', 'examples/snippets/sync-windows.ts',
+      'examples/checkout/incident.ts', 'examples/mistakes.ts', 'examples/snippets/helm-values.ts', 'examples/snippets/stateful-set.ts',
+      'examples/snippets/sync-windows.ts',
     ]);
     expect(blocks.find((b) => b.target === 'examples/checkout/incident.ts')!.body).toBe(await simulateIncident());
   });
@@ -59,6 +60,17 @@ describe('README', () => {
     const blocks = markedBlocks('run');
     expect(blocks.find((b) => b.target === 'examples/snippets/sync-windows.ts')!.body).toBe(syncWindowsOutput());
     expect(blocks.find((b) => b.target === 'examples/snippets/stateful-set.ts')!.body).toBe(statefulSetOutput());
+  });
+
+  test('the block after the Helm values snippet is the source of the Application it renders', () => {
+    const body = markedBlocks('run').find((b) => b.target === 'examples/snippets/helm-values.ts')!.body;
+    expect(body).toBe(helmValuesOutput());
+    // what the prose around it promises: every option is rendered, and no value file may be missing
+    expect(yamlOf(body).spec.source.helm).toEqual(expect.objectContaining({
+      releaseName: 'api', valueFiles: ['values-production.yaml'], parameters: [{ name: 'podLabels.cost-center', value: '0123', forceString: true }],
+    }));
+    expect(body).toContain('existingSecret: payments-db-credentials');
+    expect(body).not.toContain('ignoreMissingValueFiles');
   });
 
   test('the common mistakes block is what each mistake, made for real, gives: an error for every one', () => {
