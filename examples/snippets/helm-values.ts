@@ -16,11 +16,16 @@ export function addPaymentsApi(scope: Construct): SafeApplication {
       releaseName: 'api',
       // A file inside the chart package, applied after its values.yaml.
       valueFiles: ['values-production.yaml'],
-      valuesObject: {
-        replicaCount: 3,
-        database: { host: 'payments-db.payments.svc', existingSecret: 'payments-db-credentials' },
-        ingress: { enabled: true, hosts: ['pay.example.com'] },
-      },
+      // Values as the chart's values.yaml nests them (JSON.stringify of an object works too).
+      valuesYaml: `
+replicaCount: 3
+database:
+  host: payments-db.payments.svc
+  existingSecret: payments-db-credentials
+ingress:
+  enabled: true
+  hosts: [pay.example.com]
+`,
       // Applied last; forceString keeps "0123" a string instead of the number 123.
       parameters: [{ name: 'podLabels.cost-center', value: '0123', forceString: true }],
     }),

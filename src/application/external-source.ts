@@ -1,5 +1,6 @@
 import { badValue, ErrorCode } from '../core/errors';
 import { isDns1123Subdomain } from '../core/names';
+import { readHelmValues } from '../private/helm-values';
 
 /**
  * One Helm parameter of a chart source, as `helm template --set` (or `--set-string`) takes it.
@@ -29,7 +30,7 @@ export interface HelmParameter {
 
 /**
  * How Argo CD renders a chart from a Helm repository: the release name and the values it is given.
- * Argo CD applies, lowest first: the chart's own `values.yaml`, `valueFiles`, `valuesObject`, `parameters`.
+ * Argo CD applies, lowest first: the chart's own `values.yaml`, `valueFiles`, `valuesYaml` (as `valuesObject`), `parameters`.
  * Missing value files always fail the render (`ignoreMissingValueFiles` is never set): a misspelt file name
  * must not deploy the chart's defaults.
  *
@@ -47,19 +48,19 @@ export interface HelmChartOptions {
   readonly releaseName?: string;
 
   /**
-   * Helm values as a tree, rendered into the Application as `valuesObject`. Plain JSON only: strings,
-   * finite numbers, booleans, lists and maps; `null` is refused, because cdk8s would leave it out of the
-   * output and the chart's default would stay (Helm removes a default only for an explicit `null`). Never
-   * a password, token or private key: SA207 refuses those at synth (deliver them through an ExternalSecret
-   * and the chart's `existingSecret`).
+   * Helm values as YAML text (JSON is YAML too: `JSON.stringify({ controller: { replicaCount: 2 } })` works), read
+   * at construction and rendered into the Application as `valuesObject`. A map of plain data: strings, finite
+   * numbers, booleans, lists and maps, no anchors or aliases; `null` is refused, because cdk8s would leave it out
+   * of the output and the chart's default would stay (Helm removes a default only for an explicit `null`). Never a
+   * password, token or private key: SA207 refuses those at synth (deliver them through an ExternalSecret and the
+   * chart's `existingSecret`).
    *
-   * Typed as a map of any value because Helm values are free-form and jsii has no type for a JSON tree;
-   * every other option is typed.
+   * Text rather than an object so that the public API stays typed: the values are free-form.
    *
    * @default - none: the chart's own values, and `valueFiles`
    * @see https://argo-cd.readthedocs.io/en/stable/user-guide/helm/#helm-values
    */
-  readonly valuesObject?: { [key: string]: any };
+  readonly valuesYaml?: string;
 
   /**
    * Value files inside the chart, relative to its root, e.g. `values-production.yaml`; later files
@@ -71,7 +72,7 @@ export interface HelmChartOptions {
   readonly valueFiles?: string[];
 
   /**
-   * Single values set as with `--set`; they override `valuesObject` and `valueFiles`. Names must differ.
+   * Single values set as with `--set`; they override `valuesYaml` and `valueFiles`. Names must differ.
    *
    * @default - none
    * @see https://argo-cd.readthedocs.io/en/stable/user-guide/helm/#helm-parameters
@@ -79,8 +80,6 @@ export interface HelmChartOptions {
   readonly parameters?: HelmParameter[];
 }
 
-/** How deep a valuesObject may nest; deeper is a cycle, or data no chart reads. */
-const MAX_VALUES_DEPTH = 64;
 
 /** Helm's limit on release names (its `helm install` refuses longer ones). */
 const MAX_RELEASE_NAME = 53;
@@ -141,12 +140,13 @@ function checkHelmOptions(options: HelmChartOptions): HelmChartOptions | undefin
   const releaseName = options.releaseName === undefined ? undefined : checkReleaseName(options.releaseName);
   const valueFiles = checkList(options.valueFiles, 'valueFiles', checkValueFile);
   const parameters = checkList(options.parameters, 'parameters', checkParameter);
-  const valuesObject = options.valuesObject === undefined ? undefined : checkValuesObject(options.valuesObject);
+  // Read here so that a mistake fails where it is written; the renderer reads the same text again.
+  const values = options.valuesYaml === undefined ? undefined : readHelmValues(options.valuesYaml, WHERE, 'options.valuesYaml');
   repeated(valueFiles ?? [], (f) => f, 'valueFiles', 'list each value file once');
   repeated(parameters ?? [], (p) => p.name, 'parameters', 'set each value once; the last one would silently win');
   const checked: HelmChartOptions = {
     releaseName,
-    valuesObject: valuesObject && Object.keys(valuesObject).length > 0 ? valuesObject : undefined,
+    valuesYaml: values && Object.keys(values).length > 0 ? options.valuesYaml : undefined,
     valueFiles: valueFiles && valueFiles.length > 0 ? Object.freeze(valueFiles) as string[] : undefined,
     parameters: parameters && parameters.length > 0 ? Object.freeze(parameters) as HelmParameter[] : undefined,
   };
@@ -178,7 +178,7 @@ function checkValueFile(file: string, prop: string): string {
     || file.split('/').includes('..')) {
     throw badValue(ErrorCode.INVALID_HELM_SOURCE, WHERE, prop, file,
       'must be a file inside the chart, relative to its root, with "/" between folders: not empty, not absolute, not a URL, without ".."',
-      'give the value file as the chart package holds it, e.g. "values-production.yaml", or put the values in valuesObject');
+      'give the value file as the chart package holds it, e.g. "values-production.yaml", or put the values in valuesYaml');
   }
   return file;
 }
@@ -211,41 +211,4 @@ function repeated<T>(items: T[], key: (item: T) => string, prop: string, fix: st
     }
     seen.add(k);
   });
-}
-
-/** A copy of the values tree, refused where it holds anything but plain JSON (which cdk8s would drop or fail on). */
-function checkValuesObject(tree: { [key: string]: any }): { [key: string]: unknown } {
-  if (typeof tree !== 'object' || tree === null || Array.isArray(tree)) {
-    throw badValue(ErrorCode.INVALID_HELM_SOURCE, WHERE, 'options.valuesObject', tree,
-      'must be a map of Helm values', 'give the values as the chart\'s values.yaml nests them, e.g. { controller: { replicaCount: 2 } }');
-  }
-  const copy = (value: unknown, path: string, depth: number): unknown => {
-    const refuse = (allowed: string, fix: string) => badValue(ErrorCode.INVALID_HELM_SOURCE, WHERE, path, value, allowed, fix);
-    if (depth > MAX_VALUES_DEPTH) {
-      throw refuse(`nests deeper than ${MAX_VALUES_DEPTH} levels (or holds itself)`, 'give the values as a tree without cycles');
-    }
-    if (value === null || value === undefined) {
-      throw refuse('must be a value: cdk8s leaves null out of the Application, so the chart\'s default would stay',
-        'give the value the chart should use ([] empties a list), or leave the key out (a chart default cannot be removed with null here)');
-    }
-    if (typeof value === 'string' || typeof value === 'boolean') {
-      return value;
-    }
-    if (typeof value === 'number') {
-      if (!Number.isFinite(value)) {
-        throw refuse('must be a finite number', 'give a number JSON can hold');
-      }
-      return value;
-    }
-    if (Array.isArray(value)) {
-      return Object.freeze(value.map((item, i) => copy(item, `${path}.${i}`, depth + 1)));
-    }
-    const proto = typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
-    if (proto !== Object.prototype && proto !== null) {
-      throw refuse('must be plain JSON: a string, number, boolean, list or map', 'give the value as JSON, e.g. a string for a date or a quantity');
-    }
-    const entries = Object.entries(value as object).filter(([, v]) => v !== undefined);
-    return Object.freeze(Object.fromEntries(entries.map(([k, v]) => [k, copy(v, `${path}.${k}`, depth + 1)])));
-  };
-  return copy(tree, 'options.valuesObject', 0) as { [key: string]: unknown };
 }

@@ -1,7 +1,7 @@
 import { ApiObject, Chart, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { BreakGlass } from './break-glass';
-import { ExternalSource } from './external-source';
+import { ExternalSource, HelmChartOptions } from './external-source';
 import { GitOpsApp } from './gitops-app';
 import { renderRunbook } from './runbook';
 import { Suppression, Suppressions } from './suppression';
@@ -19,7 +19,8 @@ import { checkIgnoreRule, checkLabel, checkProject, checkRepoUrl } from '../priv
 import { nameFiles } from '../private/file-names';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
-import { hardenedAnnotations, hardenedFinalizers, hardenedSpec, jqProblems } from '../private/hardened-application';
+import { HardenedHelm, hardenedAnnotations, hardenedFinalizers, hardenedSpec, jqProblems } from '../private/hardened-application';
+import { readHelmValues } from '../private/helm-values';
 import { checkNotificationList, notificationAnnotations } from '../private/notifications';
 import { renderSyncOptions, renderSyncPolicy, ResolvedRetry, resolveRetry } from '../private/sync-policy';
 import { asSafeProject, manifestOf, nearestApplication, SAFE_APPLICATION, SynthIndex, synthIndexOf } from '../private/synth-index';
@@ -474,7 +475,7 @@ export class SafeApplication extends Chart {
       targetRevision: this.targetRevision,
       path: this.sourcePath,
       chart: this.externalSource?.chart,
-      helm: this.externalSource?.helm,
+      helm: hardenedHelm(this.externalSource?.helm),
       server: this.destinationCluster.server,
       clusterName: this.destinationCluster.name,
       namespace: this.destinationNamespace,
@@ -584,3 +585,11 @@ function checkBreakGlass(scope: IConstruct, breakGlass: BreakGlass): BreakGlass 
   return { reason: breakGlass.reason.trim().replace(/\s+/g, ' '), expires: breakGlass.expires, ticket: breakGlass.ticket?.trim() || undefined };
 }
 
+/** A chart source's options as the renderer takes them: the values text read into the map Argo CD renders. */
+function hardenedHelm(helm: HelmChartOptions | undefined): HardenedHelm | undefined {
+  if (helm === undefined) {
+    return undefined;
+  }
+  const { valuesYaml, ...rest } = helm;
+  return { ...rest, ...(valuesYaml !== undefined ? { valuesObject: readHelmValues(valuesYaml, 'ExternalSource.helmChart', 'options.valuesYaml') } : {}) };
+}

@@ -59,15 +59,15 @@ describe('ExternalSource', () => {
       const full = ExternalSource.helmChart('ingress-nginx', {
         releaseName: 'edge.eu-1',
         valueFiles: ['values-production.yaml'],
-        valuesObject: { controller: { replicaCount: 2, extraArgs: ['--v=2'], enabled: true }, skipped: undefined },
+        valuesYaml: 'controller:\n  replicaCount: 2\n  extraArgs: [--v=2]\n  enabled: true\n',
         parameters: [{ name: 'a', value: '' }, { name: 'b', value: '1', forceString: true }],
       });
-      const empty = ExternalSource.helmChart('ingress-nginx', { valueFiles: [], parameters: [], valuesObject: {} });
-      // THEN the full source holds them (an undefined key left out), the empty one none
+      const empty = ExternalSource.helmChart('ingress-nginx', { valueFiles: [], parameters: [], valuesYaml: '{}' });
+      // THEN the full source holds them, the empty one none
       expect(full.helm).toEqual({
         releaseName: 'edge.eu-1',
         valueFiles: ['values-production.yaml'],
-        valuesObject: { controller: { replicaCount: 2, extraArgs: ['--v=2'], enabled: true } },
+        valuesYaml: 'controller:\n  replicaCount: 2\n  extraArgs: [--v=2]\n  enabled: true\n',
         parameters: [{ name: 'a', value: '' }, { name: 'b', value: '1', forceString: true }],
       });
       expect(empty.helm).toBeUndefined();
@@ -82,8 +82,6 @@ describe('ExternalSource', () => {
       expect(ExternalSource.helmChart('x', { releaseName: 'a'.repeat(53) }).helm?.releaseName).toHaveLength(53);
     });
 
-    const cyclic: { [key: string]: unknown } = { a: 1 };
-    cyclic.self = cyclic;
     test.each<[string, object, RegExp]>([
       ['releaseName has capitals', { releaseName: 'Edge_EU' }, /SAFE-038\] ExternalSource\.helmChart: options\.releaseName is "Edge_EU"; it must be a Helm release name.* Fix: use e\.g\. "edge-eu"/],
       ['releaseName is 54 characters', { releaseName: 'a'.repeat(54) }, /SAFE-038\].*options\.releaseName.*at most 53 characters/],
@@ -101,11 +99,13 @@ describe('ExternalSource', () => {
       ['a parameter name holds "="', { parameters: [{ name: 'a=b', value: '1' }] }, /SAFE-038\].*options\.parameters\[0\]\.name is "a=b"/],
       ['a parameter value is a number', { parameters: [{ name: 'replicas', value: 3 }] }, /SAFE-038\].*options\.parameters\[0\]\.value is 3; it must be a string\. Fix: write the value as text, e\.g\. "3"/],
       ['a parameter is set twice', { parameters: [{ name: 'a', value: '1' }, { name: 'a', value: '2' }] }, /SAFE-011\].*options\.parameters\[1\] is "a"; it is given twice/],
-      ['valuesObject is a list', { valuesObject: [1] }, /SAFE-038\].*options\.valuesObject is \[1\]; it must be a map of Helm values/],
-      ['valuesObject holds null', { valuesObject: { controller: { resources: null } } }, /SAFE-038\].*options\.valuesObject\.controller\.resources is null; it must be a value: cdk8s leaves null out/],
-      ['valuesObject holds NaN', { valuesObject: { a: [1, Number.NaN] } }, /SAFE-038\].*options\.valuesObject\.a\.1 is NaN; it must be a finite number/],
-      ['valuesObject holds a Date', { valuesObject: { at: new Date(0) } }, /SAFE-038\].*options\.valuesObject\.at .*must be plain JSON/],
-      ['valuesObject holds itself', { valuesObject: cyclic }, /SAFE-038\].*options\.valuesObject\.self\.self.*nests deeper than 64 levels/],
+      ['valuesYaml is a list', { valuesYaml: '- 1\n' }, /SAFE-038\].*options\.valuesYaml is \[1\]; it must be a map of Helm values/],
+      ['valuesYaml is not YAML', { valuesYaml: 'a: [1\n' }, /SAFE-038\].*options\.valuesYaml is "text of 6 characters"; it must be YAML: /],
+      ['valuesYaml holds null', { valuesYaml: 'controller:\n  resources: null\n' }, /SAFE-038\].*options\.valuesYaml\.controller\.resources is null; it must be a value: cdk8s leaves null out/],
+      ['valuesYaml holds NaN', { valuesYaml: 'a: [1, .nan]\n' }, /SAFE-038\].*options\.valuesYaml\.a\.1 is NaN; it must be a finite number/],
+      ['valuesYaml repeats a key', { valuesYaml: 'a: 1\na: 2\n' }, /SAFE-038\].*options\.valuesYaml .*must be YAML: /],
+      ['valuesYaml holds an alias', { valuesYaml: 'a: &x {b: 1}\nc: *x\n' }, /SAFE-038\].*options\.valuesYaml .*must be plain values, without aliases/],
+      ['valuesYaml is not text', { valuesYaml: { a: 1 } }, /SAFE-038\].*options\.valuesYaml .*must be YAML or JSON text of Helm values/],
     ])('fails when %s', (_name, options, message) => {
       expect(() => ExternalSource.helmChart('ingress-nginx', options as never)).toThrow(message);
     });

@@ -45,7 +45,7 @@ const CASES: [string, () => unknown][] = [
   ['ExternalSource.helmChart: a value file climbing out', () => ExternalSource.helmChart('ingress-nginx', { valueFiles: ['../values.yaml'] })],
   ['ExternalSource.helmChart: an empty parameter name', () => ExternalSource.helmChart('ingress-nginx', { parameters: [{ name: '', value: '2' }] })],
   ['ExternalSource.helmChart: a parameter set twice', () => ExternalSource.helmChart('ingress-nginx', { parameters: [{ name: 'a', value: '1' }, { name: 'a', value: '2' }] })],
-  ['ExternalSource.helmChart: null in valuesObject', () => ExternalSource.helmChart('ingress-nginx', { valuesObject: { controller: { resources: null } } })],
+  ['ExternalSource.helmChart: null in valuesYaml', () => ExternalSource.helmChart('ingress-nginx', { valuesYaml: 'controller:\n  resources: null\n' })],
   ['IgnoreRule.jsonPointer: no slash', () => IgnoreRule.jsonPointer(TARGET, 'spec/replicas', REASON)],
   ['IgnoreRule.jsonPointer: not a string', () => IgnoreRule.jsonPointer(TARGET, 7 as never, REASON)],
   ['IgnoreRule.jsonPointer: short reason', () => IgnoreRule.jsonPointer(TARGET, '/spec/replicas', 'hp')],

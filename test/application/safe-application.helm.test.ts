@@ -18,7 +18,7 @@ function chartApp(options?: HelmChartOptions, argoCdVersion?: ArgoCdVersion) {
 const EVERY_OPTION: HelmChartOptions = {
   releaseName: 'edge',
   valueFiles: ['values-production.yaml', 'ci/values-eu.yaml'],
-  valuesObject: { controller: { replicaCount: 3, service: { annotations: { 'example.com/zone': 'eu' } }, tolerations: [] }, rbac: { create: true } },
+  valuesYaml: 'controller:\n  replicaCount: 3\n  service:\n    annotations:\n      example.com/zone: eu\n  tolerations: []\nrbac:\n  create: true\n',
   parameters: [{ name: 'controller.image.tag', value: '1.11.3' }, { name: 'controller.podLabels.build', value: '0123', forceString: true }],
 };
 
@@ -46,7 +46,8 @@ describe('a Helm chart source with options', () => {
   test.each<[string, HelmChartOptions, object]>([
     ['releaseName', { releaseName: 'edge' }, { releaseName: 'edge' }],
     ['valueFiles', { valueFiles: ['values-production.yaml'] }, { valueFiles: ['values-production.yaml'] }],
-    ['valuesObject', { valuesObject: { controller: { replicaCount: 2 } } }, { valuesObject: { controller: { replicaCount: 2 } } }],
+    ['valuesYaml as YAML', { valuesYaml: 'controller:\n  replicaCount: 2\n' }, { valuesObject: { controller: { replicaCount: 2 } } }],
+    ['valuesYaml as JSON', { valuesYaml: JSON.stringify({ controller: { replicaCount: 2 } }) }, { valuesObject: { controller: { replicaCount: 2 } } }],
     ['parameters', { parameters: [{ name: 'controller.replicaCount', value: '2' }] }, { parameters: [{ name: 'controller.replicaCount', value: '2' }] }],
     ['parameters with forceString false', { parameters: [{ name: 'a', value: 'b', forceString: false }] }, { parameters: [{ name: 'a', value: 'b' }] }],
   ])('renders %s alone', (_name, options, helm) => {
@@ -56,7 +57,7 @@ describe('a Helm chart source with options', () => {
   test.each<[string, HelmChartOptions | undefined]>([
     ['no options', undefined],
     ['empty options', {}],
-    ['empty lists and an empty values tree', { valueFiles: [], parameters: [], valuesObject: {} }],
+    ['empty lists and an empty values map', { valueFiles: [], parameters: [], valuesYaml: '{}' }],
   ])('renders no helm block for %s', (_name, options) => {
     expect(applicationOf(chartApp(options).app).spec.source).toEqual({ repoURL: CHARTS, targetRevision: '4.11.3', chart: 'ingress-nginx' });
   });
@@ -69,19 +70,17 @@ describe('a Helm chart source with options', () => {
     expect(crdErrors('application', release, application)).toEqual([]);
   });
 
-  test('renders the values tree as given when the caller changes its objects afterwards', () => {
-    // GIVEN options whose objects the caller changes after making the source
-    const values = { controller: { replicaCount: 2 } };
+  test('renders the value files as given when the caller changes its list afterwards', () => {
+    // GIVEN options whose list the caller changes after making the source
     const files = ['values-production.yaml'];
-    const { app } = chartApp({ valuesObject: values, valueFiles: files });
-    values.controller.replicaCount = 9;
+    const { app } = chartApp({ valuesYaml: 'controller: {replicaCount: 2}', valueFiles: files });
     files.push('values-other.yaml');
     // WHEN rendered THEN the source holds what was given
     expect(applicationOf(app).spec.source.helm).toEqual({ valuesObject: { controller: { replicaCount: 2 } }, valueFiles: ['values-production.yaml'] });
   });
 
   test('synthesizes without findings when the values name an existing Secret', () => {
-    const { app } = chartApp({ valuesObject: { auth: { existingSecret: 'ingress-auth' } }, parameters: [{ name: 'auth.passwordSecretRef', value: 'ingress-auth' }] });
+    const { app } = chartApp({ valuesYaml: JSON.stringify({ auth: { existingSecret: 'ingress-auth' } }), parameters: [{ name: 'auth.passwordSecretRef', value: 'ingress-auth' }] });
     expect(app.node.validate()).toEqual([]);
     expect(Testing.synth(app)).toHaveLength(1);
   });
@@ -89,7 +88,7 @@ describe('a Helm chart source with options', () => {
 
 describe('secrets in a chart source fail the synth with SA207', () => {
   test.each<[string, HelmChartOptions, string, string]>([
-    ['a password in valuesObject', { valuesObject: { auth: { adminPassword: 'hunter2' } } }, '/spec/source/helm/valuesObject', '"auth.adminPassword"'],
+    ['a password in valuesYaml', { valuesYaml: 'auth:\n  adminPassword: hunter2\n' }, '/spec/source/helm/valuesObject', '"auth.adminPassword"'],
     ['a token in a parameter', { parameters: [{ name: 'replicaCount', value: '2' }, { name: 'slack.apiToken', value: 'xoxb-123456' }] }, '/spec/source/helm/parameters/1/value', '"slack.apiToken"'],
     ['a private key in a parameter', { parameters: [{ name: 'tls.key', value: '-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE\n-----END EC PRIVATE KEY-----' }] }, '/spec/source/helm/parameters/0/value', '"tls.key"'],
   ])('fails when %s is given', (_name, options, path, key) => {
@@ -105,7 +104,7 @@ describe('secrets in a chart source fail the synth with SA207', () => {
 
   test('synthesizes when the finding is accepted with a reasoned suppression', () => {
     // GIVEN a value under a secret-looking key that is not a secret, and the suppression that says why
-    const { gitops, app } = chartApp({ valuesObject: { oidc: { clientSecret: 'public-client' } } });
+    const { gitops, app } = chartApp({ valuesYaml: 'oidc:\n  clientSecret: public-client\n' });
     app.addSuppression({ ruleId: 'SA207', reason: 'a public OIDC client: the identity provider issues no secret for it' });
     // WHEN / THEN
     expect(() => gitops.renderFiles()).not.toThrow();
