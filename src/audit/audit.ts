@@ -133,13 +133,17 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     }
   }
 
-  // Kustomize builds only what its kustomization files list: they themselves, patches and unlisted files there are not objects Argo CD applies.
+  // Kustomize builds only what its kustomization files list: patches and unlisted files there are not objects Argo CD applies.
   const layout = kustomizeLayout(all, options.repository?.otherFiles ?? []);
   const unbuilt = new Set<string>();
   const built = objects.filter((o) => {
     const file = o.location.file;
-    if (layout.isPatch(file) || KUSTOMIZATION_FILES.includes(path.posix.basename(file))) {
+    if (layout.isPatch(file)) {
       return false;
+    }
+    // A kustomization is no object Argo CD applies, but its secretGenerator puts values in Git (SA203).
+    if (KUSTOMIZATION_FILES.includes(path.posix.basename(file))) {
+      return true;
     }
     const kept = !layout.isKustomizeDir(path.posix.dirname(file)) || layout.isListedResource(file);
     if (!kept) {

@@ -1,7 +1,9 @@
+import * as path from 'path';
 import * as jsyaml from 'js-yaml';
 import { Alias, Document, isAlias, isMap, isScalar, isSeq, LineCounter, Node, parseAllDocuments } from 'yaml';
 import { keysFromPointer } from './json-pointer';
 import { isObject, LocatedManifest, Manifest, SourceLocation } from './manifest';
+import { KUSTOMIZATION_FILES } from './source-paths';
 
 /** Deeper than any real manifest; deeper input is refused before it can exhaust the stack. */
 const MAX_DEPTH = 200;
@@ -463,11 +465,17 @@ function collect(value: unknown, location: SourceLocation, objects: LocatedManif
     }
   } else if (isKubernetesObject(value)) {
     objects.push(place(value, location, undefined));
+  } else if (isObject(value) && KUSTOMIZATION_FILES.includes(path.posix.basename(location.file))) {
+    // A kustomization file may leave out its apiVersion and kind; it is still one, and SA203 reads its secretGenerator.
+    objects.push(place({ apiVersion: KUSTOMIZE_API_VERSION, kind: 'Kustomization', ...value }, location, undefined));
   } else {
     skipped++;
   }
   return skipped;
 }
+
+/** What Kustomize takes a kustomization file without apiVersion and kind to be. */
+const KUSTOMIZE_API_VERSION = 'kustomize.config.k8s.io/v1beta1';
 
 function isKubernetesObject(value: unknown): value is Manifest {
   return isObject(value) && typeof value.apiVersion === 'string' && typeof value.kind === 'string';

@@ -1,6 +1,6 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { describeObject, isObject, Manifest } from '../core/manifest';
+import { describeObject, isObject, listAt, Manifest, stringAt } from '../core/manifest';
 
 /** The fields of a core v1 Secret that hold values. */
 const VALUE_FIELDS = ['data', 'stringData'] as const;
@@ -21,24 +21,61 @@ function isCertificateOnly(value: unknown, base64: boolean): boolean {
   return CERTIFICATES.test(text.trim());
 }
 
+/** A kustomization (or component) file, as the audit reads it. */
+function isKustomization(obj: Manifest): boolean {
+  return typeof obj.apiVersion === 'string' && obj.apiVersion.startsWith('kustomize.config.k8s.io/') && (obj.kind === 'Kustomization' || obj.kind === 'Component');
+}
+
+/**
+ * The secretGenerator entries of a kustomization whose values come from the repository: `literals` (`key=value`),
+ * `files` (`key=path` or `path`) and `envs` (files of `KEY=value` lines). Argo CD renders from Git, so those values
+ * are committed there just as a Secret's data would be. Only the key or file names are reported.
+ */
+function generatedFromGit(obj: Manifest): Violation[] {
+  const found: Violation[] = [];
+  listAt(obj, 'secretGenerator').forEach((generator, i) => {
+    const secret = stringAt(generator, 'name') ?? '(unnamed)';
+    for (const field of ['literals', 'files', 'envs']) {
+      const names = listAt(generator, field).filter((e): e is string => typeof e === 'string' && e.trim() !== '')
+        .map((e) => (field === 'envs' ? e : e.split('=')[0]).trim());
+      if (names.length === 0) {
+        continue;
+      }
+      found.push({
+        object: obj,
+        path: `/secretGenerator/${i}/${field}`,
+        message: `the kustomization generates Secret ${secret} from ${field} ${names.map((n) => JSON.stringify(n)).join(', ')}, `
+          + `so ${names.length === 1 ? 'its value is' : 'their values are'} committed to Git`,
+        value: names,
+      });
+    }
+  });
+  return found;
+}
+
 /** A Secret that declares keys in data or stringData: whatever their values are, they are in Git. */
 export const secretDataInGit: Rule = {
   id: 'SA203',
   name: 'secret-data-in-git',
   severity: Severity.ERROR,
-  summary: 'A Secret declares keys in data or stringData, so its values are committed to Git.',
+  summary: 'A Secret declares keys in data or stringData, or a kustomization generates one from literals or files, so its values are committed to Git.',
   explanation:
     'Everything Argo CD deploys is in Git: base64 in data is an encoding, not encryption, and the value stays '
     + 'in the history after it is removed. Everyone who can read the repository, its clones and CI logs can '
     + 'read the secret. A placeholder Secret that a controller fills must declare no keys either: a key kept '
     + 'in Git, even with an empty value, is put back by self-heal over the value the controller wrote. A key that '
-    + 'holds only PEM certificates (a CA bundle, a chain, no private key) is public and not reported.',
+    + 'holds only PEM certificates (a CA bundle, a chain, no private key) is public and not reported. A kustomization\'s '
+    + 'secretGenerator with literals, files or envs is the same: Argo CD renders from Git, so what it reads is there.',
   fix: 'Keep the value in a secret manager and deliver it with an ExternalSecret (the operator creates and owns '
     + 'the Secret, so it never reaches Git), or commit it encrypted as a SealedSecret. If the values are not secret '
     + '(e.g. filled in by a plugin at render time), suppress SA203 on the object and say why.',
   check({ resources }) {
     const found: Violation[] = [];
     for (const obj of resources) {
+      if (isKustomization(obj)) {
+        found.push(...generatedFromGit(obj));
+        continue;
+      }
       if (!isCoreSecret(obj)) {
         continue;
       }

@@ -117,8 +117,8 @@ describe('auditFiles: Kustomize folders and --rendered', () => {
   });
 });
 
-/** The objects of OVERLAY Argo CD could apply: the Application and the base's two (the patch is a fragment, the kustomization files are no objects). */
-const OVERLAY_OBJECTS = 3;
+/** The objects of OVERLAY the audit reads: the Application, the base's two and the two kustomizations (the patch is a fragment). */
+const OVERLAY_OBJECTS = 5;
 
 describe('auditFiles: what Kustomize builds', () => {
   test('a patch is a fragment and an unlisted file is not built: neither is audited as an object; a listed base file is', () => {
@@ -147,6 +147,17 @@ describe('auditFiles: what Kustomize builds', () => {
       }),
     };
     expect(audit(tree).findings).toEqual([]);
+  });
+});
+
+describe('auditFiles: secrets a kustomization generates', () => {
+  test('a secretGenerator of a kustomization without apiVersion and kind is found at its field (SA203)', () => {
+    // GIVEN a kustomization file as most are written, generating a Secret from a committed htpasswd file
+    const text = 'resources: [deployment.yaml]\nsecretGenerator:\n  - name: htpass\n    files:\n      - htpasswd=files/users.htpasswd\n';
+    const result = audit({ 'oauth/overlays/htpass/kustomization.yaml': text, 'oauth/overlays/htpass/deployment.yaml': deploymentYaml('oauth', 'oauth') });
+
+    // WHEN audited / THEN SA203, on the files line
+    expect(result.findings.map((f) => [f.ruleId, f.location.file, f.location.line])).toEqual([['SA203', 'oauth/overlays/htpass/kustomization.yaml', 4]]);
   });
 });
 

@@ -174,3 +174,26 @@ function workloadsOf(app: SafeApplication): Manifest[] {
     .filter((c): c is ApiObject => ApiObject.isApiObject(c) && c !== app.resource)
     .map((o) => o.toJson() as Manifest);
 }
+
+describe('SA203 on a kustomization secretGenerator', () => {
+  const kustomization = (secretGenerator: unknown[]): Manifest => ({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', secretGenerator });
+
+  test('fails on literals, files and envs, naming keys and files, never values', () => {
+    // GIVEN a generator from a literal token, a htpasswd file and an env file
+    const obj = kustomization([{ name: 'connect', literals: ['token=Y2hhbmdlbWU='] }, { name: 'htpass', files: ['htpasswd=files/users.htpasswd', 'ca.crt'], envs: ['db.env'] }]);
+    // WHEN
+    const findings = findingsOf(secretDataInGit, [obj]);
+    // THEN
+    expect(findings.map((f) => [f.path, f.value])).toEqual([
+      ['/secretGenerator/0/literals', ['token']],
+      ['/secretGenerator/1/files', ['htpasswd', 'ca.crt']],
+      ['/secretGenerator/1/envs', ['db.env']],
+    ]);
+    expect(findings.map((f) => f.message).join()).not.toContain('Y2hhbmdlbWU=');
+  });
+
+  test('passes on a configMapGenerator and on a generator with no values from the repository', () => {
+    const obj: Manifest = { ...kustomization([{ name: 'empty', options: { disableNameSuffixHash: true } }]), configMapGenerator: [{ name: 'settings', literals: ['mode=production'] }] };
+    expect(findingsOf(secretDataInGit, [obj])).toEqual([]);
+  });
+});
