@@ -1,4 +1,5 @@
 import { ExternalSource } from '../../src/application/external-source';
+import { KustomizeOptions } from '../../src/application/kustomize-options';
 
 describe('ExternalSource', () => {
   describe('gitPath', () => {
@@ -116,26 +117,20 @@ describe('ExternalSource', () => {
 
     test('keeps the checked options, and none when all are empty', () => {
       // GIVEN options with every field, and options with empty fields only
-      const full = ExternalSource.gitPath('deploy/overlays/prod', {
-        kustomize: {
-          images: [{ name: 'registry.acme.internal:5000/api', newTag: '1.4.2' }, { name: 'nginx', digest: DIGEST }],
-          namePrefix: 'prod-',
-          nameSuffix: '-eu',
-          namespace: 'payments',
-          commonLabels: { 'app.kubernetes.io/part-of': 'payments', 'env': '' },
-          commonAnnotations: { 'acme.com/note': 'any text: even spaces' },
-        },
-      });
-      const empty = ExternalSource.gitPath('deploy', { kustomize: { images: [], commonLabels: {} } });
-      // THEN the full source holds them, the empty one none
-      expect(full.kustomize).toEqual({
+      const given: KustomizeOptions = {
         images: [{ name: 'registry.acme.internal:5000/api', newTag: '1.4.2' }, { name: 'nginx', digest: DIGEST }],
         namePrefix: 'prod-',
         nameSuffix: '-eu',
         namespace: 'payments',
         commonLabels: { 'app.kubernetes.io/part-of': 'payments', 'env': '' },
         commonAnnotations: { 'acme.com/note': 'any text: even spaces' },
-      });
+      };
+      const full = ExternalSource.gitPath('deploy/overlays/prod', { kustomize: given });
+      const empty = ExternalSource.gitPath('deploy', { kustomize: { images: [], commonLabels: {} } });
+      // THEN the full source holds a frozen copy of them, the empty one none
+      expect(full.kustomize).toEqual(given);
+      expect(full.kustomize).not.toBe(given);
+      expect(Object.isFrozen(full.kustomize?.images)).toBe(true);
       expect(empty.kustomize).toBeUndefined();
       expect(ExternalSource.gitPath('deploy').kustomize).toBeUndefined();
       expect(ExternalSource.helmChart('x').kustomize).toBeUndefined();
