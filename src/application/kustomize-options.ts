@@ -1,3 +1,4 @@
+import { parseDocument } from 'yaml';
 import { badValue, ErrorCode } from '../core/errors';
 import { isDns1123Label, isLabelValue, isQualifiedName, suggestDns1123Label } from '../core/names';
 
@@ -35,6 +36,83 @@ export interface KustomizeImage {
    * @default - the tag or digest the manifests give, unless `newTag` is set
    */
   readonly digest?: string;
+}
+
+/**
+ * Which objects a Kustomize patch changes; every field given must match.
+ *
+ * @see https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patches/
+ */
+export interface KustomizePatchTarget {
+  /**
+   * The API group, e.g. `apps`.
+   *
+   * @default - any group
+   */
+  readonly group?: string;
+
+  /**
+   * The API version, e.g. `v1`.
+   *
+   * @default - any version
+   */
+  readonly version?: string;
+
+  /**
+   * The kind, e.g. `Deployment`.
+   *
+   * @default - any kind
+   */
+  readonly kind?: string;
+
+  /**
+   * The object's name (a regular expression to Kustomize).
+   *
+   * @default - any name
+   */
+  readonly name?: string;
+
+  /**
+   * The object's namespace.
+   *
+   * @default - any namespace
+   */
+  readonly namespace?: string;
+
+  /**
+   * A label selector, e.g. `app.kubernetes.io/component=api`.
+   *
+   * @default - any labels
+   */
+  readonly labelSelector?: string;
+
+  /**
+   * An annotation selector.
+   *
+   * @default - any annotations
+   */
+  readonly annotationSelector?: string;
+}
+
+/**
+ * One patch written in the Application: a strategic merge patch (a map naming `kind` and `metadata.name`, or
+ * any map with a `target`) or a JSON 6902 patch (a list of operations, which needs a `target`).
+ *
+ * @see https://argo-cd.readthedocs.io/en/stable/user-guide/kustomize/
+ */
+export interface KustomizePatch {
+  /**
+   * The patch as YAML (or JSON) text. Never a password, token or private key: the Application is readable by
+   * everyone who can read the app in Argo CD.
+   */
+  readonly patch: string;
+
+  /**
+   * The objects it changes.
+   *
+   * @default - the object the patch names by `kind` and `metadata.name` (a strategic merge patch only)
+   */
+  readonly target?: KustomizePatchTarget;
 }
 
 /**
@@ -94,6 +172,15 @@ export interface KustomizeOptions {
    * @see https://argo-cd.readthedocs.io/en/stable/user-guide/kustomize/
    */
   readonly commonAnnotations?: { [key: string]: string };
+
+  /**
+   * Patches applied after the folder's own, in order. A patch here is not in the folder: prefer the overlay's
+   * kustomization for anything that is not a per-environment value.
+   *
+   * @default - none
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/kustomize/
+   */
+  readonly patches?: KustomizePatch[];
 }
 
 const WHERE = 'ExternalSource.gitPath';
@@ -115,7 +202,8 @@ export function checkKustomizeOptions(options: KustomizeOptions): KustomizeOptio
   const namespace = checkNamespace(options.namespace);
   const commonLabels = checkMap(options.commonLabels, 'commonLabels', true);
   const commonAnnotations = checkMap(options.commonAnnotations, 'commonAnnotations', false);
-  const checked: KustomizeOptions = { images, namePrefix, nameSuffix, namespace, commonLabels, commonAnnotations };
+  const patches = checkPatches(options.patches);
+  const checked: KustomizeOptions = { images, namePrefix, nameSuffix, namespace, commonLabels, commonAnnotations, patches };
   return Object.values(checked).some((v) => v !== undefined) ? Object.freeze(checked) : undefined;
 }
 
@@ -232,4 +320,77 @@ function checkMap(map: { [key: string]: string } | undefined, prop: string, isLa
     copy[key] = value;
   }
   return Object.keys(copy).length > 0 ? Object.freeze(copy) : undefined;
+}
+
+const JSON_PATCH_OPS = ['add', 'remove', 'replace', 'move', 'copy', 'test'];
+const TARGET_FIELDS = ['group', 'version', 'kind', 'name', 'namespace', 'labelSelector', 'annotationSelector'] as const;
+
+function checkPatches(patches: KustomizePatch[] | undefined): KustomizePatch[] | undefined {
+  if (patches === undefined) {
+    return undefined;
+  }
+  if (!Array.isArray(patches)) {
+    throw refuse('options.kustomize.patches', patches, 'must be a list', 'give e.g. [{ patch: \'[{"op": "replace", "path": "/spec/replicas", "value": 3}]\', target: { kind: \'Deployment\', name: \'api\' } }]');
+  }
+  const checked = patches.map((patch, i) => checkPatch(patch, `options.kustomize.patches[${i}]`));
+  return checked.length > 0 ? Object.freeze(checked) as KustomizePatch[] : undefined;
+}
+
+function checkPatch(patch: KustomizePatch, prop: string): KustomizePatch {
+  if (typeof patch !== 'object' || patch === null) {
+    throw refuse(prop, patch, 'must be a KustomizePatch', 'give e.g. { patch: \'...\', target: { kind: \'Deployment\', name: \'api\' } }');
+  }
+  const target = patch.target === undefined ? undefined : checkTarget(patch.target, `${prop}.target`);
+  const text = patch.patch;
+  if (typeof text !== 'string' || text.trim() === '') {
+    throw refuse(`${prop}.patch`, text, 'must be the patch as YAML or JSON text', 'give a strategic merge patch or a list of JSON 6902 operations');
+  }
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    throw refuse(`${prop}.patch`, `text of ${text.length} characters`, `must be YAML: ${doc.errors[0].message.split('\n')[0]}`, 'correct the YAML');
+  }
+  const tree: unknown = doc.toJS();
+  if (Array.isArray(tree)) {
+    tree.forEach((op, j) => {
+      const o = op as { op?: unknown; path?: unknown } | null;
+      if (typeof o !== 'object' || o === null || !JSON_PATCH_OPS.includes(String(o.op)) || typeof o.path !== 'string' || !(o.path === '' || o.path.startsWith('/'))) {
+        throw refuse(`${prop}.patch[${j}]`, op, `must be a JSON 6902 operation: an op (${JSON_PATCH_OPS.join(', ')}) and a path starting with "/"`,
+          'write e.g. {"op": "replace", "path": "/spec/replicas", "value": 3}');
+      }
+    });
+    if (target === undefined) {
+      throw refuse(`${prop}.target`, undefined, 'must be given for a JSON 6902 patch: the operations do not name the object they change',
+        'give e.g. target: { kind: \'Deployment\', name: \'api\' }');
+    }
+  } else if (typeof tree === 'object' && tree !== null) {
+    const named = tree as { kind?: unknown; metadata?: { name?: unknown } };
+    if (target === undefined && (typeof named.kind !== 'string' || typeof named.metadata?.name !== 'string')) {
+      throw refuse(`${prop}.patch`, `text of ${text.length} characters`, 'names no object: a strategic merge patch without a target must give kind and metadata.name',
+        'add apiVersion, kind and metadata.name to the patch, or give a target');
+    }
+  } else {
+    throw refuse(`${prop}.patch`, tree, 'must be a strategic merge patch (a map) or a JSON 6902 patch (a list)', 'give the patch as YAML or JSON text');
+  }
+  return Object.freeze(target === undefined ? { patch: text } : { patch: text, target });
+}
+
+function checkTarget(target: KustomizePatchTarget, prop: string): KustomizePatchTarget {
+  if (typeof target !== 'object' || target === null || Array.isArray(target)) {
+    throw refuse(prop, target, 'must be a KustomizePatchTarget', 'give e.g. { kind: \'Deployment\', name: \'api\' }');
+  }
+  const copy: { [field: string]: string } = {};
+  for (const field of TARGET_FIELDS) {
+    const value = target[field];
+    if (value === undefined) {
+      continue;
+    }
+    if (typeof value !== 'string' || value.trim() === '') {
+      throw refuse(`${prop}.${field}`, value, 'must be text that is not empty', 'leave it out to match any');
+    }
+    copy[field] = value;
+  }
+  if (Object.keys(copy).length === 0) {
+    throw refuse(prop, target, 'matches every object of the folder', 'name the objects to patch, e.g. { kind: \'Deployment\', name: \'api\' }, or leave target out');
+  }
+  return Object.freeze(copy) as KustomizePatchTarget;
 }

@@ -9,7 +9,7 @@ import { groupOf } from '../core/kinds';
 import { describeObject, Manifest, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
 import { suppressionKey } from '../core/suppressions';
-import { ApplicationSpec, ApplicationSpecSourceHelm, ApplicationSpecSourceKustomize } from '../imports/application-argoproj.io';
+import { ApplicationSpec, ApplicationSpecSourceHelm, ApplicationSpecSourceKustomize, ApplicationSpecSourceKustomizePatchesTarget } from '../imports/application-argoproj.io';
 import { DeletionPolicy } from '../values/deletion-policy';
 import { IgnoreRule } from '../values/ignore-rule';
 
@@ -58,6 +58,7 @@ export interface HardenedKustomize {
   readonly namespace?: string;
   readonly commonLabels?: { readonly [key: string]: string };
   readonly commonAnnotations?: { readonly [key: string]: string };
+  readonly patches?: readonly { readonly patch: string; readonly target?: ApplicationSpecSourceKustomizePatchesTarget }[];
 }
 
 /** `spec`: project, one source, destination, the hardened sync policy and one ignoreDifferences entry per resource. */
@@ -102,6 +103,7 @@ function renderKustomize(kustomize: HardenedKustomize | undefined): ApplicationS
     namespace: kustomize.namespace || undefined,
     commonLabels: sorted(kustomize.commonLabels),
     commonAnnotations: sorted(kustomize.commonAnnotations),
+    patches: kustomize.patches?.length ? kustomize.patches.map((p) => ({ patch: p.patch, target: p.target && { ...p.target } })) : undefined,
   };
   return Object.values(rendered).some((v) => v !== undefined) ? rendered : undefined;
 }

@@ -175,6 +175,19 @@ describe('ExternalSource', () => {
       ['a label value is a number', { kustomize: { commonLabels: { tier: 1 } } }, /SAFE-042\].*commonLabels\.tier is 1; it must be a string\. Fix: write it as text, e\.g\. "1"/],
       ['an annotation key ends with "/"', { kustomize: { commonAnnotations: { 'acme.com/': 'x' } } }, /SAFE-042\].*commonAnnotations is "acme\.com\/"; it has a key/],
       ['commonAnnotations is a list', { kustomize: { commonAnnotations: ['a'] } }, /SAFE-042\].*commonAnnotations is \["a"\]; it must be a map of strings/],
+      ['a patch is empty', { kustomize: { patches: [{ patch: ' ' }] } }, /SAFE-042\] ExternalSource\.gitPath: options\.kustomize\.patches\[0\]\.patch is " "; it must be the patch as YAML or JSON text/],
+      ['a patch is not YAML', { kustomize: { patches: [{ patch: 'a: [1', target: { kind: 'Deployment' } }] } }, /SAFE-042\].*patches\[0\]\.patch is "text of 5 characters"; it must be YAML: /],
+      ['a patch is a number', { kustomize: { patches: [{ patch: '3', target: { kind: 'Deployment' } }] } }, /SAFE-042\].*patches\[0\]\.patch is 3; it must be a strategic merge patch/],
+      ['a JSON 6902 patch has no target', { kustomize: { patches: [{ patch: '[{"op": "remove", "path": "/spec/replicas"}]' }] } },
+        /SAFE-042\].*patches\[0\]\.target is missing; it must be given for a JSON 6902 patch.* Fix: give e\.g\. target: /],
+      ['a JSON 6902 operation is unknown', { kustomize: { patches: [{ patch: '[{"op": "delete", "path": "/spec"}]', target: { kind: 'Deployment' } }] } },
+        /SAFE-042\].*patches\[0\]\.patch\[0\] is \{"op":"delete","path":"\/spec"\}; it must be a JSON 6902 operation/],
+      ['a JSON 6902 path is relative', { kustomize: { patches: [{ patch: '- {op: add, path: spec/x, value: 1}', target: { kind: 'Deployment' } }] } }, /SAFE-042\].*patches\[0\]\.patch\[0\]/],
+      ['a strategic merge patch names no object and has no target', { kustomize: { patches: [{ patch: 'spec:\n  replicas: 2\n' }] } },
+        /SAFE-042\].*patches\[0\]\.patch .*names no object.* Fix: add apiVersion, kind and metadata\.name to the patch, or give a target/],
+      ['a target is empty', { kustomize: { patches: [{ patch: 'spec: {}', target: {} }] } }, /SAFE-042\].*patches\[0\]\.target is \{\}; it matches every object/],
+      ['a target field is empty', { kustomize: { patches: [{ patch: 'spec: {}', target: { kind: '' } }] } }, /SAFE-042\].*patches\[0\]\.target\.kind is ""/],
+      ['patches is not a list', { kustomize: { patches: 'spec: {}' } }, /SAFE-042\].*options\.kustomize\.patches is "spec: \{\}"; it must be a list/],
     ])('fails when %s', (_name, options, message) => {
       expect(() => ExternalSource.gitPath('deploy/overlays/prod', options as never)).toThrow(message);
     });

@@ -25,6 +25,10 @@ const EVERY_OPTION: KustomizeOptions = {
   namespace: 'payments-prod',
   commonLabels: { 'app.kubernetes.io/part-of': 'payments', 'env': 'prod' },
   commonAnnotations: { 'acme.com/owner': 'Payments team <payments@acme.com>' },
+  patches: [
+    { patch: '[{"op": "replace", "path": "/spec/replicas", "value": 3}]', target: { group: 'apps', version: 'v1', kind: 'Deployment', name: 'payments-api' } },
+    { patch: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: payments-settings\ndata:\n  REGION: eu-west-1\n' },
+  ],
 };
 
 describe('a Git folder with Kustomize options', () => {
@@ -48,6 +52,10 @@ describe('a Git folder with Kustomize options', () => {
         namespace: 'payments-prod',
         commonLabels: { 'app.kubernetes.io/part-of': 'payments', 'env': 'prod' },
         commonAnnotations: { 'acme.com/owner': 'Payments team <payments@acme.com>' },
+        patches: [
+          { patch: '[{"op": "replace", "path": "/spec/replicas", "value": 3}]', target: { group: 'apps', version: 'v1', kind: 'Deployment', name: 'payments-api' } },
+          { patch: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: payments-settings\ndata:\n  REGION: eu-west-1\n' },
+        ],
       },
     });
   });
@@ -64,6 +72,8 @@ describe('a Git folder with Kustomize options', () => {
     ['commonLabels, in key order', { commonLabels: { tier: 'api', env: '' } }, { commonLabels: { env: '', tier: 'api' } }],
     ['commonAnnotations', { commonAnnotations: { 'acme.com/runbook': 'https://runbooks.acme.internal/payments' } },
       { commonAnnotations: { 'acme.com/runbook': 'https://runbooks.acme.internal/payments' } }],
+    ['a patch with a label selector', { patches: [{ patch: '{"spec": {"replicas": 2}}', target: { kind: 'Deployment', labelSelector: 'tier=api' } }] },
+      { patches: [{ patch: '{"spec": {"replicas": 2}}', target: { kind: 'Deployment', labelSelector: 'tier=api' } }] }],
   ])('renders %s alone', (_name, kustomize, rendered) => {
     expect(applicationOf(overlayApp(kustomize).app).spec.source.kustomize).toEqual(rendered);
   });
