@@ -3,6 +3,7 @@ export * from './values/argo-project';
 export * from './values/deletion-policy';
 export * from './values/destination-cluster';
 export * from './application/external-source';
+export * from './application/kustomize-options';
 export * from './application/gitops-app';
 export * from './values/ignore-rule';
 export * from './values/ignore-target';

@@ -1,6 +1,7 @@
 import { Testing } from 'cdk8s';
 import { parse, stringify } from 'yaml';
 import { addPaymentsApi } from './helm-values';
+import { addPaymentsProd } from './kustomize-options';
 import { addSessionCache } from './stateful-set';
 import { paymentsProjectWithWindows } from './sync-windows';
 import { ArgoProject, GitOpsApp, SafeApplication } from '../../src';
@@ -50,7 +51,16 @@ export function statefulSetOutput(): string {
 
 /** What the README shows of the Helm values snippet: the source of the Application it renders. */
 export function helmValuesOutput(): string {
-  const app = addPaymentsApi(Testing.app());
+  return sourceOf(addPaymentsApi(Testing.app()));
+}
+
+/** What the README shows of the Kustomize options snippet: the source of the Application it renders. */
+export function kustomizeOptionsOutput(): string {
+  return sourceOf(addPaymentsProd(Testing.app()));
+}
+
+/** `spec.source` of an Application made outside a GitOpsApp, as YAML; its validation must pass. */
+function sourceOf(app: SafeApplication): string {
   const errors = app.node.validate();
   if (errors.length > 0) {
     throw new Error(`the snippet does not synthesize: ${errors.join('\n')}`);

@@ -1,3 +1,4 @@
+import { checkKustomizeOptions, KustomizeOptions } from './kustomize-options';
 import { badValue, ErrorCode } from '../core/errors';
 import { isDns1123Subdomain } from '../core/names';
 import { readHelmValues } from '../private/helm-values';
@@ -81,6 +82,20 @@ export interface HelmChartOptions {
 }
 
 
+/**
+ * How Argo CD renders a Git folder.
+ */
+export interface GitPathOptions {
+  /**
+   * What Argo CD asks Kustomize to change before it builds the folder: image overrides, name prefix and suffix,
+   * namespace, common labels and annotations. The folder must hold a `kustomization.yaml`.
+   *
+   * @default - none: the folder is built as committed
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/kustomize/
+   */
+  readonly kustomize?: KustomizeOptions;
+}
+
 /** Helm's limit on release names (its `helm install` refuses longer ones). */
 const MAX_RELEASE_NAME = 53;
 
@@ -92,13 +107,19 @@ export class ExternalSource {
    * A directory of a Git repository (plain YAML, Kustomize, or a Helm chart in Git).
    *
    * @param path the directory, relative to the repository root, e.g. `deploy/overlays/prod`
+   * @param options the Kustomize options Argo CD builds the directory with
    */
-  public static gitPath(path: string): ExternalSource {
+  public static gitPath(path: string, options: GitPathOptions = {}): ExternalSource {
     if (typeof path !== 'string' || path.trim() === '' || path.startsWith('/') || path.split('/').includes('..')) {
       throw badValue(ErrorCode.SOURCE_CONFLICT, 'ExternalSource.gitPath', 'path', path,
         'must be a directory relative to the repository root, without ".."', 'give the path as Argo CD expects it, e.g. "deploy/overlays/prod"');
     }
-    return new ExternalSource(path.replace(/\/+$/, ''), undefined, undefined);
+    if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+      throw badValue(ErrorCode.INVALID_KUSTOMIZE_SOURCE, 'ExternalSource.gitPath', 'options', options,
+        'must be an object of GitPathOptions', 'give e.g. { kustomize: { images: [{ name: \'ghcr.io/acme/api\', newTag: \'1.4.2\' }] } }');
+    }
+    const kustomize = options.kustomize === undefined ? undefined : checkKustomizeOptions(options.kustomize);
+    return new ExternalSource(path.replace(/\/+$/, ''), undefined, undefined, kustomize);
   }
 
   /**
@@ -112,7 +133,7 @@ export class ExternalSource {
       throw badValue(ErrorCode.SOURCE_CONFLICT, 'ExternalSource.helmChart', 'chart', chart,
         'must be a chart name', 'give the chart name as the Helm repository lists it');
     }
-    return new ExternalSource(undefined, chart, checkHelmOptions(options));
+    return new ExternalSource(undefined, chart, checkHelmOptions(options), undefined);
   }
 
   /** The Git directory, for a Git source. */
@@ -121,11 +142,15 @@ export class ExternalSource {
   public readonly chart?: string;
   /** The release name and values of a Helm repository source, as checked; undefined when none were given. */
   public readonly helm?: HelmChartOptions;
+  /** The Kustomize options of a Git source, as checked; undefined when none were given. */
+  public readonly kustomize?: KustomizeOptions;
 
-  private constructor(path: string | undefined, chart: string | undefined, helm: HelmChartOptions | undefined) {
+  private constructor(path: string | undefined, chart: string | undefined, helm: HelmChartOptions | undefined,
+    kustomize: KustomizeOptions | undefined) {
     this.path = path;
     this.chart = chart;
     this.helm = helm;
+    this.kustomize = kustomize;
   }
 }
 

@@ -3,6 +3,7 @@ import { Construct, IConstruct } from 'constructs';
 import { BreakGlass } from './break-glass';
 import { ExternalSource, HelmChartOptions } from './external-source';
 import { GitOpsApp } from './gitops-app';
+import { KustomizeOptions, kustomizeImageOverride } from './kustomize-options';
 import { renderRunbook } from './runbook';
 import { Suppression, Suppressions } from './suppression';
 import { BREAK_GLASS_EXPIRES_ANNOTATION, BREAK_GLASS_REASON_ANNOTATION, BREAK_GLASS_TICKET_ANNOTATION, IGNORE_REASONS_ANNOTATION, SKIP_RECONCILE_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../core/annotations';
@@ -19,7 +20,7 @@ import { checkIgnoreRule, checkLabel, checkProject, checkRepoUrl } from '../priv
 import { nameFiles } from '../private/file-names';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
-import { HardenedHelm, hardenedAnnotations, hardenedFinalizers, hardenedSpec, jqProblems } from '../private/hardened-application';
+import { HardenedHelm, HardenedKustomize, hardenedAnnotations, hardenedFinalizers, hardenedSpec, jqProblems } from '../private/hardened-application';
 import { readHelmValues } from '../private/helm-values';
 import { checkNotificationList, notificationAnnotations } from '../private/notifications';
 import { renderSyncOptions, renderSyncPolicy, ResolvedRetry, resolveRetry } from '../private/sync-policy';
@@ -476,6 +477,7 @@ export class SafeApplication extends Chart {
       path: this.sourcePath,
       chart: this.externalSource?.chart,
       helm: hardenedHelm(this.externalSource?.helm),
+      kustomize: hardenedKustomize(this.externalSource?.kustomize),
       server: this.destinationCluster.server,
       clusterName: this.destinationCluster.name,
       namespace: this.destinationNamespace,
@@ -583,6 +585,15 @@ function checkBreakGlass(scope: IConstruct, breakGlass: BreakGlass): BreakGlass 
       'must be a calendar date written YYYY-MM-DD', 'give the day by which automated sync must be back, e.g. "2026-12-03"');
   }
   return { reason: breakGlass.reason.trim().replace(/\s+/g, ' '), expires: breakGlass.expires, ticket: breakGlass.ticket?.trim() || undefined };
+}
+
+/** A Git folder's Kustomize options as the renderer takes them: each image override in Argo CD's string form. */
+function hardenedKustomize(kustomize: KustomizeOptions | undefined): HardenedKustomize | undefined {
+  if (kustomize === undefined) {
+    return undefined;
+  }
+  const { images, ...rest } = kustomize;
+  return { ...rest, images: images?.map(kustomizeImageOverride) };
 }
 
 /** A chart source's options as the renderer takes them: the values text read into the map Argo CD renders. */

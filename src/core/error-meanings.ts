@@ -42,6 +42,7 @@ export const ERROR_MEANINGS: { readonly [code in ErrorCodeValue]: string } = {
   [ErrorCode.INVALID_SYNC_WINDOW]: 'a SafeProject sync window Argo CD would refuse or misread (schedule, duration, time zone, selectors), or one that blocks manual syncs without a reason',
   [ErrorCode.NO_STATEFUL_SET_SERVICE]: 'an HpaManagedStatefulSet without a `service` whose containers declare no port to make its headless Service from',
   [ErrorCode.INVALID_HELM_SOURCE]: 'a Helm chart option Helm or Argo CD cannot use: an empty parameter name, a value file outside the chart, a release name Helm refuses, valuesYaml that is not a map of plain values',
+  [ErrorCode.INVALID_KUSTOMIZE_SOURCE]: 'a Kustomize option Kubernetes or Kustomize would refuse: an image override without a name, or with both a tag and a digest; a name prefix or suffix that makes invalid object names; a label Kubernetes refuses; a namespace that is not a DNS label; a patch that is not YAML or names no object',
   [ErrorCode.SCAFFOLD_TARGET_EXISTS]: '`safe-argocd new` would overwrite a file, make a second app in a repository that has one, or finds no service table to add to; nothing was written',
   [ErrorCode.INVALID_TEMPLATE]: 'a malformed ApplicationSet template, or a parameter its generators do not give',
   [ErrorCode.INVALID_GENERATOR]: 'an ApplicationSet generator without elements, or with keys a template cannot read',

@@ -52,6 +52,7 @@ export const ErrorCode = {
   INVALID_SYNC_WINDOW: 'SAFE-036',
   NO_STATEFUL_SET_SERVICE: 'SAFE-037',
   INVALID_HELM_SOURCE: 'SAFE-038',
+  INVALID_KUSTOMIZE_SOURCE: 'SAFE-042',
 } as const;
 
 export type ErrorCodeValue = typeof ErrorCode[keyof typeof ErrorCode];

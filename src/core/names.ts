@@ -26,3 +26,21 @@ export function hasGlob(value: string): boolean {
 export function isGitRepoUrl(url: unknown): url is string {
   return typeof url === 'string' && (/^(https?|ssh|git):\/\/\S+$/.test(url) || /^[\w.-]+@[\w.-]+:\S+$/.test(url));
 }
+
+const QUALIFIED_NAME_PART = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+
+/**
+ * A label or annotation key as Kubernetes checks it: an optional DNS-1123 subdomain prefix and `/`, then a
+ * name of at most 63 letters, digits, `-`, `_` and `.`, starting and ending with a letter or digit.
+ */
+export function isQualifiedName(value: string): boolean {
+  const slash = value.lastIndexOf('/');
+  const prefix = slash < 0 ? undefined : value.slice(0, slash);
+  const name = slash < 0 ? value : value.slice(slash + 1);
+  return (prefix === undefined || isDns1123Subdomain(prefix)) && name.length <= 63 && QUALIFIED_NAME_PART.test(name);
+}
+
+/** A label value as Kubernetes checks it: empty, or at most 63 letters, digits, `-`, `_` and `.`, starting and ending with a letter or digit. */
+export function isLabelValue(value: string): boolean {
+  return value === '' || (value.length <= 63 && QUALIFIED_NAME_PART.test(value));
+}

@@ -7,8 +7,9 @@ import { BoundedJq, JQ_TIMEOUT_MS, JqBoundError } from '../core/bounded-jq';
 import { ErrorCode } from '../core/errors';
 import { groupOf } from '../core/kinds';
 import { describeObject, Manifest, stringAt } from '../core/manifest';
+import { compareStrings } from '../core/order';
 import { suppressionKey } from '../core/suppressions';
-import { ApplicationSpec, ApplicationSpecSourceHelm } from '../imports/application-argoproj.io';
+import { ApplicationSpec, ApplicationSpecSourceHelm, ApplicationSpecSourceKustomize, ApplicationSpecSourceKustomizePatchesTarget } from '../imports/application-argoproj.io';
 import { DeletionPolicy } from '../values/deletion-policy';
 import { IgnoreRule } from '../values/ignore-rule';
 
@@ -27,6 +28,8 @@ export interface HardenedApplication {
   readonly chart?: string;
   /** The release name and values of a Helm chart, checked by its factory. */
   readonly helm?: HardenedHelm;
+  /** What Argo CD asks Kustomize to change in a Git folder, checked by its factory. */
+  readonly kustomize?: HardenedKustomize;
   /** The cluster, by its API server URL or by its name in Argo CD (exactly one). */
   readonly server?: string;
   readonly clusterName?: string;
@@ -47,6 +50,17 @@ export interface HardenedHelm {
   readonly valuesObject?: { readonly [key: string]: unknown };
 }
 
+/** What of a Git folder's Kustomize options is rendered; images already in Argo CD's `name=newName:newTag` form. */
+export interface HardenedKustomize {
+  readonly images?: readonly string[];
+  readonly namePrefix?: string;
+  readonly nameSuffix?: string;
+  readonly namespace?: string;
+  readonly commonLabels?: { readonly [key: string]: string };
+  readonly commonAnnotations?: { readonly [key: string]: string };
+  readonly patches?: readonly { readonly patch: string; readonly target?: ApplicationSpecSourceKustomizePatchesTarget }[];
+}
+
 /** `spec`: project, one source, destination, the hardened sync policy and one ignoreDifferences entry per resource. */
 export function hardenedSpec(app: HardenedApplication): ApplicationSpec {
   const ignoreDifferences = renderIgnoreDifferences(app.ignoreRules);
@@ -58,6 +72,7 @@ export function hardenedSpec(app: HardenedApplication): ApplicationSpec {
       path: app.path,
       chart: app.chart,
       helm: renderHelm(app.helm),
+      kustomize: renderKustomize(app.kustomize),
     },
     destination: {
       server: app.server,
@@ -72,6 +87,25 @@ export function hardenedSpec(app: HardenedApplication): ApplicationSpec {
     }),
     ignoreDifferences: ignoreDifferences.length > 0 ? ignoreDifferences : undefined,
   };
+}
+
+/** `source.kustomize`, or nothing when no option is set; maps in key order so that the output is byte for byte the same. */
+function renderKustomize(kustomize: HardenedKustomize | undefined): ApplicationSpecSourceKustomize | undefined {
+  if (kustomize === undefined) {
+    return undefined;
+  }
+  const sorted = (map: { readonly [key: string]: string } | undefined) => map && Object.keys(map).length > 0
+    ? Object.fromEntries(Object.keys(map).sort(compareStrings).map((k) => [k, map[k]])) : undefined;
+  const rendered: ApplicationSpecSourceKustomize = {
+    images: kustomize.images?.length ? [...kustomize.images] : undefined,
+    namePrefix: kustomize.namePrefix || undefined,
+    nameSuffix: kustomize.nameSuffix || undefined,
+    namespace: kustomize.namespace || undefined,
+    commonLabels: sorted(kustomize.commonLabels),
+    commonAnnotations: sorted(kustomize.commonAnnotations),
+    patches: kustomize.patches?.length ? kustomize.patches.map((p) => ({ patch: p.patch, target: p.target && { ...p.target } })) : undefined,
+  };
+  return Object.values(rendered).some((v) => v !== undefined) ? rendered : undefined;
 }
 
 /**

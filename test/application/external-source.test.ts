@@ -1,4 +1,5 @@
 import { ExternalSource } from '../../src/application/external-source';
+import { KustomizeOptions } from '../../src/application/kustomize-options';
 
 describe('ExternalSource', () => {
   describe('gitPath', () => {
@@ -108,6 +109,87 @@ describe('ExternalSource', () => {
       ['valuesYaml is not text', { valuesYaml: { a: 1 } }, /SAFE-038\].*options\.valuesYaml .*must be YAML or JSON text of Helm values/],
     ])('fails when %s', (_name, options, message) => {
       expect(() => ExternalSource.helmChart('ingress-nginx', options as never)).toThrow(message);
+    });
+  });
+
+  describe('gitPath Kustomize options', () => {
+    const DIGEST = `sha256:${'ab'.repeat(32)}`;
+
+    test('keeps the checked options, and none when all are empty', () => {
+      // GIVEN options with every field, and options with empty fields only
+      const given: KustomizeOptions = {
+        images: [{ name: 'registry.acme.internal:5000/api', newTag: '1.4.2' }, { name: 'nginx', digest: DIGEST }],
+        namePrefix: 'prod-',
+        nameSuffix: '-eu',
+        namespace: 'payments',
+        commonLabels: { 'app.kubernetes.io/part-of': 'payments', 'env': '' },
+        commonAnnotations: { 'acme.com/note': 'any text: even spaces' },
+      };
+      const full = ExternalSource.gitPath('deploy/overlays/prod', { kustomize: given });
+      const empty = ExternalSource.gitPath('deploy', { kustomize: { images: [], commonLabels: {} } });
+      // THEN the full source holds a frozen copy of them, the empty one none
+      expect(full.kustomize).toEqual(given);
+      expect(full.kustomize).not.toBe(given);
+      expect(Object.isFrozen(full.kustomize?.images)).toBe(true);
+      expect(empty.kustomize).toBeUndefined();
+      expect(ExternalSource.gitPath('deploy').kustomize).toBeUndefined();
+      expect(ExternalSource.helmChart('x').kustomize).toBeUndefined();
+    });
+
+    test.each<[string, object, RegExp]>([
+      ['options is not an object', 'prod' as never, /SAFE-042\] ExternalSource\.gitPath: options is "prod"; it must be an object of GitPathOptions/],
+      ['kustomize is a list', { kustomize: [] }, /SAFE-042\] ExternalSource\.gitPath: options\.kustomize is \[\]; it must be an object of KustomizeOptions/],
+      ['an image name is empty', { kustomize: { images: [{ name: '', newTag: '1' }] } },
+        /SAFE-042\] ExternalSource\.gitPath: options\.kustomize\.images\[0\]\.name is ""; it must be an image name.* Fix: give the image as the manifests name it/],
+      ['an image name holds a tag', { kustomize: { images: [{ name: 'nginx:1.27', newTag: '1.28' }] } }, /SAFE-042\].*images\[0\]\.name is "nginx:1\.27"/],
+      ['an image name holds "="', { kustomize: { images: [{ name: 'a=b', newTag: '1' }] } }, /SAFE-042\].*images\[0\]\.name is "a=b"/],
+      ['an image name holds a space', { kustomize: { images: [{ name: 'ng inx', newTag: '1' }] } }, /SAFE-042\].*images\[0\]\.name is "ng inx"/],
+      ['a new name holds a digest', { kustomize: { images: [{ name: 'nginx', newName: `nginx@${DIGEST}` }] } }, /SAFE-042\].*images\[0\]\.newName .*Fix: give the tag as newTag/],
+      ['a tag and a digest are both given', { kustomize: { images: [{ name: 'nginx', newTag: '1.27.2', digest: DIGEST }] } },
+        /SAFE-042\] ExternalSource\.gitPath: options\.kustomize\.images\[0\]\.digest is "sha256:abab.*"; it is given together with newTag "1\.27\.2".* Fix: give the digest alone/],
+      ['a tag starts with "."', { kustomize: { images: [{ name: 'nginx', newTag: '.1' }] } }, /SAFE-042\].*images\[0\]\.newTag is "\.1"; it must be an image tag/],
+      ['a tag is 129 characters', { kustomize: { images: [{ name: 'nginx', newTag: 'a'.repeat(129) }] } }, /SAFE-042\].*images\[0\]\.newTag/],
+      ['a digest has no algorithm', { kustomize: { images: [{ name: 'nginx', digest: 'ab'.repeat(32) }] } }, /SAFE-042\].*images\[0\]\.digest .*must be an image digest/],
+      ['an image override changes nothing', { kustomize: { images: [{ name: 'nginx' }] } }, /SAFE-042\].*images\[0\] is \{"name":"nginx"\}; it changes nothing/],
+      ['an image is overridden twice', { kustomize: { images: [{ name: 'nginx', newTag: '1' }, { name: 'nginx', newTag: '2' }] } },
+        /SAFE-011\].*options\.kustomize\.images\[1\]\.name is "nginx"; it is given twice/],
+      ['images is not a list', { kustomize: { images: { name: 'nginx' } } }, /SAFE-042\].*options\.kustomize\.images .*must be a list/],
+      ['namePrefix has capitals', { kustomize: { namePrefix: 'Prod_' } },
+        /SAFE-042\] ExternalSource\.gitPath: options\.kustomize\.namePrefix is "Prod_"; it would make object names Kubernetes refuses.* Fix: use e\.g\. "prod-"/],
+      ['namePrefix starts with "-"', { kustomize: { namePrefix: '-prod' } }, /SAFE-042\].*namePrefix is "-prod"/],
+      ['namePrefix holds a dot', { kustomize: { namePrefix: 'prod.' } }, /SAFE-042\].*namePrefix is "prod\."/],
+      ['nameSuffix ends with "-"', { kustomize: { nameSuffix: 'eu-' } }, /SAFE-042\].*nameSuffix is "eu-"; .*ending with a letter or digit/],
+      ['namePrefix is 63 characters', { kustomize: { namePrefix: 'a'.repeat(63) } }, /SAFE-042\].*namePrefix .*at most 62 characters/],
+      ['prefix and suffix leave no room', { kustomize: { namePrefix: `${'a'.repeat(40)}-`, nameSuffix: `-${'b'.repeat(30)}` } },
+        /SAFE-042\].*nameSuffix .*leaves no room for a name/],
+      ['namespace is not a DNS label', { kustomize: { namespace: 'Payments_Prod' } },
+        /SAFE-042\] ExternalSource\.gitPath: options\.kustomize\.namespace is "Payments_Prod"; it must be a DNS-1123 label.* Fix: use e\.g\. "payments-prod"/],
+      ['namespace has a dot', { kustomize: { namespace: 'payments.prod' } }, /SAFE-042\].*namespace is "payments\.prod"/],
+      ['a label key has a space', { kustomize: { commonLabels: { 'part of': 'payments' } } },
+        /SAFE-042\] ExternalSource\.gitPath: options\.kustomize\.commonLabels is "part of"; it has a key Kubernetes refuses/],
+      ['a label key has an invalid prefix', { kustomize: { commonLabels: { 'Acme.com/team': 'payments' } } }, /SAFE-042\].*commonLabels is "Acme\.com\/team"/],
+      ['a label key name is 64 characters', { kustomize: { commonLabels: { [`acme.com/${'a'.repeat(64)}`]: 'x' } } }, /SAFE-042\].*commonLabels is "acme\.com\/aaa/],
+      ['a label value has a space', { kustomize: { commonLabels: { team: 'payments team' } } },
+        /SAFE-042\].*options\.kustomize\.commonLabels\.team is "payments team"; it is a label value Kubernetes refuses.* Fix: shorten it, or put the text in commonAnnotations/],
+      ['a label value is 64 characters', { kustomize: { commonLabels: { team: 'a'.repeat(64) } } }, /SAFE-042\].*commonLabels\.team/],
+      ['a label value is a number', { kustomize: { commonLabels: { tier: 1 } } }, /SAFE-042\].*commonLabels\.tier is 1; it must be a string\. Fix: write it as text, e\.g\. "1"/],
+      ['an annotation key ends with "/"', { kustomize: { commonAnnotations: { 'acme.com/': 'x' } } }, /SAFE-042\].*commonAnnotations is "acme\.com\/"; it has a key/],
+      ['commonAnnotations is a list', { kustomize: { commonAnnotations: ['a'] } }, /SAFE-042\].*commonAnnotations is \["a"\]; it must be a map of strings/],
+      ['a patch is empty', { kustomize: { patches: [{ patch: ' ' }] } }, /SAFE-042\] ExternalSource\.gitPath: options\.kustomize\.patches\[0\]\.patch is " "; it must be the patch as YAML or JSON text/],
+      ['a patch is not YAML', { kustomize: { patches: [{ patch: 'a: [1', target: { kind: 'Deployment' } }] } }, /SAFE-042\].*patches\[0\]\.patch is "text of 5 characters"; it must be YAML: /],
+      ['a patch is a number', { kustomize: { patches: [{ patch: '3', target: { kind: 'Deployment' } }] } }, /SAFE-042\].*patches\[0\]\.patch is 3; it must be a strategic merge patch/],
+      ['a JSON 6902 patch has no target', { kustomize: { patches: [{ patch: '[{"op": "remove", "path": "/spec/replicas"}]' }] } },
+        /SAFE-042\].*patches\[0\]\.target is missing; it must be given for a JSON 6902 patch.* Fix: give e\.g\. target: /],
+      ['a JSON 6902 operation is unknown', { kustomize: { patches: [{ patch: '[{"op": "delete", "path": "/spec"}]', target: { kind: 'Deployment' } }] } },
+        /SAFE-042\].*patches\[0\]\.patch\[0\] is \{"op":"delete","path":"\/spec"\}; it must be a JSON 6902 operation/],
+      ['a JSON 6902 path is relative', { kustomize: { patches: [{ patch: '- {op: add, path: spec/x, value: 1}', target: { kind: 'Deployment' } }] } }, /SAFE-042\].*patches\[0\]\.patch\[0\]/],
+      ['a strategic merge patch names no object and has no target', { kustomize: { patches: [{ patch: 'spec:\n  replicas: 2\n' }] } },
+        /SAFE-042\].*patches\[0\]\.patch .*names no object.* Fix: add apiVersion, kind and metadata\.name to the patch, or give a target/],
+      ['a target is empty', { kustomize: { patches: [{ patch: 'spec: {}', target: {} }] } }, /SAFE-042\].*patches\[0\]\.target is \{\}; it matches every object/],
+      ['a target field is empty', { kustomize: { patches: [{ patch: 'spec: {}', target: { kind: '' } }] } }, /SAFE-042\].*patches\[0\]\.target\.kind is ""/],
+      ['patches is not a list', { kustomize: { patches: 'spec: {}' } }, /SAFE-042\].*options\.kustomize\.patches is "spec: \{\}"; it must be a list/],
+    ])('fails when %s', (_name, options, message) => {
+      expect(() => ExternalSource.gitPath('deploy/overlays/prod', options as never)).toThrow(message);
     });
   });
 });

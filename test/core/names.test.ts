@@ -1,4 +1,4 @@
-import { hasGlob, isDns1123Label, isDns1123Subdomain, suggestDns1123Label } from '../../src/core/names';
+import { hasGlob, isDns1123Label, isDns1123Subdomain, isLabelValue, isQualifiedName, suggestDns1123Label } from '../../src/core/names';
 
 describe('isDns1123Label', () => {
   test.each(['a', 'payments', 'team-a', '0', '9lives', 'a'.repeat(63)])('accepts %p', (value) => {
@@ -70,5 +70,25 @@ describe('hasGlob', () => {
   test.each(['', 'apps', 'Deployment', 'rbac.authorization.k8s.io', 'cert-manager.io'])('finds no glob in %p', (value) => {
     // GIVEN / WHEN / THEN plain text is not flagged
     expect(hasGlob(value)).toBe(false);
+  });
+});
+
+describe('isQualifiedName', () => {
+  test.each(['env', 'app.kubernetes.io/part-of', 'Team_Name', 'a', `acme.com/${'a'.repeat(63)}`, 'x.y-z_1'])('accepts %p', (key) => {
+    expect(isQualifiedName(key)).toBe(true);
+  });
+
+  test.each(['', 'part of', '/env', 'acme.com/', 'Acme.com/env', '-env', 'env_', `acme.com/${'a'.repeat(64)}`, 'a/b/c', `${'a'.repeat(254)}/env`])('refuses %p', (key) => {
+    expect(isQualifiedName(key)).toBe(false);
+  });
+});
+
+describe('isLabelValue', () => {
+  test.each(['', 'prod', 'v1.4.2', 'Payments_Team', 'a'.repeat(63)])('accepts %p', (value) => {
+    expect(isLabelValue(value)).toBe(true);
+  });
+
+  test.each(['payments team', '-prod', 'prod.', 'a/b', 'a'.repeat(64)])('refuses %p', (value) => {
+    expect(isLabelValue(value)).toBe(false);
   });
 });

@@ -5,7 +5,7 @@ import { buildCheckoutApp } from '../../examples/checkout/app';
 import { simulateIncident } from '../../examples/checkout/incident';
 import { MISTAKES, mistakesText } from '../../examples/mistakes';
 import { tuneCheckout } from '../../examples/snippets/ignore-rules';
-import { helmValuesOutput, statefulSetOutput, syncWindowsOutput } from '../../examples/snippets/outputs';
+import { helmValuesOutput, kustomizeOptionsOutput, statefulSetOutput, syncWindowsOutput } from '../../examples/snippets/outputs';
 import { SafeApplication } from '../../src';
 import { yamlOf } from '../support/app';
 
@@ -50,8 +50,8 @@ describe('README', () => {
   test('the incident simulation block is what examples/checkout/incident.ts prints', async () => {
     const blocks = markedBlocks('run');
     expect(blocks.map((b) => b.target).sort()).toEqual([
-      'examples/checkout/incident.ts', 'examples/mistakes.ts', 'examples/snippets/helm-values.ts', 'examples/snippets/stateful-set.ts',
-      'examples/snippets/sync-windows.ts',
+      'examples/checkout/incident.ts', 'examples/mistakes.ts', 'examples/snippets/helm-values.ts', 'examples/snippets/kustomize-options.ts',
+      'examples/snippets/stateful-set.ts', 'examples/snippets/sync-windows.ts',
     ]);
     expect(blocks.find((b) => b.target === 'examples/checkout/incident.ts')!.body).toBe(await simulateIncident());
   });
@@ -71,6 +71,22 @@ describe('README', () => {
     }));
     expect(body).toContain('existingSecret: payments-db-credentials');
     expect(body).not.toContain('ignoreMissingValueFiles');
+  });
+
+  test('the block after the Kustomize options snippet is the source of the Application it renders', () => {
+    const body = markedBlocks('run').find((b) => b.target === 'examples/snippets/kustomize-options.ts')!.body;
+    expect(body).toBe(kustomizeOptionsOutput());
+    // what the prose around it promises: images in Argo CD's string form, a digest without a tag
+    const kustomize = yamlOf(body).spec.source.kustomize;
+    expect(kustomize.images).toEqual([
+      expect.stringMatching(/^ghcr\.io\/acme\/payments-api=ghcr\.io\/acme\/payments-api@sha256:[0-9a-f]{64}$/),
+      'ghcr.io/acme/payments-worker=registry.example.com/payments-worker:1.4.2',
+    ]);
+    expect(kustomize).toEqual(expect.objectContaining({ namePrefix: 'prod-', namespace: 'payments' }));
+    // and the section points to the rendered audit for the checks that need the built output
+    const section = README.slice(README.indexOf('### Kustomize options'), README.indexOf('## Ignore rules'));
+    expect(section).toContain('safe-argocd audit --rendered');
+    expect(section).toContain('docs/audit-in-ci.md#rendered-sources');
   });
 
   test('the common mistakes block is what each mistake, made for real, gives: an error for every one', () => {
