@@ -134,7 +134,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   }
 
   // Kustomize builds only what its kustomization files list: patches and unlisted files there are not objects Argo CD applies.
-  const layout = kustomizeLayout(all, options.repository?.otherFiles ?? []);
+  const layout = kustomizeLayout([...all.map((f) => f.path), ...options.repository?.otherFiles ?? []], objects);
   const unbuilt = new Set<string>();
   const built = objects.filter((o) => {
     const file = o.location.file;

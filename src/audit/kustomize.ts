@@ -1,7 +1,5 @@
 import * as path from 'path';
-import { parse } from 'yaml';
-import { AuditFile } from './types';
-import { isObject } from '../core/manifest';
+import { isObject, LocatedManifest } from '../core/manifest';
 import { KUSTOMIZATION_FILES } from '../core/source-paths';
 
 /**
@@ -22,27 +20,27 @@ export interface KustomizeLayout {
 /** Kustomize fields whose entries are files or folders of objects built as written. */
 const RESOURCE_FIELDS = ['resources', 'bases', 'components', 'crds'];
 
-/** At most this many bytes of one kustomization file are read: far more than any real one. */
-const MAX_KUSTOMIZATION_BYTES = 1_048_576;
-
-export function kustomizeLayout(files: readonly AuditFile[], otherFiles: readonly string[]): KustomizeLayout {
+/**
+ * The layout the kustomization files make: `paths` are every file of the repository (the folders a kustomization file
+ * makes Kustomize folders), `objects` the parsed objects, among which the kustomizations themselves (parseManifests
+ * reads a kustomization file without apiVersion and kind as one).
+ */
+export function kustomizeLayout(paths: readonly string[], objects: readonly LocatedManifest[]): KustomizeLayout {
   const kustomizeDirs = new Set<string>();
   const listed = new Set<string>();
   const patches = new Set<string>();
-  for (const name of otherFiles) {
+  for (const name of paths) {
     if (KUSTOMIZATION_FILES.includes(path.posix.basename(name))) {
       kustomizeDirs.add(path.posix.dirname(name));
     }
   }
-  for (const file of files) {
-    if (!KUSTOMIZATION_FILES.includes(path.posix.basename(file.path))) {
+  for (const { manifest: kustomization, location } of objects) {
+    if (!KUSTOMIZATION_FILES.includes(path.posix.basename(location.file))) {
       continue;
     }
-    const dir = path.posix.dirname(file.path);
-    kustomizeDirs.add(dir);
-    const kustomization = readKustomization(file);
+    const dir = path.posix.dirname(location.file);
     for (const field of RESOURCE_FIELDS) {
-      const entries = kustomization?.[field];
+      const entries = kustomization[field];
       for (const entry of Array.isArray(entries) ? entries : []) {
         // A remote base (a URL, or host/org/repo?ref=) is not in the audited files.
         if (typeof entry === 'string' && !/:\/\/|\?ref=|^github\.com\//.test(entry)) {
@@ -51,7 +49,7 @@ export function kustomizeLayout(files: readonly AuditFile[], otherFiles: readonl
       }
     }
     for (const field of ['patches', 'patchesStrategicMerge', 'patchesJson6902']) {
-      const entries = kustomization?.[field];
+      const entries = kustomization[field];
       for (const entry of Array.isArray(entries) ? entries : []) {
         // A patch is a file (`- path: x.yaml`, or a bare name in patchesStrategicMerge) or written inline.
         const patch = typeof entry === 'string' ? entry : isObject(entry) ? entry.path : undefined;
@@ -66,19 +64,4 @@ export function kustomizeLayout(files: readonly AuditFile[], otherFiles: readonl
     isListedResource: (file) => listed.has(file),
     isPatch: (file) => patches.has(file),
   };
-}
-
-/** A kustomization file as data, or undefined when it cannot be read as a YAML map. */
-function readKustomization(file: AuditFile): Record<string, unknown> | undefined {
-  try {
-    const bytes = file.content;
-    if (bytes.length > MAX_KUSTOMIZATION_BYTES) {
-      return undefined;
-    }
-    const value: unknown = parse(Buffer.from(bytes).toString('utf8'), { maxAliasCount: 100, uniqueKeys: false });
-    return isObject(value) ? value : undefined;
-  } catch {
-    // Unreadable here is unreadable as a manifest too, and reported there.
-    return undefined;
-  }
 }
