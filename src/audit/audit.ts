@@ -4,7 +4,7 @@ import { isExcluded } from './exclude';
 import { kustomizeLayout } from './kustomize';
 import { AuditedRepository, AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, RenderedManifests } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
-import { at, describeObject, isApplication, isApplicationSet, isAppProject, isObject, listAt, LocatedManifest, Manifest, SourceLocation, stringAt } from '../core/manifest';
+import { at, describeObject, isApplication, isApplicationSet, isAppProject, isObject, listAt, LocatedManifest, Manifest, readSourcesOf, SourceLocation, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
 import { parseManifests } from '../core/parse-manifests';
 import { isUnfilledPath, KUSTOMIZATION_FILES, repositoryDir, repositoryKey, sourcePathRefusal } from '../core/source-paths';
@@ -461,13 +461,12 @@ function isInChart(file: string, chartRoots: Set<string>): boolean {
 
 /**
  * The folders an Application deploys as plain manifests from the audited repository, and what it deploys that is not
- * rendered here. Argo CD reads spec.sources when it holds any, else spec.source; a path it refuses (SA014) deploys nothing.
+ * rendered here, of the sources Argo CD reads (`readSourcesOf`); a path it refuses (SA014) deploys nothing.
  */
 function sourcePaths(app: Manifest, facts: AuditFacts): { paths: { path: string; recurse: boolean }[]; unrendered: string[] } {
-  const many = listAt(app, 'spec', 'sources');
   const paths: { path: string; recurse: boolean }[] = [];
   const unrendered: string[] = [];
-  for (const source of (many.length > 0 ? many : [at(app, 'spec', 'source')]).filter(isObject)) {
+  for (const { source } of readSourcesOf(app)) {
     const { repoURL, path: sourcePath } = source;
     if (typeof source.chart === 'string') {
       unrendered.push(`Helm chart ${source.chart}`);

@@ -111,6 +111,18 @@ export function sourcesOf(application: Manifest): { source: Manifest; path: stri
 }
 
 /**
+ * The sources Argo CD reads (HasMultipleSources): every `spec.sources[]` when the list holds anything, and then
+ * `spec.source` not at all; else `spec.source`. Unlike {@link sourcesOf}, which lists every source written.
+ */
+export function readSourcesOf(application: Manifest): { source: Manifest; path: string }[] {
+  const many = listAt(application, 'spec', 'sources');
+  const written = many.length > 0
+    ? many.map((source, i) => ({ source, path: `/spec/sources/${i}` }))
+    : [{ source: at(application, 'spec', 'source'), path: '/spec/source' }];
+  return written.filter((s): s is { source: Manifest; path: string } => isObject(s.source));
+}
+
+/**
  * Whether automated sync is on: `automated` present and, on releases that have the field (3.1+), not
  * switched off with `enabled: false`. Older releases do not read `enabled`, so there it changes nothing.
  */

@@ -1,6 +1,6 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { at, describeObject, isObject, listAt } from '../core/manifest';
+import { describeObject, readSourcesOf } from '../core/manifest';
 import { isUnfilledPath, repositoryDir, sourcePathRefusal } from '../core/source-paths';
 
 /** A source of an Application that reads the audited repository names a folder Argo CD cannot find there. */
@@ -25,13 +25,8 @@ export const missingSourcePath: Rule = {
       return [];
     }
     const found: Violation[] = [];
-    // Argo CD reads spec.sources when it holds any, and then spec.source not at all (HasMultipleSources).
-    const many = listAt(application, 'spec', 'sources');
-    const sources = many.length > 0
-      ? many.map((source, i) => ({ source, pointer: `/spec/sources/${i}` }))
-      : [{ source: at(application, 'spec', 'source'), pointer: '/spec/source' }];
-    for (const { source, pointer } of sources) {
-      if (!isObject(source) || typeof source.path !== 'string' || typeof source.repoURL !== 'string'
+    for (const { source, path: pointer } of readSourcesOf(application)) {
+      if (typeof source.path !== 'string' || typeof source.repoURL !== 'string'
         || typeof source.chart === 'string' || isUnfilledPath(source.path) || !repository.isAudited(source.repoURL)) {
         continue;
       }

@@ -1,5 +1,5 @@
 import { ArgoCdVersion } from '../../src/core/argocd-version';
-import { at, describeObject, isAppProject, isAutoSync, isObject, listAt, objectsWhere, sourcesOf, stringAt, syncOptionsOf } from '../../src/core/manifest';
+import { at, describeObject, isAppProject, isAutoSync, isObject, listAt, objectsWhere, readSourcesOf, sourcesOf, stringAt, syncOptionsOf } from '../../src/core/manifest';
 
 describe('reading manifests', () => {
   const obj = { spec: { list: [1, 'a'], text: 'x', nested: { n: 1 } } };
@@ -63,6 +63,15 @@ describe('sourcesOf', () => {
 
   test('a source that is not an object is none', () => {
     expect(sourcesOf({ spec: { source: 'a' } })).toEqual([]);
+  });
+});
+
+describe('readSourcesOf', () => {
+  test('spec.sources alone when it holds anything, even what is not an object; else spec.source', () => {
+    const both = { spec: { source: { repoURL: 'a' }, sources: [{ repoURL: 'b' }, 'junk', { repoURL: 'c' }] } };
+    expect(readSourcesOf(both)).toEqual([{ source: { repoURL: 'b' }, path: '/spec/sources/0' }, { source: { repoURL: 'c' }, path: '/spec/sources/2' }]);
+    expect(readSourcesOf({ spec: { source: { repoURL: 'a' }, sources: ['junk'] } })).toEqual([]);
+    expect(readSourcesOf({ spec: { source: { repoURL: 'a' }, sources: [] } })).toEqual([{ source: { repoURL: 'a' }, path: '/spec/source' }]);
   });
 });
 
