@@ -375,6 +375,8 @@ function holdsAction(value: unknown): boolean {
 interface AuditFacts extends RepositoryFacts {
   /** Every file path of the repository, audited or not. */
   readonly files: ReadonlySet<string>;
+  /** Every folder that holds a file, or one below it, the root (`.`) included. */
+  readonly directories: ReadonlySet<string>;
 }
 
 /**
@@ -408,26 +410,18 @@ function repositoryFacts(paths: readonly string[], objects: readonly LocatedMani
       }
     }
   }
-  return { files, hasDirectory: (dir) => directories.has(dir), isAudited: (url) => keys.has(repositoryKey(url)), identified: urls.length > 0 };
+  return {
+    files, directories, hasDirectory: (dir) => directories.has(dir), isAudited: (url) => keys.has(repositoryKey(url)), identified: urls.length > 0,
+  };
 }
 
 /** The audited files as a git generator sees the repository whose URL {@link repositoryFacts} says it is. */
 function repositoryView(files: readonly AuditFile[], facts: AuditFacts): RepositoryView {
   const byPath = new Map(files.map((f) => [f.path, f]));
-  const directories = new Set<string>();
-  for (const f of facts.files) {
-    // The repo server lists every folder but the root, and no hidden one (reposerver GetGitDirectories).
-    for (let dir = path.posix.dirname(f); dir !== '.' && dir !== '/' && dir !== ''; dir = path.posix.dirname(dir)) {
-      if (directories.has(dir)) {
-        break;
-      }
-      if (!dir.split('/').some((segment) => segment.startsWith('.'))) {
-        directories.add(dir);
-      }
-    }
-  }
+  // The repo server lists every folder but the root, and no hidden one (reposerver GetGitDirectories).
+  const directories = [...facts.directories].filter((dir) => dir !== '.' && !dir.split('/').some((segment) => segment.startsWith('.')));
   return {
-    directories: [...directories].sort(compareStrings),
+    directories: directories.sort(compareStrings),
     files: [...byPath.keys()].sort(compareStrings),
     read: (file) => {
       try {
