@@ -1,6 +1,7 @@
 import { checkKustomizeOptions, KustomizeOptions } from './kustomize-options';
 import { badValue, ErrorCode } from '../core/errors';
 import { isDns1123Subdomain } from '../core/names';
+import { stripTrailing } from '../core/text';
 import { readHelmValues } from '../private/helm-values';
 
 /**
@@ -119,7 +120,7 @@ export class ExternalSource {
         'must be an object of GitPathOptions', 'give e.g. { kustomize: { images: [{ name: \'ghcr.io/acme/api\', newTag: \'1.4.2\' }] } }');
     }
     const kustomize = options.kustomize === undefined ? undefined : checkKustomizeOptions(options.kustomize);
-    return new ExternalSource(path.replace(/\/+$/, ''), undefined, undefined, kustomize);
+    return new ExternalSource(stripTrailing(path, '/'), undefined, undefined, kustomize);
   }
 
   /**
