@@ -1,14 +1,11 @@
 import { badValue, ErrorCode } from '../core/errors';
-import { isDns1123Subdomain } from '../core/names';
+import { isLabelValue, isQualifiedName } from '../core/names';
 
 /** The parameters the cluster generator gives every cluster (applicationset/generators/cluster.go, v3.5.1). */
 const CLUSTER_PARAMETERS = ['name', 'nameNormalized', 'server', 'project'];
 
 /** A parameter name Go templates can read as `.name`. */
 const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** A label key: an optional DNS subdomain prefix and `/`, then a name of at most 63 characters. */
-const LABEL_NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 
 /**
  * Options of the cluster generator.
@@ -81,14 +78,11 @@ export class ApplicationSetGenerator {
         'must be a map of label keys to values', 'give the labels of the cluster Secrets to select, e.g. { env: \'prod\' }');
     }
     for (const [key, value] of Object.entries(labels)) {
-      const slash = key.lastIndexOf('/');
-      const prefix = slash < 0 ? undefined : key.slice(0, slash);
-      const name = slash < 0 ? key : key.slice(slash + 1);
-      if (!LABEL_NAME.test(name) || (prefix !== undefined && !isDns1123Subdomain(prefix))) {
+      if (!isQualifiedName(key)) {
         throw badValue(ErrorCode.INVALID_GENERATOR, 'ApplicationSetGenerator.clusters', 'matchLabels', key,
           'is not a Kubernetes label key: an optional DNS subdomain and "/", then up to 63 letters, digits, "-", "_" or "."', 'use the label key as it is set on the cluster Secret, e.g. "env" or "example.com/tier"');
       }
-      if (typeof value !== 'string' || (value !== '' && !LABEL_NAME.test(value))) {
+      if (typeof value !== 'string' || !isLabelValue(value)) {
         throw badValue(ErrorCode.INVALID_GENERATOR, 'ApplicationSetGenerator.clusters', `matchLabels.${key}`, value,
           'is not a Kubernetes label value: up to 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit', 'use the label value as it is set on the cluster Secret, e.g. "prod"');
       }
