@@ -1,7 +1,7 @@
 import * as kplus from 'cdk8s-plus-28';
 import {
   AppOfApps, Autoscaler, ExternalSecret, ExternalSecretStore, GitOpsApp, GitOpsAppProps, HpaManagedDeployment,
-  HumanAccess, MigrationHook, SafeApplication, SafeProject, SecretStoreKind,
+  HumanAccess, MigrationHook, NotificationTrigger, SafeApplication, SafeProject, SecretStoreKind,
 } from '../../src';
 
 const REPO = 'https://git.example.com/platform/gitops.git';
@@ -21,6 +21,9 @@ export function buildCheckoutApp(props: GitOpsAppProps = {}): GitOpsApp {
     destinations: [{ namespace: 'payments' }],
     developerGroups: ['payments-developers'],
     onCallGroups: ['payments-oncall'],
+    // Every Application of the project pages the on-call when it turns Degraded; an app with a migration also
+    // subscribes them to on-sync-failed, since a failed migration stops the sync.
+    notifications: [{ trigger: NotificationTrigger.ON_HEALTH_DEGRADED, service: 'pagerdutyv2', recipients: ['payments-oncall'] }],
   });
   // The platform project holds the roots; a root deploys one team's Applications and AppProject.
   const platform = new SafeProject(app, 'platform', {

@@ -3,7 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { ServiceSpec } from './services';
 import {
   AppOfApps, Autoscaler, ExternalSecret, ExternalSecretStore, GitOpsApp, GitOpsAppProps, HpaManagedDeployment,
-  MigrationHook, SafeApplication, SafeProject, SecretStoreKind,
+  MigrationHook, NotificationTrigger, SafeApplication, SafeProject, SecretStoreKind,
 } from '../../src';
 
 const REPO = 'https://git.example.com/platform/gitops.git';
@@ -43,6 +43,7 @@ export function buildFleet(services: ServiceSpec[], props: GitOpsAppProps = {}):
       destinations: [{ namespace: team }],
       developerGroups: [`${team}-developers`],
       onCallGroups: [`${team}-oncall`],
+      notifications: [{ trigger: NotificationTrigger.ON_HEALTH_DEGRADED, service: 'pagerdutyv2', recipients: [`${team}-oncall`] }],
     });
     new AppOfApps(app, `${team}-apps`, { name: `${team}-apps`, project: platform, childProject: project, repoUrl: REPO });
     projects.set(team, project);

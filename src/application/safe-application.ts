@@ -22,9 +22,9 @@ import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { HardenedHelm, HardenedKustomize, hardenedAnnotations, hardenedFinalizers, hardenedSpec, jqProblems } from '../private/hardened-application';
 import { readHelmValues } from '../private/helm-values';
-import { checkNotificationList, notificationAnnotations } from '../private/notifications';
+import { checkNotificationList, failureSubscriptions, notificationAnnotations } from '../private/notifications';
 import { renderSyncOptions, renderSyncPolicy, ResolvedRetry, resolveRetry } from '../private/sync-policy';
-import { asSafeProject, manifestOf, nearestApplication, SAFE_APPLICATION, SynthIndex, synthIndexOf } from '../private/synth-index';
+import { asSafeProject, manifestOf, ProjectGate, nearestApplication, SAFE_APPLICATION, SynthIndex, synthIndexOf } from '../private/synth-index';
 import { runRules, unsuppressed } from '../rules/engine';
 import { IArgoProject } from '../values/argo-project';
 import { DeletionPolicy } from '../values/deletion-policy';
@@ -32,7 +32,7 @@ import { DestinationCluster } from '../values/destination-cluster';
 import { IgnoreRule } from '../values/ignore-rule';
 import { IgnoreTarget } from '../values/ignore-target';
 import type { KnownFieldOwner } from '../values/known-field-owner';
-import { NotificationSubscription } from '../values/notification';
+import { FailureNotice, FailureNoticeKind, NotificationSubscription, NotificationTrigger } from '../values/notification';
 import { RetryOptions } from '../values/retry-options';
 
 /**
@@ -225,6 +225,7 @@ export class SafeApplication extends Chart {
   private readonly rules: IgnoreRule[] = [];
   private readonly waves = new Map<ApiObject, number>();
   private subscriptions: NotificationSubscription[] = [];
+  private failureNotices: { where: IConstruct; notice: FailureNotice }[] = [];
 
   public constructor(scope: Construct, id: string, props: SafeApplicationProps) {
     super(scope, id, { namespace: props.destinationNamespace });
@@ -320,13 +321,54 @@ export class SafeApplication extends Chart {
     this.setNotifications([...this.subscriptions, subscription], (i) => (i === added ? 'subscription' : `notifications[${i}]`));
   }
 
-  /** Checks and renders all subscriptions at once, so that a refused one changes nothing. */
+  /**
+   * Who is told when a migration of this app fails: MigrationHook calls this. The `on-sync-failed` subscriptions
+   * it adds follow later `addNotification` calls too.
+   *
+   * @internal
+   */
+  public _addFailureNotice(where: IConstruct, notice: FailureNotice): void {
+    if (!(notice instanceof FailureNotice)) {
+      throw badValue(ErrorCode.INVALID_NOTIFICATION, where, 'onFailure', notice,
+        'must be a FailureNotice', 'use FailureNotice.onCall(), FailureNotice.to(service, recipients) or FailureNotice.subscribedElsewhere(reason)');
+    }
+    if (notice.kind === FailureNoticeKind.RECIPIENTS) {
+      // Checked on its own first, so that an error names the hook's prop.
+      notificationAnnotations(where, [{ trigger: NotificationTrigger.ON_SYNC_FAILED, service: notice.service!, recipients: notice.recipients }], () => 'onFailure');
+    }
+    this.failureNotices = [...this.failureNotices, { where, notice }];
+    this.setNotifications(this.subscriptions, (i) => `notifications[${i}]`);
+  }
+
+  /** Checks and renders all subscriptions at once (with the failure notices' ones), so that a refused one changes nothing. */
   private setNotifications(subscriptions: NotificationSubscription[], propOf: (index: number) => string): void {
-    const annotations = notificationAnnotations(this, subscriptions, propOf) ?? {};
+    const added = failureSubscriptions(this.failureNotices.map((n) => n.notice), subscriptions, asSafeProject(this.project)?.notifications ?? []);
+    const annotations = notificationAnnotations(this, [...subscriptions, ...added], propOf) ?? {};
     for (const [key, value] of Object.entries(annotations)) {
       this.resource.metadata.addAnnotation(key, value);
     }
     this.subscriptions = subscriptions;
+  }
+
+  /**
+   * Why a failed migration of this app would notify nobody, if it would: an on-call notice while neither the
+   * Application nor its project subscribes anyone to `on-sync-failed`.
+   */
+  private unnotifiedMigration(project: ProjectGate | undefined): string[] {
+    const onCall = this.failureNotices.find((n) => n.notice.kind === FailureNoticeKind.ON_CALL);
+    if (!onCall) {
+      return [];
+    }
+    const failed = (subs: readonly NotificationSubscription[]) => subs.some((s) => s.trigger.name === NotificationTrigger.ON_SYNC_FAILED.name);
+    const notices = this.failureNotices.map((n) => n.notice);
+    const added = failureSubscriptions(notices, this.subscriptions, asSafeProject(this.project)?.notifications ?? []);
+    if (failed(this.subscriptions) || failed(added) || failed(project?.notifications ?? [])) {
+      return [];
+    }
+    return [`[${ErrorCode.UNNOTIFIED_MIGRATION}] ${onCall.where.node.path}: onFailure is FailureNotice.onCall(), but app ${this.applicationName} `
+      + `and its project ${this.projectName} notify nobody, so a failed migration would stop every deploy of the app without telling anyone. `
+      + 'Fix: give the app (or its SafeProject) notifications, e.g. [{ trigger: NotificationTrigger.ON_SYNC_FAILED, service: \'slack\', recipients: [\'payments-oncall\'] }], '
+      + 'or set onFailure: FailureNotice.to(service, recipients), or FailureNotice.subscribedElsewhere(reason) when argocd-notifications-cm subscribes every Application.'];
   }
 
   /**
@@ -526,6 +568,7 @@ export class SafeApplication extends Chart {
     // A project named with ArgoProject.fromName is checked too when this app defines it as a SafeProject.
     const named = (synthIndexOf(this) ?? new SynthIndex(this.node.root)).projectNamed(this.projectName);
     const project = asSafeProject(this.project) ?? asSafeProject(named);
+    errors.push(...this.unnotifiedMigration(project));
     if (project) {
       if (!project.allowsDestination(this.destinationNamespace, this.destinationCluster)) {
         errors.push(`[${ErrorCode.DESTINATION_NOT_ALLOWED}] project ${this.projectName} does not allow the destination namespace `

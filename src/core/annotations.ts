@@ -25,6 +25,8 @@ export const SKIP_RECONCILE_ANNOTATION = 'argocd.argoproj.io/skip-reconcile';
 export const BREAK_GLASS_REASON_ANNOTATION = 'safe-argocd/break-glass-reason';
 export const BREAK_GLASS_EXPIRES_ANNOTATION = 'safe-argocd/break-glass-expires';
 export const BREAK_GLASS_TICKET_ANNOTATION = 'safe-argocd/break-glass-ticket';
+/** On a MigrationHook's Job: where its failure is reported when no subscription is written (`FailureNotice.subscribedElsewhere`). */
+export const FAILURE_NOTICE_ANNOTATION = 'safe-argocd/failure-notice';
 /** The annotation that records why each ignore rule exists. */
 export const IGNORE_REASONS_ANNOTATION = 'safe-argocd/ignore-reasons';
 /**

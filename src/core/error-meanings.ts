@@ -38,6 +38,7 @@ export const ERROR_MEANINGS: { readonly [code in ErrorCodeValue]: string } = {
   [ErrorCode.DESTINATION_NOT_ALLOWED]: 'an Application whose SafeProject does not allow its destination or repository',
   [ErrorCode.BREAK_GLASS]: 'a break-glass without a reason or a valid expiry date',
   [ErrorCode.INVALID_SCAFFOLD_OPTION]: 'a `safe-argocd new` option that cannot be used: `--hpa` that is not MIN:MAX, an `--external-secret` key that is not an environment variable name, an `--image` that is not an image reference, an empty `--library`',
+  [ErrorCode.UNNOTIFIED_MIGRATION]: 'a MigrationHook whose failure would notify no one: the app and its project subscribe nobody to on-sync-failed',
   [ErrorCode.INVALID_NOTIFICATION]: 'a notification subscription Argo CD Notifications could not read (trigger, service or recipients)',
   [ErrorCode.INVALID_SYNC_WINDOW]: 'a SafeProject sync window Argo CD would refuse or misread (schedule, duration, time zone, selectors), or one that blocks manual syncs without a reason',
   [ErrorCode.NO_STATEFUL_SET_SERVICE]: 'an HpaManagedStatefulSet without a `service` whose containers declare no port to make its headless Service from',

@@ -53,6 +53,7 @@ export const ErrorCode = {
   NO_STATEFUL_SET_SERVICE: 'SAFE-037',
   INVALID_HELM_SOURCE: 'SAFE-038',
   INVALID_KUSTOMIZE_SOURCE: 'SAFE-042',
+  UNNOTIFIED_MIGRATION: 'SAFE-043',
 } as const;
 
 export type ErrorCodeValue = typeof ErrorCode[keyof typeof ErrorCode];

@@ -251,6 +251,8 @@ export class SafeProject extends Chart implements IArgoProject {
   public readonly argoCdVersion: ArgoCdVersion;
   /** The sync windows, with their defaults (`timeZone` UTC, `manualSync` true) applied. */
   public readonly syncWindows: ProjectSyncWindow[];
+  /** Who Argo CD Notifications tells about events of every Application of the project. */
+  public readonly notifications: NotificationSubscription[];
   /** The AppProject object. */
   public readonly resource: ApiObject;
 
@@ -318,8 +320,9 @@ export class SafeProject extends Chart implements IArgoProject {
     this.syncWindows = checkSyncWindows(this, props.syncWindows, this.argoCdVersion);
     const blocking = this.syncWindows.flatMap((w, i) => (w.manualSync ? [] : [`window ${i} (${w.kind} ${w.schedule}): ${w.manualSyncBlockedReason!.trim()}`]));
 
+    this.notifications = checkNotificationList(this, props.notifications);
     const annotations = {
-      ...notificationAnnotations(this, checkNotificationList(this, props.notifications), (i) => `notifications[${i}]`),
+      ...notificationAnnotations(this, this.notifications, (i) => `notifications[${i}]`),
       // A reasoned grant is recorded as the suppression the override rule (SA205) reads.
       ...(props.overrideGrant ? { [suppressionKey('SA205')]: props.overrideGrant.reason.trim() } : {}),
       // So is a window that blocks manual syncs (SA208), with the reason of each.

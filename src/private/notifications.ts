@@ -1,7 +1,7 @@
 import { IConstruct } from 'constructs';
 import { NOTIFICATIONS_SUBSCRIBE_PREFIX } from '../core/annotations';
 import { badValue, ErrorCode } from '../core/errors';
-import { NotificationSubscription, NotificationTrigger } from '../values/notification';
+import { FailureNotice, FailureNoticeKind, NotificationSubscription, NotificationTrigger } from '../values/notification';
 
 /** The `notifications` prop of a construct as a list (none when absent); anything else is refused. */
 export function checkNotificationList(where: IConstruct, value: NotificationSubscription[] | undefined): NotificationSubscription[] {
@@ -60,4 +60,33 @@ function checkSubscription(where: IConstruct, prop: string, s: NotificationSubsc
       'must list at least one recipient, none empty or holding ";" or a line break (Argo CD splits recipients at ";")', 'give e.g. ["payments-oncall"]');
   }
   return [key, recipients.map((r) => r.trim())];
+}
+
+/**
+ * The `on-sync-failed` subscriptions the failure notices of an app's MigrationHooks add to its Application, one
+ * per service in order of first mention: the on-call (everyone the app or its project notifies, through the same
+ * service) or the recipients named. Recipients already subscribed to `on-sync-failed` through that service, on the
+ * Application or its project, are left out: they are told already.
+ */
+export function failureSubscriptions(
+  notices: readonly FailureNotice[], app: readonly NotificationSubscription[], project: readonly NotificationSubscription[],
+): NotificationSubscription[] {
+  const told = new Set([...app, ...project].filter((s) => s.trigger.name === NotificationTrigger.ON_SYNC_FAILED.name)
+    .flatMap((s) => s.recipients.map((r) => `${s.service}\n${r.trim()}`)));
+  const wanted = new Map<string, string[]>();
+  const want = (service: string, recipient: string) => {
+    const key = `${service}\n${recipient.trim()}`;
+    if (!told.has(key)) {
+      told.add(key);
+      wanted.set(service, [...wanted.get(service) ?? [], recipient.trim()]);
+    }
+  };
+  for (const notice of notices) {
+    if (notice.kind === FailureNoticeKind.ON_CALL) {
+      [...app, ...project].forEach((s) => s.recipients.forEach((r) => want(s.service, r)));
+    } else if (notice.kind === FailureNoticeKind.RECIPIENTS) {
+      notice.recipients.forEach((r) => want(notice.service!, r));
+    }
+  }
+  return [...wanted].map(([service, recipients]) => ({ trigger: NotificationTrigger.ON_SYNC_FAILED, service, recipients }));
 }

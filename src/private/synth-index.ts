@@ -1,6 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { DestinationCluster } from '../values/destination-cluster';
+import { NotificationSubscription } from '../values/notification';
 
 // The marker symbols of SafeApplication and AppOfApps, defined here so that this module and the GitOpsApp can
 // recognize them without importing the classes (which would be circular). `Symbol.for`, so that two copies
@@ -14,6 +15,8 @@ export const SAFE_APPLICATION_SET = Symbol.for('cdk8s-safe-argocd.SafeApplicatio
 export interface ProjectGate {
   /** The AppProject, for what the runbook says about its sync windows. */
   readonly resource: ApiObject;
+  /** Who Argo CD Notifications tells about every Application of the project. */
+  readonly notifications: NotificationSubscription[];
   allowsDestination(namespace: string, cluster: DestinationCluster): boolean;
   allowsSource(repoUrl: string): boolean;
 }

@@ -122,6 +122,7 @@ export function serviceTs(spec: ServiceSpec): string {
   const names = [
     ...(hpa ? ['Autoscaler'] : []),
     ...(secretKey ? ['ExternalSecret', 'ExternalSecretStore'] : []),
+    ...(migration ? ['FailureNotice'] : []),
     ...(hpa ? ['HpaManagedDeployment'] : []),
     ...(migration ? ['MigrationHook'] : []),
     'SafeApplication',
@@ -154,6 +155,8 @@ export function serviceTs(spec: ServiceSpec): string {
         command: ['./migrate'], // replace with the command that migrates your schema${env}
         securityContext: { user: 10001, group: 10001 },
       },
+      // A failed migration stops every deploy of the service: page the on-call (your service and recipients).
+      onFailure: FailureNotice.to('slack', [${lit(`${project}-oncall`)}]),
     });
 `;
   const workload = hpa ? `

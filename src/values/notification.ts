@@ -61,3 +61,73 @@ export interface NotificationSubscription {
   /** Who is told: Slack channels, e-mail addresses, PagerDuty integration keys... at least one. */
   readonly recipients: string[];
 }
+
+/** How a {@link FailureNotice} chooses who is told. */
+export enum FailureNoticeKind {
+  /** Everyone the Application or its SafeProject already notifies, through the same services. */
+  ON_CALL = 'ON_CALL',
+  /** The recipients given, through the service given. */
+  RECIPIENTS = 'RECIPIENTS',
+  /** No subscription written: on-sync-failed is subscribed outside this app (e.g. argocd-notifications-cm). */
+  ELSEWHERE = 'ELSEWHERE',
+}
+
+/**
+ * Who is told when a MigrationHook fails. A failed migration fails the sync and the new version is not
+ * deployed, which nobody notices in the Argo CD UI at 2 a.m.: the notice subscribes people to Argo CD
+ * Notifications' `on-sync-failed` trigger on the Application.
+ *
+ * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/notifications/catalog/#triggers
+ */
+export class FailureNotice {
+  /**
+   * The app's on-call: every recipient the Application (`notifications`, `addNotification`) or its SafeProject
+   * (`notifications`) is subscribed to for any trigger, subscribed to `on-sync-failed` through the same service.
+   * Recipients already subscribed to `on-sync-failed` are not repeated. When the app and its project notify
+   * nobody, synth fails and says how to name someone.
+   */
+  public static onCall(): FailureNotice {
+    return new FailureNotice(FailureNoticeKind.ON_CALL, {});
+  }
+
+  /**
+   * These recipients, through this notification service.
+   *
+   * @param service the service as `argocd-notifications-cm` names it (`service.<name>`), e.g. `pagerdutyv2`
+   * @param recipients e.g. `['payments-oncall']`: at least one
+   */
+  public static to(service: string, recipients: string[]): FailureNotice {
+    return new FailureNotice(FailureNoticeKind.RECIPIENTS, { service, recipients: Array.isArray(recipients) ? [...recipients] : recipients });
+  }
+
+  /**
+   * No subscription is written, because `on-sync-failed` reaches the team in a way this app does not show,
+   * such as default subscriptions in `argocd-notifications-cm`.
+   *
+   * @param reason where the failure is reported, at least 10 characters (kept on the hook's Job as an annotation)
+   */
+  public static subscribedElsewhere(reason: string): FailureNotice {
+    if (typeof reason !== 'string' || reason.trim().length < 10) {
+      throw badValue(ErrorCode.UNNOTIFIED_MIGRATION, 'FailureNotice.subscribedElsewhere', 'reason', reason,
+        'must say, in at least 10 characters, where a failed sync of this app is reported',
+        'e.g. "argocd-notifications-cm subscribes #platform-alerts to on-sync-failed for every Application"');
+    }
+    return new FailureNotice(FailureNoticeKind.ELSEWHERE, { reason: reason.trim() });
+  }
+
+  /** How the recipients are chosen. */
+  public readonly kind: FailureNoticeKind;
+  /** The service, with `FailureNotice.to`. */
+  public readonly service?: string;
+  /** The recipients, with `FailureNotice.to`; empty otherwise. */
+  public readonly recipients: string[];
+  /** Where failures are reported instead, with `FailureNotice.subscribedElsewhere`. */
+  public readonly reason?: string;
+
+  private constructor(kind: FailureNoticeKind, parts: { service?: string; recipients?: string[]; reason?: string }) {
+    this.kind = kind;
+    this.service = parts.service;
+    this.recipients = parts.recipients ?? [];
+    this.reason = parts.reason;
+  }
+}

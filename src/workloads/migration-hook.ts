@@ -3,9 +3,10 @@ import { ApiObject, Duration, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { SafeApplication } from '../application/safe-application';
-import { HOOK_ANNOTATION, HOOK_DELETE_POLICY_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../core/annotations';
+import { FAILURE_NOTICE_ANNOTATION, HOOK_ANNOTATION, HOOK_DELETE_POLICY_ANNOTATION, SYNC_WAVE_ANNOTATION } from '../core/annotations';
 import { badValue, ErrorCode } from '../core/errors';
 import { isDns1123Label, suggestDns1123Label } from '../core/names';
+import { FailureNotice, FailureNoticeKind } from '../values/notification';
 
 const MIGRATION_HOOK = Symbol.for('cdk8s-safe-argocd.MigrationHook');
 
@@ -93,6 +94,16 @@ export interface MigrationHookProps {
   readonly volumes?: kplus.Volume[];
 
   /**
+   * Who is told when the migration fails, which fails the sync: subscriptions to Argo CD Notifications'
+   * `on-sync-failed` trigger on the Application.
+   *
+   * @default FailureNotice.onCall() - everyone the app or its SafeProject already notifies, through the same
+   * services; synth fails when that is nobody
+   * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/notifications/catalog/#triggers
+   */
+  readonly onFailure?: FailureNotice;
+
+  /**
    * The pod security context.
    *
    * @default - cdk8s-plus defaults (run as non-root)
@@ -164,6 +175,9 @@ export class MigrationHook extends Construct {
       this.wave = 0;
     }
 
+    const notice = props.onFailure ?? FailureNotice.onCall();
+    app._addFailureNotice(this, notice);
+
     this.job = new kplus.Job(this, 'Resource', {
       metadata: { name: this.namePrefix },
       containers: [props.container],
@@ -185,6 +199,9 @@ export class MigrationHook extends Construct {
     }
     obj.addJsonPatch(JsonPatch.remove('/metadata/name'), JsonPatch.add('/metadata/generateName', `${this.namePrefix}-`));
 
+    if (notice.kind === FailureNoticeKind.ELSEWHERE) {
+      obj.metadata.addAnnotation(FAILURE_NOTICE_ANNOTATION, notice.reason!);
+    }
     this.node.addValidation({ validate: () => this.validateOrder(app) });
   }
 

@@ -5,8 +5,10 @@ import {
   anyText, argoCdVersion, checkTree, dnsLabel, durationBetween, HOOK, image, isLabel, newApp, nonInteger, notSubdomain, refusalProperties,
   runs, SYNC_WAVE,
 } from './support';
-import { ArgoCdVersion, MigrationHook } from '../../src';
+import { ArgoCdVersion, FailureNotice, MigrationHook } from '../../src';
 
+/** Who the hooks page; the default (the app's on-call) is tested in test/workloads/migration-hook.test.ts. */
+const onFailure = FailureNotice.to('pagerdutyv2', ['payments-oncall']);
 const prefix = fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,34}[a-z0-9])?$/);
 const hookProps = fc.record({
   id: dnsLabel,
@@ -51,6 +53,7 @@ function buildHooks(i: { appName: string; version?: ArgoCdVersion; hooks: (Parti
       backoffLimit: h.backoffLimit,
       failedRunRetention: h.retention?.duration,
       after: hooks[hooks.length - 1],
+      onFailure,
     }));
   }
   if (i.wave !== undefined) {
@@ -104,23 +107,23 @@ const container = { image: 'registry.acme.internal/m:1' };
 refusalProperties('MigrationHook refusals', {
   'MigrationHook name': fc.oneof(notSubdomain, fc.stringMatching(/^[a-z0-9][-a-z0-9]{35,61}[a-z0-9]$/), fc.constantFrom('a.b', 'a-', ''))
     .filter((n) => !isLabel(n) || n.length > 36)
-    .map((name) => () => new MigrationHook(newApp('app').app, 'migrate', { name, container })),
+    .map((name) => () => new MigrationHook(newApp('app').app, 'migrate', { name, container, onFailure })),
   'MigrationHook activeDeadline': fc.oneof(fc.integer({ min: 0, max: 59 }), fc.integer({ min: 6 * 3600 + 1, max: 1e7 }))
-    .map((s) => () => new MigrationHook(newApp('app').app, 'migrate', { activeDeadline: Duration.seconds(s), container })),
+    .map((s) => () => new MigrationHook(newApp('app').app, 'migrate', { activeDeadline: Duration.seconds(s), container, onFailure })),
   'MigrationHook backoffLimit': fc.oneof(fc.integer({ min: -100, max: -1 }), fc.integer({ min: 6, max: 1000 }), nonInteger, fc.constant(NaN))
-    .map((backoffLimit) => () => new MigrationHook(newApp('app').app, 'migrate', { backoffLimit, container })),
+    .map((backoffLimit) => () => new MigrationHook(newApp('app').app, 'migrate', { backoffLimit, container, onFailure })),
   'MigrationHook failedRunRetention': fc.oneof(
     fc.integer({ min: 0, max: 3599 }).map((s) => Duration.seconds(s)),
     fc.integer({ min: 30 * 86400 + 1, max: 1e9 }).map((s) => Duration.seconds(s)),
     fc.integer({ min: 3600001, max: 4000000 }).filter((ms) => ms % 1000 !== 0).map((ms) => Duration.millis(ms)),
-  ).map((failedRunRetention) => () => new MigrationHook(newApp('app').app, 'migrate', { failedRunRetention, container })),
+  ).map((failedRunRetention) => () => new MigrationHook(newApp('app').app, 'migrate', { failedRunRetention, container, onFailure })),
   'MigrationHook after': dnsLabel.map((other) => () => {
-    const foreign = new MigrationHook(newApp(other).app, 'first', { container });
-    return new MigrationHook(newApp('app').app, 'second', { after: foreign, container });
+    const foreign = new MigrationHook(newApp(other).app, 'first', { container, onFailure });
+    return new MigrationHook(newApp('app').app, 'second', { after: foreign, container, onFailure });
   }),
   'SafeApplication.addToSyncWave resource (a Job)': dnsLabel.map((id) => () => {
     const { app } = newApp('app');
-    app.addToSyncWave(new MigrationHook(app, id, { container }).job, 1);
+    app.addToSyncWave(new MigrationHook(app, id, { container, onFailure }).job, 1);
   }),
   'SafeApplication.addToSyncWave wave': fc.oneof(fc.integer({ min: 1001, max: 1e6 }), fc.integer({ min: -1e6, max: -1001 }), nonInteger, fc.constant(NaN))
     .map((wave) => () => {

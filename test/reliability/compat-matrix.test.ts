@@ -2,7 +2,8 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { parse } from 'yaml';
 import {
-  AppOfApps, ArgoCdVersion, Autoscaler, GitOpsApp, HpaManagedDeployment, MigrationHook, RenderedFile, SafeApplication, SafeProject,
+  AppOfApps, ArgoCdVersion, Autoscaler, GitOpsApp, HpaManagedDeployment, MigrationHook, NotificationTrigger, RenderedFile, SafeApplication,
+  SafeProject,
 } from '../../src';
 import { CRD_RELEASES, CRD_ROOT, crdErrors } from '../support/crd';
 
@@ -22,6 +23,7 @@ function checkoutFor(version: ArgoCdVersion): GitOpsApp {
     destinations: [{ namespace: 'payments' }],
     developerGroups: ['payments-developers'],
     onCallGroups: ['payments-oncall'],
+    notifications: [{ trigger: NotificationTrigger.ON_HEALTH_DEGRADED, service: 'pagerdutyv2', recipients: ['payments-oncall'] }],
   });
   const platform = new SafeProject(app, 'platform', { name: 'platform', sourceRepos: [REPO], destinations: [{ namespace: 'argocd' }] });
   new AppOfApps(app, 'payments-apps', { name: 'payments-apps', project: platform, childProject: payments, repoUrl: REPO, argoCdVersion: version });

@@ -1,10 +1,13 @@
 import { ApiObject, Duration } from 'cdk8s';
 import { Construct } from 'constructs';
-import { MigrationHook, MigrationHookProps } from '../../src';
+import { FailureNotice, MigrationHook, MigrationHookProps } from '../../src';
 import { newApp } from '../support/app';
 
+/** Who the hooks of these tests page; the default (the app's on-call) has its own tests. */
+const ONCALL = FailureNotice.to('pagerdutyv2', ['payments-oncall']);
+
 function migration(scope: Construct, id: string, props: Partial<MigrationHookProps> = {}): MigrationHook {
-  return new MigrationHook(scope, id, { container: { name: 'migrate', image: 'registry.acme.internal/checkout-migrate:2.3.0' }, ...props });
+  return new MigrationHook(scope, id, { container: { name: 'migrate', image: 'registry.acme.internal/checkout-migrate:2.3.0' }, onFailure: ONCALL, ...props });
 }
 
 /** The message of what `fn` throws. */

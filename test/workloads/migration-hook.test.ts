@@ -1,7 +1,9 @@
 import { ApiObject, Chart, Duration, JsonPatch, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
-import { MigrationHook, MigrationHookProps, SafeApplication } from '../../src';
-import { appProps, newApp } from '../support/app';
+import {
+  FailureNotice, GitOpsApp, MigrationHook, MigrationHookProps, NotificationSubscription, NotificationTrigger, SafeApplication, SafeProject,
+} from '../../src';
+import { applicationOf, appProps, newApp } from '../support/app';
 import { kubeErrors } from '../support/kube';
 
 const HOOK = 'argocd.argoproj.io/hook';
@@ -14,8 +16,11 @@ const WAVE = 'argocd.argoproj.io/sync-wave';
  */
 const ARGO_HOOK_NAME_POSTFIX = '1a2b3c4-presync-1767225600';
 
+/** Who the hooks of these tests page; the default (the app's on-call) has its own tests. */
+const ONCALL = FailureNotice.to('pagerdutyv2', ['payments-oncall']);
+
 function migration(scope: Construct, id: string, props: Partial<MigrationHookProps> = {}): MigrationHook {
-  return new MigrationHook(scope, id, { container: { name: 'migrate', image: 'registry.acme.internal/checkout-migrate:2.3.0' }, ...props });
+  return new MigrationHook(scope, id, { container: { name: 'migrate', image: 'registry.acme.internal/checkout-migrate:2.3.0' }, onFailure: ONCALL, ...props });
 }
 
 function jobOf(hook: MigrationHook): any {
@@ -257,5 +262,75 @@ describe('MigrationHook names as Argo CD builds them', () => {
     expect(jobOf(first).metadata.generateName).toBe(jobOf(second).metadata.generateName);
     // WHEN synthesized THEN it is refused as a duplicate
     expect(() => gitops.renderFiles()).toThrow(/\[SAFE-011\]/);
+  });
+});
+
+describe('MigrationHook failure notice: a failed migration stops the sync, and someone must know', () => {
+  const SUBSCRIBE = 'notifications.argoproj.io/subscribe.';
+  const subscriptionsOf = (app: SafeApplication) => Object.fromEntries(Object.entries(applicationOf(app).metadata.annotations ?? {})
+    .filter(([k]) => k.startsWith(SUBSCRIBE)).map(([k, v]) => [k.slice(SUBSCRIBE.length), v]));
+  const project = (gitops: GitOpsApp, notifications: NotificationSubscription[]) => new SafeProject(gitops, 'payments-project', {
+    name: 'payments', sourceRepos: [appProps().repoUrl], destinations: [{ namespace: 'payments' }], notifications,
+  });
+
+  test('by default subscribes everyone the app and its SafeProject notify to on-sync-failed, through the same services', () => {
+    // GIVEN an app that tells #checkout about deploys, in a project that pages its on-call when an app is Degraded
+    const gitops = new GitOpsApp({ outdir: 'dist' });
+    const payments = project(gitops, [{ trigger: NotificationTrigger.ON_HEALTH_DEGRADED, service: 'pagerdutyv2', recipients: ['payments-oncall'] }]);
+    const { app } = newApp({ project: payments, notifications: [{ trigger: NotificationTrigger.ON_DEPLOYED, service: 'slack', recipients: ['#checkout'] }] }, {});
+    // WHEN a migration is added without onFailure
+    migration(app, 'migrate', { onFailure: undefined });
+    // THEN both hear of a failed sync, and the subscriptions given are unchanged
+    expect(subscriptionsOf(app)).toEqual({
+      'on-deployed.slack': '#checkout',
+      'on-sync-failed.slack': '#checkout',
+      'on-sync-failed.pagerdutyv2': 'payments-oncall',
+    });
+    expect(() => Testing.synth(app)).not.toThrow();
+  });
+
+  test('does not repeat a recipient already told of failed syncs, and follows notifications added after the hook', () => {
+    const { app } = newApp({ notifications: [{ trigger: NotificationTrigger.ON_SYNC_FAILED, service: 'slack', recipients: ['#a'] }] });
+    migration(app, 'migrate', { onFailure: undefined });
+    expect(subscriptionsOf(app)).toEqual({ 'on-sync-failed.slack': '#a' });
+    // WHEN someone else is subscribed to another trigger later
+    app.addNotification({ trigger: NotificationTrigger.ON_HEALTH_DEGRADED, service: 'slack', recipients: ['#b', '#a'] });
+    // THEN they hear of failed syncs too, each recipient once
+    expect(subscriptionsOf(app)).toEqual({ 'on-sync-failed.slack': '#a;#b', 'on-health-degraded.slack': '#b;#a' });
+  });
+
+  test('fails synth, naming the hook, the prop and the fix, when the app and its project notify nobody', () => {
+    const { app } = newApp();
+    migration(app, 'migrate', { onFailure: undefined });
+    expect(() => Testing.synth(app)).toThrow(/\[SAFE-043\] checkout\/migrate: onFailure is FailureNotice.onCall\(\), but app checkout and its project payments notify nobody.*Fix: .*FailureNotice.to\(service, recipients\)/s);
+  });
+
+  test('is satisfied by a project, named by string and defined in the same app, that subscribes someone to on-sync-failed', () => {
+    const { gitops, app } = newApp();
+    project(gitops, [{ trigger: NotificationTrigger.ON_SYNC_FAILED, service: 'opsgenie', recipients: ['payments'] }]);
+    migration(app, 'migrate', { onFailure: undefined });
+    expect(() => Testing.synth(app)).not.toThrow();
+    // The project's subscription reaches the app; nothing is copied onto the Application.
+    expect(subscriptionsOf(app)).toEqual({});
+  });
+
+  test('FailureNotice.to subscribes the recipients named; a bad one is refused at the hook\'s onFailure prop', () => {
+    const { app } = newApp();
+    migration(app, 'migrate', { onFailure: FailureNotice.to('pagerdutyv2', ['payments-oncall', 'dba-oncall']) });
+    expect(subscriptionsOf(app)).toEqual({ 'on-sync-failed.pagerdutyv2': 'payments-oncall;dba-oncall' });
+    expect(() => Testing.synth(app)).not.toThrow();
+    expect(() => migration(app, 'other', { onFailure: FailureNotice.to('Slack!', ['x']) })).toThrow(/^\[SAFE-035\] checkout\/other: onFailure.service /);
+    expect(() => migration(app, 'third', { onFailure: FailureNotice.to('slack', []) })).toThrow(/^\[SAFE-035\] checkout\/third: onFailure.recipients /);
+    expect(() => migration(app, 'fourth', { onFailure: {} as FailureNotice })).toThrow(/^\[SAFE-035\] checkout\/fourth: onFailure /);
+  });
+
+  test('FailureNotice.subscribedElsewhere writes no subscription and records where failures are reported on the Job', () => {
+    const { app } = newApp();
+    const reason = 'argocd-notifications-cm subscribes #platform-alerts to on-sync-failed';
+    const hook = migration(app, 'migrate', { onFailure: FailureNotice.subscribedElsewhere(reason) });
+    expect(subscriptionsOf(app)).toEqual({});
+    expect(jobOf(hook).metadata.annotations['safe-argocd/failure-notice']).toBe(reason);
+    expect(() => Testing.synth(app)).not.toThrow();
+    expect(() => FailureNotice.subscribedElsewhere(' short ')).toThrow(/^\[SAFE-043\] FailureNotice.subscribedElsewhere: reason /);
   });
 });
