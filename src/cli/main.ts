@@ -2,9 +2,11 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
 import { appsInRepository, enclosingApp, gitRemoteUrl, readExistingApp } from './apps';
+import { CliIo, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, MAX_FILE_SIZE, maxBytes, usageError } from './common';
 import { collectFiles, findRepoRoot } from './files';
-import { badFlag, errorLine, hasCode, knownError, messageOf, parseArgsError, thrownError, unexpectedError } from './messages';
-import { Command, COMMANDS, isCommand, OVERVIEW, usageOf } from './usage';
+import { badFlag, errorLine, hasCode, knownError, messageOf, parseArgsError, unexpectedError } from './messages';
+import type * as Simulate from './simulate';
+import { COMMANDS, isCommand, OVERVIEW, usageOf } from './usage';
 import { atLeast, auditFiles, rulesFor } from '../audit/audit';
 import { applyBaseline, BaselineEntry, parseBaseline, renderBaseline } from '../audit/baseline';
 import { AuditConfig, CONFIG_FILE, parseAuditConfig } from '../audit/config';
@@ -18,50 +20,13 @@ import { ArgoCdVersion } from '../core/argocd-version';
 import { ErrorCode } from '../core/errors';
 import { isGitRepoUrl } from '../core/names';
 import { compareStrings } from '../core/order';
-import { parseManifests } from '../core/parse-manifests';
-import { ManifestSource } from '../drift/application-drift-report';
-import { DriftSimulator } from '../drift/drift-simulator';
-import { formatApplicationDriftJson, formatApplicationDriftText, formatDriftJson, formatDriftText } from '../drift/format';
-import { checkDriftInputs } from '../drift/input-roles';
-import { Json } from '../drift/json';
-import { readOneManifest } from '../drift/read-manifest';
-import { describeManifest } from '../drift/subject';
 import { gitRoot } from '../private/repository';
 import { findRule } from '../rules/registry';
 import { Severity } from '../rules/severity';
 import { addServiceToApp, LIBRARY, nextCommands, renderServiceProject, SERVICES_INDEX } from '../scaffold/new-service';
 
-/** What the CLI may touch: output streams and files. Injected so that tests run it in-process. */
-export interface CliIo {
-  /**
-   * Whether text written to stdout may be coloured. The caller decides it from the terminal and the
-   * environment (NO_COLOR, FORCE_COLOR; see `colorFor` in node-io); a report written to a file never is.
-   */
-  readonly color: boolean;
-  /** Whether errors print their stack trace even without `--debug` (the bin entry sets it from SAFE_ARGOCD_DEBUG). */
-  readonly debug?: boolean;
-  stdout(text: string): void;
-  stderr(text: string): void;
-  /**
-   * The bytes of `file`, which must be a regular file (a symbolic link is followed) of at most `maxBytes`;
-   * throws naming the reason otherwise, without reading a larger file, a FIFO or a device.
-   */
-  readBytes(file: string, maxBytes: number): Uint8Array;
-  /**
-   * Standard input, at most `maxBytes` (throws naming the limit beyond it). Without it, `-` is refused as an input.
-   */
-  readStdin?(maxBytes: number): Uint8Array;
-  writeFile(file: string, text: string): void;
-  /** Whether a file or folder exists at `file`. */
-  exists(file: string): boolean;
-  /** Creates the folder `dir` and its parents; nothing happens when it exists. */
-  mkdir(dir: string): void;
-}
 
-export const EXIT_OK = 0;
-export const EXIT_FINDINGS = 1;
-/** Usage errors, unreadable input, and unexpected errors. */
-export const EXIT_USAGE = 2;
+export { CliIo, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE } from './common';
 
 const HELP_FLAGS = ['--help', '-h'];
 const DEBUG_FLAG = '--debug';
@@ -112,7 +77,9 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   try {
     switch (command) {
       case 'audit': return await auditCommand(rest, io);
-      case 'simulate': return await simulateCommand(rest, io, debug);
+      // Loaded only for simulate: the drift model is most of the CLI's code, and audit and new do not need it.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      case 'simulate': return await (require('./simulate') as typeof Simulate).simulateCommand(rest, io, debug);
       default: return newCommand(rest, io);
     }
   } catch (e) {
@@ -135,243 +102,10 @@ function help(topic: string | undefined, io: CliIo): number {
   return EXIT_OK;
 }
 
-/** Prints a usage error of `command`: the reason on one line, then the command's usage; returns exit 2. */
-function usageError(io: CliIo, command: Command, what: string, fix: string): number {
-  io.stderr(errorLine(command, ErrorCode.USAGE, what, fix) + usageOf(command));
-  return EXIT_USAGE;
-}
-
-/**
- * A `--max-file-size` in bytes, or undefined when it is not a plain decimal number of MB (`5`, `0.5`; not `0x10`,
- * `1e3` or ` 5`) of at least one byte.
- */
-function maxBytes(value: string | undefined): number | undefined {
-  if (value === undefined || !/^\d+(\.\d+)?$/.test(value)) {
-    return undefined;
-  }
-  const bytes = Number(value) * 1048576;
-  return bytes >= 1 ? bytes : undefined;
-}
-
-const MAX_FILE_SIZE = ['--max-file-size', 'must be a size in MB, a plain decimal number (e.g. 5 or 0.5) of at least one byte (0.000001)',
-  'give a number of MB, e.g. --max-file-size 5'] as const;
-
 /** The largest `.safe-argocd.yaml` (or `--config`) read: a config holds suppressions, not manifests. */
 const CONFIG_MAX_BYTES = 1048576;
 /** A baseline of 100,000 findings is about 20 MB. */
 const BASELINE_MAX_BYTES = 64 * 1048576;
-
-async function simulateCommand(args: readonly string[], io: CliIo, debug: boolean): Promise<number> {
-  let values: { 'app'?: string; 'desired'?: string; 'live'?: string; 'format'?: string; 'max-file-size'?: string };
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      options: {
-        'app': { type: 'string' },
-        'desired': { type: 'string' },
-        'live': { type: 'string' },
-        'format': { type: 'string', default: 'text' },
-        'max-file-size': { type: 'string', default: '5' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (e) {
-    const { what, fix } = parseArgsError('simulate', e);
-    return usageError(io, 'simulate', what, fix);
-  }
-  if (!values.app) {
-    return usageError(io, 'simulate', badFlag('--app', undefined, 'must name the file of the Argo CD Application'), 'add --app <application.yaml>');
-  }
-  if (!values.desired) {
-    return usageError(io, 'simulate', badFlag('--desired', undefined, 'must name the file of the resource'), 'add --desired <resource.yaml>');
-  }
-  if (values.format !== 'text' && values.format !== 'json') {
-    return usageError(io, 'simulate', badFlag('--format', values.format, 'must be text or json'), 'use one of them, e.g. --format json');
-  }
-  const limit = maxBytes(values['max-file-size']);
-  if (limit === undefined) {
-    return usageError(io, 'simulate', badFlag(MAX_FILE_SIZE[0], values['max-file-size'], MAX_FILE_SIZE[1]), MAX_FILE_SIZE[2]);
-  }
-  const sources = readSimulateSources(io, values.desired, values.live, limit);
-  if (typeof sources === 'string') {
-    io.stderr(sources);
-    return EXIT_USAGE;
-  }
-  if (sources.wholeApplication) {
-    return simulateWholeApplication(io, values.app, sources, limit, values.format, debug);
-  }
-  // Each input is read and checked on its own, so that an unreadable one is named by its flag and file.
-  const texts: { application?: string; desired?: string; live?: string } = {};
-  const manifests: { application?: Json; desired?: Json; live?: Json } = {};
-  for (const [key, flag, file] of [['application', 'app', values.app], ['desired', 'desired', values.desired], ['live', 'live', values.live]] as const) {
-    if (file === undefined) {
-      continue;
-    }
-    let bytes: Uint8Array;
-    try {
-      bytes = io.readBytes(file, limit);
-    } catch (e) {
-      const tooLarge = / limit/.test(messageOf(e));
-      io.stderr(errorLine('simulate', ErrorCode.UNREADABLE_INPUT, `cannot read --${flag} ${file}: ${messageOf(e)}`,
-        tooLarge ? `raise --max-file-size if --${flag} really is one manifest` : `give --${flag} a readable regular file`));
-      return EXIT_USAGE;
-    }
-    try {
-      manifests[key] = readOneManifest(`--${flag} ${file}`, bytes);
-    } catch (e) {
-      io.stderr(thrownError('simulate', e, debug, `give --${flag} a file that holds one Kubernetes object`));
-      return EXIT_USAGE;
-    }
-    // Valid UTF-8 by now: the reader refuses anything else.
-    const text = Buffer.from(bytes).toString('utf8');
-    texts[key] = text;
-  }
-  // Swapped inputs would still give a confident answer; refuse them first.
-  const named = (flag: string, file: string, manifest: Json) => ({ name: `--${flag}`, source: file, manifest });
-  try {
-    checkDriftInputs({
-      application: named('app', values.app, manifests.application!),
-      desired: named('desired', values.desired, manifests.desired!),
-      live: values.live === undefined ? undefined : named('live', values.live, manifests.live!),
-    });
-  } catch (e) {
-    io.stderr(thrownError('simulate', e, debug, 'check --app, --desired and --live'));
-    return EXIT_USAGE;
-  }
-  try {
-    const simulator = await DriftSimulator.create();
-    const report = simulator.simulateDrift({ application: texts.application!, desired: texts.desired!, live: texts.live });
-    const subject = describeManifest(manifests.desired!);
-    io.stdout(values.format === 'json' ? formatDriftJson(subject, report) : formatDriftText(subject, report));
-    return report.outOfSync ? EXIT_FINDINGS : EXIT_OK;
-  } catch (e) {
-    io.stderr(thrownError('simulate', e, debug, 'correct the input the message names'));
-    return EXIT_USAGE;
-  }
-}
-
-/** The desired and live inputs of `simulate`, and whether they make a whole-Application simulation. */
-interface SimulateSources {
-  readonly desired: ManifestSource[];
-  readonly live: ManifestSource[];
-  /** A folder, standard input, or a file of several objects: one verdict per resource. */
-  readonly wholeApplication: boolean;
-}
-
-/**
- * Reads `--desired` and `--live`: a file, a folder of YAML and JSON files (read as the audit reads them), or `-`
- * for standard input (live only). Returns the error line for anything that cannot be read: a simulation of part
- * of the input would be a verdict on something else.
- */
-function readSimulateSources(io: CliIo, desired: string, live: string | undefined, limit: number): SimulateSources | string {
-  /** A folder's or standard input's sources; a file's bytes, read once (undefined when unreadable: the one-resource path says why). */
-  type Read = { readonly sources: ManifestSource[]; readonly folder: true }
-    | { readonly file: string; readonly bytes?: Uint8Array; readonly folder: false };
-  const read = (flag: string, given: string): Read | string => {
-    if (given === '-') {
-      if (flag !== 'live' || io.readStdin === undefined) {
-        return errorLine('simulate', ErrorCode.USAGE, `--${flag} - (standard input) is not supported here`,
-          flag === 'live' ? 'give --live a file or folder' : 'give --desired a file or folder; only --live reads standard input');
-      }
-      try {
-        return { sources: [{ name: '-', text: utf8Text(io.readStdin(limit)) }], folder: true };
-      } catch (e) {
-        return errorLine('simulate', ErrorCode.UNREADABLE_INPUT, `cannot read --live - (standard input): ${messageOf(e)}`, 'pipe a YAML or JSON stream of objects');
-      }
-    }
-    if (!fs.existsSync(given) || !fs.statSync(given).isDirectory()) {
-      try {
-        return { file: given, bytes: io.readBytes(given, limit), folder: false };
-      } catch {
-        return { file: given, folder: false };
-      }
-    }
-    const collected = collectFiles([given], given, limit);
-    if (collected.problems.length > 0) {
-      const first = collected.problems[0];
-      return errorLine('simulate', ErrorCode.UNREADABLE_INPUT, `cannot read --${flag} ${given}: ${first.file} ${first.message}`
-        + (collected.problems.length > 1 ? ` (and ${collected.problems.length - 1} more)` : ''), `give --${flag} a folder whose every YAML or JSON file can be read`);
-    }
-    const sources: ManifestSource[] = [];
-    for (const file of collected.files) {
-      try {
-        sources.push({ name: path.join(given, file.path), text: utf8Text(file.content) });
-      } catch (e) {
-        return errorLine('simulate', ErrorCode.UNREADABLE_INPUT, `cannot read --${flag} ${path.join(given, file.path)}: ${messageOf(e)}`,
-          `give --${flag} a folder whose every YAML or JSON file can be read`);
-      }
-    }
-    return { sources, folder: true };
-  };
-  const reads: [string, Read][] = [];
-  for (const [flag, given] of [['desired', desired], ['live', live]] as const) {
-    if (given !== undefined) {
-      const r = read(flag, given);
-      if (typeof r === 'string') {
-        return r;
-      }
-      reads.push([flag, r]);
-    }
-  }
-  // A single file is one resource unless it holds several objects (a List counts as its items).
-  const many = (r: Read) => {
-    try {
-      return r.folder || (r.bytes !== undefined && parseManifests(r.file, r.bytes).objects.length > 1);
-    } catch {
-      return false;
-    }
-  };
-  if (!reads.some(([, r]) => many(r))) {
-    return { desired: [], live: [], wholeApplication: false };
-  }
-  const sources: Record<string, ManifestSource[]> = { desired: [], live: [] };
-  for (const [flag, r] of reads) {
-    if (r.folder) {
-      sources[flag] = r.sources;
-      continue;
-    }
-    try {
-      sources[flag] = [{ name: r.file, text: utf8Text(r.bytes ?? io.readBytes(r.file, limit)) }];
-    } catch (e) {
-      return errorLine('simulate', ErrorCode.UNREADABLE_INPUT, `cannot read --${flag} ${r.file}: ${messageOf(e)}`, `give --${flag} a readable file or folder`);
-    }
-  }
-  return { desired: sources.desired, live: sources.live, wholeApplication: true };
-}
-
-/** Bytes as text, or an error saying why they are not a manifest file (binary, not UTF-8), as the audit would. */
-function utf8Text(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new Error(parseManifests('', bytes).problem ?? 'not valid UTF-8');
-  }
-}
-
-async function simulateWholeApplication(
-  io: CliIo, app: string, sources: SimulateSources, limit: number, format: string | undefined, debug: boolean,
-): Promise<number> {
-  let application: string;
-  try {
-    const bytes = io.readBytes(app, limit);
-    readOneManifest(`--app ${app}`, bytes);
-    application = utf8Text(bytes);
-  } catch (e) {
-    io.stderr(hasCode(messageOf(e)) ? thrownError('simulate', e, debug, 'give --app one Argo CD Application')
-      : errorLine('simulate', ErrorCode.UNREADABLE_INPUT, `cannot read --app ${app}: ${messageOf(e)}`, 'give --app a readable regular file'));
-    return EXIT_USAGE;
-  }
-  try {
-    const simulator = await DriftSimulator.create();
-    const report = simulator.simulateApplication({ application, desired: sources.desired, live: sources.live });
-    io.stdout(format === 'json' ? formatApplicationDriftJson(report) : formatApplicationDriftText(report));
-    return report.outOfSync ? EXIT_FINDINGS : EXIT_OK;
-  } catch (e) {
-    io.stderr(thrownError('simulate', e, debug, 'correct the input the message names'));
-    return EXIT_USAGE;
-  }
-}
 
 const SEVERITIES = Object.values(Severity) as string[];
 
