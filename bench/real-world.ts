@@ -8,7 +8,10 @@
  * timed from spawn to exit (median of --runs, default 3); its JSON report gives the counts and the findings per
  * rule. In this process the same files are then read and parsed with js-yaml, the floor any YAML tool pays, and
  * audited by the library without the CLI around it; on a busy machine their ratio holds better than wall times.
- * An empty `node -e 0` is timed too, so start-up can be told apart from work. Nothing here runs in the tests.
+ * The CLI's own yardstick is a plain js-yaml parse as a process of its own, timed the same way: a new node process
+ * that walks the folder for YAML and JSON files (`.git` and `node_modules` left out), reads each and parses every
+ * document, so start-up, loading and a cold parser are on both sides. An empty `node -e 0` is timed too, so start-up
+ * can be told apart from work. Nothing here runs in the tests.
  */
 import { spawnSync } from 'child_process';
 import { existsSync, readFileSync } from 'fs';
@@ -44,6 +47,8 @@ interface Row {
   readonly auditMs: number;
   readonly parsedDocs: number;
   readonly parseErrors: number;
+  /** The plain parse process, spawn to exit. */
+  readonly parseProcessMs: number;
 }
 
 function median(values: number[]): number {
@@ -51,9 +56,9 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-function timedSpawn(args: string[]): { ms: number; stdout: string; status: number | null } {
+function timedSpawn(args: string[], cwd?: string): { ms: number; stdout: string; status: number | null } {
   const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 256 * 1048576 });
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 256 * 1048576, cwd });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.error) {
     throw r.error;
@@ -80,6 +85,33 @@ function parseAll(folder: string): { docs: number; errors: number } {
   return { docs, errors };
 }
 
+/**
+ * The plain parse process: walks the folder given, reads every YAML and JSON file and parses all its documents with
+ * js-yaml, then prints how many documents it found. Run from this repository, so that it finds js-yaml.
+ */
+const PARSE_PROCESS = `
+const fs = require('fs');
+const path = require('path');
+const { loadAll } = require('js-yaml');
+let docs = 0;
+const walk = (dir) => {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) {
+      if (e.name !== '.git' && e.name !== 'node_modules') walk(full);
+    } else if (e.isFile() && /\\.(ya?ml|json)$/i.test(e.name)) {
+      try {
+        for (const doc of loadAll(fs.readFileSync(full, 'utf8'))) {
+          if (doc !== null && doc !== undefined) docs++;
+        }
+      } catch {}
+    }
+  }
+};
+walk(process.argv[1]);
+process.stdout.write(String(docs));
+`;
+
 /** The library's audit of the same files, in this process: no start-up, no report writing. */
 function auditInProcess(folder: string): number {
   const { files } = collectFiles([folder], folder, MAX_BYTES);
@@ -103,6 +135,17 @@ function measure(folder: string, runs: number): Row {
     report = JSON.parse(run.stdout) as Report;
     cliTimes.push(run.ms);
   }
+  // The plain parse process, as many times, alternating with nothing else running.
+  const parseProcessTimes: number[] = [];
+  let parsedByProcess = -1;
+  for (let r = 0; r < runs; r++) {
+    const run = timedSpawn(['-e', PARSE_PROCESS, folder], resolve(__dirname, '..'));
+    if (run.status !== 0) {
+      throw new Error(`the parse process on ${folder} exited ${run.status}`);
+    }
+    parseProcessTimes.push(run.ms);
+    parsedByProcess = Number(run.stdout);
+  }
   // Warm the file cache, the parser and the audit's code before timing either.
   let parsed = parseAll(folder);
   auditInProcess(folder);
@@ -114,6 +157,9 @@ function measure(folder: string, runs: number): Row {
     }));
     auditTimes.push(timed(() => auditInProcess(folder)));
   }
+  if (parsedByProcess !== parsed.docs) {
+    throw new Error(`the parse process found ${parsedByProcess} documents in ${folder}, this process ${parsed.docs}: not the same files`);
+  }
   return {
     repo: basename(folder),
     report: report!,
@@ -122,6 +168,7 @@ function measure(folder: string, runs: number): Row {
     auditMs: median(auditTimes),
     parsedDocs: parsed.docs,
     parseErrors: parsed.errors,
+    parseProcessMs: median(parseProcessTimes),
   };
 }
 
@@ -160,13 +207,15 @@ function main(argv: string[]): void {
   }
   console.log(`median of ${runs} runs, node ${process.version}; an empty node process takes ${startup.toFixed(0)} ms`);
   console.log('| repository | files | manifests | Applications | ApplicationSets (expanded/literal, generated) | skipped templates '
-    + '| non-Kubernetes docs | unreadable | not audited | findings | suppressed | CLI ms | audit ms in process | js-yaml parse ms | audit/parse | findings per rule |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+    + '| non-Kubernetes docs | unreadable | not audited | findings | suppressed | CLI ms | js-yaml parse process ms | CLI/parse process | audit ms in process '
+    + '| js-yaml parse ms in process | audit/parse | findings per rule |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const s = r.report.stats;
     const sets = s.applicationSets ? `${s.applicationSets.expanded}/${s.applicationSets.literal}, ${s.applicationSets.generated}` : '-';
     console.log(`| ${r.repo} | ${s.files} | ${s.manifests} | ${s.applications} | ${sets} | ${s.skippedTemplates} | ${s.skippedDocuments} | `
-      + `${r.report.problems.length} | ${r.report.notes.length} | ${r.report.findings.length} | ${r.report.suppressed.length} | ${r.cliMs.toFixed(0)} | ${r.auditMs.toFixed(0)} | `
+      + `${r.report.problems.length} | ${r.report.notes.length} | ${r.report.findings.length} | ${r.report.suppressed.length} | ${r.cliMs.toFixed(0)} | ${r.parseProcessMs.toFixed(0)} | `
+      + `${(r.cliMs / r.parseProcessMs).toFixed(2)} | ${r.auditMs.toFixed(0)} | `
       + `${r.parseMs.toFixed(0)} | ${(r.auditMs / r.parseMs).toFixed(1)} | ${byRule(r.report)} |`);
   }
 }

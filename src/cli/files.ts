@@ -43,8 +43,10 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
   const problems: FileProblem[] = [];
   const otherFiles: string[] = [];
   const realRoot = safeRealpath(raw(root)) ?? raw(path.resolve(root));
+  const underRoot = realRoot.endsWith(path.sep) ? realRoot : realRoot + path.sep;
   const display = (p: string) => {
-    const rel = path.relative(realRoot, p);
+    // Most paths lie under the root: their relative path is the rest of the string.
+    const rel = p.startsWith(underRoot) ? p.slice(underRoot.length) : path.relative(realRoot, p);
     return shownName(rel.startsWith('..') || path.isAbsolute(rel) ? p : rel || '.').split(path.sep).join('/');
   };
   const allowed: string[] = [];
@@ -161,9 +163,15 @@ function bytes(p: string): Buffer {
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** A latin1-held name as text: its UTF-8, each byte that is not part of valid UTF-8 as `\xNN`. */
 export function shownName(p: string): string {
+  // ASCII, as nearly every name is, is valid UTF-8 and reads as itself.
+  if (ASCII.test(p)) {
+    return p;
+  }
   const buf = bytes(p);
   let out = '';
   let i = 0;
