@@ -1,7 +1,7 @@
 import { checkKustomizeOptions, KustomizeOptions } from './kustomize-options';
 import { badValue, ErrorCode } from '../core/errors';
 import { isDns1123Subdomain, isGitRepoUrl } from '../core/names';
-import { floatingRevisionProblem } from '../core/revisions';
+import { refusedRevisionProblem } from '../core/revisions';
 import { isRefName, valueFileRef } from '../core/source-paths';
 import { stripTrailing } from '../core/text';
 import { readHelmValues } from '../private/helm-values';
@@ -204,7 +204,7 @@ export class ExternalSource {
         'must be a Git repository URL Argo CD can read (https://, ssh:// or git@host:path)', 'give the URL of the repository that holds the value files, as it is registered in Argo CD');
     }
     const revision = options.targetRevision ?? 'main';
-    const problem = typeof revision === 'string' && /\s/.test(revision.trim()) ? 'contains whitespace' : floatingRevisionProblem(revision, false);
+    const problem = refusedRevisionProblem(revision, false);
     if (problem) {
       throw badValue(ErrorCode.INVALID_REVISION, where, 'options.targetRevision', revision,
         `is refused: ${problem}`, 'name the branch, tag or commit the value files are read at, e.g. "main"');

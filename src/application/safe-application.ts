@@ -12,7 +12,7 @@ import { ArgoCdVersion } from '../core/argocd-version';
 import { isCalendarDate } from '../core/break-glass';
 import { badValue, ErrorCode } from '../core/errors';
 import { isApplication, Manifest } from '../core/manifest';
-import { floatingRevisionProblem } from '../core/revisions';
+import { refusedRevisionProblem } from '../core/revisions';
 import { repositoryKey, valueFileRef } from '../core/source-paths';
 import { suppressionsOf } from '../core/suppressions';
 import { syncWindowsOf, windowApplies } from '../core/sync-windows';
@@ -594,9 +594,7 @@ function checkRevision(scope: IConstruct, revision: string | undefined, isHelmCh
   if (revision === undefined && !isHelmChart) {
     return 'main';
   }
-  const problem = typeof revision === 'string' && /\s/.test(revision.trim())
-    ? 'contains whitespace'
-    : floatingRevisionProblem(revision, isHelmChart);
+  const problem = refusedRevisionProblem(revision, isHelmChart);
   if (problem) {
     throw badValue(ErrorCode.INVALID_REVISION, scope, 'targetRevision', revision,
       `is refused: ${problem}`, isHelmChart ? 'give one exact chart version, e.g. "4.11.3"' : 'name the branch, tag or commit to track, e.g. "main"');
