@@ -23,7 +23,8 @@ export const unresolvedValueFileRef: Rule = {
     + 'Application when a ref is given twice or holds characters other than letters, digits, "_" and "-" (util/argo '
     + 'GetRefSources): the Application shows a ComparisonError and syncs nothing, the next release included. In an '
     + 'Application with only spec.source, no ref exists at all: "$values" is substituted from the build environment, '
-    + 'where it is empty, so the chart reads a file other than the one meant. It happens when a ref source is renamed '
+    + 'where it is empty, so the chart reads "/apps/api/values.yaml" of its own repository (util/io/path), not the file '
+    + 'meant. It happens when a ref source is renamed '
     + 'or dropped, or when spec.sources is turned back into spec.source.',
   fix: 'Add the ref source to spec.sources (repoURL of the Git repository holding the value files, an exact '
     + 'targetRevision, ref: <name>, no path or chart), or correct the name after "$". With cdk8s-safe-argocd, give '
@@ -52,14 +53,15 @@ export const unresolvedValueFileRef: Rule = {
     for (const { source, path } of sources) {
       listAt(source, 'helm', 'valueFiles').forEach((file, i) => {
         const ref = typeof file === 'string' ? valueFileRef(file) : undefined;
-        if (ref === undefined) {
+        if (typeof file !== 'string' || ref === undefined) {
           return;
         }
         const pointer = `${path}/helm/valueFiles/${i}`;
         if (!multi) {
           if (!BUILD_ENV.test(ref)) {
             found.push(violation(application, pointer, `value file ${JSON.stringify(file)} names ref "${ref}", but ${describeObject(application)} has only spec.source and so no ref source: `
-              + `Argo CD substitutes "$${ref}" from the build environment, where it is empty, and reads another file`, file));
+              + `Argo CD substitutes "$${ref}" from the build environment, where it is empty, and reads ${JSON.stringify(file.slice(ref.length + 1) || '/')} `
+              + 'from the root of this source\'s own repository instead', file));
           }
           return;
         }
