@@ -33,7 +33,7 @@ export interface HelmParameter {
 }
 
 /**
- * How Argo CD renders a chart from a Helm repository: the release name and the values it is given.
+ * How Argo CD renders a Helm chart (from a Helm repository, or in a Git folder): the release name and the values it is given.
  * Argo CD applies, lowest first: the chart's own `values.yaml`, `valueFiles`, `valuesYaml` (as `valuesObject`), `parameters`.
  * Missing value files always fail the render (`ignoreMissingValueFiles` is never set): a misspelt file name
  * must not deploy the chart's defaults.
@@ -144,7 +144,7 @@ export class ExternalSource {
    * A directory of a Git repository (plain YAML, Kustomize, or a Helm chart in Git).
    *
    * @param path the directory, relative to the repository root, e.g. `deploy/overlays/prod`
-   * @param options the Kustomize options Argo CD builds the directory with
+   * @param options the Kustomize options Argo CD builds the directory with, or the Helm options of a chart in it
    */
   public static gitPath(path: string, options: GitPathOptions = {}): ExternalSource {
     if (typeof path !== 'string' || path.trim() === '' || path.startsWith('/') || path.split('/').includes('..')) {
