@@ -93,6 +93,10 @@ describe('a chart with value files from a Git ref source', () => {
     expect(() => chartApp(twoRevisions, [values('values', 'main'), values('pinned', 'main')])).not.toThrow();
   });
 
+  test('fails when additionalSources is not a list', () => {
+    expect(() => chartApp(FROM_GIT, values() as any)).toThrow(/\[SAFE-013\] ingress: additionalSources is .*; it must be a list of ExternalSource\.gitRef sources/);
+  });
+
   test('fails when a ref source is the main source, or a chart or folder is an additional one', () => {
     expect(() => new SafeApplication(new GitOpsApp({ outdir: 'dist' }), 'x', appProps({ externalSource: values() })))
       .toThrow(/\[SAFE-013\] x: externalSource is "values"; it must be built with ExternalSource\.gitPath or ExternalSource\.helmChart/);
@@ -144,6 +148,7 @@ describe('ExternalSource.gitRef', () => {
     ['a Helm repository URL that is not Git', () => ExternalSource.gitRef('values', { repoUrl: 'oci://registry.acme.internal/charts' }), /\[SAFE-003\] ExternalSource\.gitRef: options\.repoUrl/],
     ['HEAD', () => ExternalSource.gitRef('values', { repoUrl: PLATFORM, targetRevision: 'HEAD' }), /\[SAFE-016\] ExternalSource\.gitRef: options\.targetRevision is "HEAD"; it is refused: .*default branch/],
     ['an empty revision', () => ExternalSource.gitRef('values', { repoUrl: PLATFORM, targetRevision: ' ' }), /\[SAFE-016\] ExternalSource\.gitRef: options\.targetRevision/],
+    ['a revision with a space inside', () => ExternalSource.gitRef('values', { repoUrl: PLATFORM, targetRevision: 'release 2' }), /\[SAFE-016\] ExternalSource\.gitRef: options\.targetRevision is "release 2"; it is refused: contains whitespace/],
     ['no options', () => ExternalSource.gitRef('values', undefined as any), /\[SAFE-013\] ExternalSource\.gitRef: options is missing/],
   ])('fails on %s', (_name, make, error) => {
     expect(make).toThrow(error);
