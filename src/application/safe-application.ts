@@ -265,7 +265,8 @@ export class SafeApplication extends Chart {
         'must be built with ExternalSource.gitPath or ExternalSource.helmChart: a gitRef source renders nothing', 'give the chart or folder as externalSource, and the gitRef in additionalSources');
     }
     this.targetRevision = checkRevision(this, props.targetRevision, props.externalSource?.chart !== undefined);
-    this.additionalSources = checkAdditionalSources(this, props.additionalSources, props.externalSource);
+    this.additionalSources = checkAdditionalSources(this, props.additionalSources, props.externalSource,
+      props.externalSource?.chart === undefined ? { repoUrl: this.repoUrl, revision: this.targetRevision } : undefined);
 
     this.breakGlass = props.breakGlass === undefined ? undefined : checkBreakGlass(this, props.breakGlass);
     this.retry = resolveRetry(this, props.retry ?? {});
@@ -605,9 +606,13 @@ function checkRevision(scope: IConstruct, revision: string | undefined, isHelmCh
 /**
  * The ref sources, checked against each other and against the value files of `primary` that name a ref: each a
  * gitRef, each ref once and named by a value file, each value file's ref among them, one revision per repository
- * (Argo CD's repo server refuses two revisions of one repository: "cannot reference multiple revisions").
+ * (Argo CD's repo server refuses two revisions of one repository: "cannot reference multiple revisions", and, for
+ * a chart in Git, "cannot reference a different revision of the same repository" as the app's).
+ *
+ * @param git the repository and revision of the app's own Git source; undefined for a chart from a Helm repository
  */
-function checkAdditionalSources(scope: IConstruct, sources: ExternalSource[] | undefined, primary: ExternalSource | undefined): ExternalSource[] {
+function checkAdditionalSources(scope: IConstruct, sources: ExternalSource[] | undefined, primary: ExternalSource | undefined,
+  git: { repoUrl: string; revision: string } | undefined): ExternalSource[] {
   if (sources !== undefined && !Array.isArray(sources)) {
     throw badValue(ErrorCode.SOURCE_CONFLICT, scope, 'additionalSources', sources, 'must be a list of ExternalSource.gitRef sources',
       'give e.g. [ExternalSource.gitRef(\'values\', { repoUrl: \'https://git.example.com/platform/values.git\' })]');
@@ -625,6 +630,11 @@ function checkAdditionalSources(scope: IConstruct, sources: ExternalSource[] | u
     }
     byRef.set(source.ref, source);
     const key = repositoryKey(source.repoUrl as string);
+    if (git && repositoryKey(git.repoUrl) === key && git.revision !== source.targetRevision) {
+      throw badValue(ErrorCode.SOURCE_CONFLICT, scope, `additionalSources[${i}].targetRevision`, source.targetRevision,
+        `differs from the app's targetRevision ${JSON.stringify(git.revision)} of the same repository, and Argo CD refuses a ref source at another revision of the app's own repository`,
+        'read the value files at the app\'s targetRevision, or name them relative to the chart folder without a ref source');
+    }
     const earlier = revisionOf.get(key);
     if (earlier && earlier.revision !== source.targetRevision) {
       throw badValue(ErrorCode.SOURCE_CONFLICT, scope, `additionalSources[${i}].targetRevision`, source.targetRevision,

@@ -200,6 +200,15 @@ describe('a Helm chart in a Git folder', () => {
     expect(crdErrors('application', release, application)).toEqual([]);
   });
 
+  test('fails when a ref source reads the app\'s own repository at another revision', () => {
+    // GIVEN the chart's repository, read at v1.4.2, and a ref source of it at main
+    const own = (revision: string) => ExternalSource.gitRef('values', { repoUrl: 'https://git.acme.internal/payments/api.git', targetRevision: revision });
+    // WHEN / THEN refused, as Argo CD's repo server refuses it; at the app's revision it is accepted
+    expect(() => gitChart({ valueFiles: ['$values/env/prod.yaml'] }, [own('main')]))
+      .toThrow(/\[SAFE-013\] api: additionalSources\[0\]\.targetRevision is "main"; it differs from the app's targetRevision "v1\.4\.2" of the same repository/);
+    expect(gitChart({ valueFiles: ['$values/env/prod.yaml'] }, [own('v1.4.2')]).app.node.validate()).toEqual([]);
+  });
+
   test('fails when the options are given with Kustomize options', () => {
     expect(() => ExternalSource.gitPath('deploy', { kustomize: { namePrefix: 'prod-' }, helm: { releaseName: 'api' } }))
       .toThrow('[SAFE-013] ExternalSource.gitPath: options is ["helm","kustomize"]; it must not hold both kustomize and helm');
