@@ -1,6 +1,7 @@
 import { Testing } from 'cdk8s';
 import { parse, stringify } from 'yaml';
 import { addPaymentsApi } from './helm-values';
+import { addIngress } from './helm-values-from-git';
 import { addPaymentsProd } from './kustomize-options';
 import { addSessionCache } from './stateful-set';
 import { paymentsProjectWithWindows } from './sync-windows';
@@ -54,6 +55,12 @@ export function helmValuesOutput(): string {
   return sourceOf(addPaymentsApi(Testing.app()));
 }
 
+/** What the README shows of the snippet with values from Git: the sources of the Application it renders. */
+export function helmValuesFromGitOutput(): string {
+  const app = addIngress(Testing.app());
+  return stringify({ spec: { sources: validatedApplication(app).spec.sources } });
+}
+
 /** What the README shows of the Kustomize options snippet: the source of the Application it renders. */
 export function kustomizeOptionsOutput(): string {
   return sourceOf(addPaymentsProd(Testing.app()));
@@ -61,10 +68,14 @@ export function kustomizeOptionsOutput(): string {
 
 /** `spec.source` of an Application made outside a GitOpsApp, as YAML; its validation must pass. */
 function sourceOf(app: SafeApplication): string {
+  return stringify({ spec: { source: validatedApplication(app).spec.source } });
+}
+
+/** The Application of an app made outside a GitOpsApp, once its validation passes. */
+function validatedApplication(app: SafeApplication): any {
   const errors = app.node.validate();
   if (errors.length > 0) {
     throw new Error(`the snippet does not synthesize: ${errors.join('\n')}`);
   }
-  const application = app.resource.toJson();
-  return stringify({ spec: { source: application.spec.source } });
+  return app.resource.toJson();
 }

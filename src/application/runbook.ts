@@ -8,6 +8,8 @@ export interface RunbookFacts {
   readonly repoUrl: string;
   readonly path?: string;
   readonly targetRevision: string;
+  /** The Git repositories the app reads Helm value files from (`spec.sources` after the chart), if any. */
+  readonly refSources?: readonly { readonly ref: string; readonly repoUrl: string; readonly targetRevision: string }[];
   readonly destinationNamespace: string;
   /** The full sync policy the app declares, as Argo CD's JSON. */
   readonly syncPolicy: Record<string, unknown>;
@@ -36,6 +38,7 @@ export function renderRunbook(f: RunbookFacts): string {
     'any change made by hand is reverted within seconds. To change the cluster by hand during an incident,',
     'suspend automated sync of this one Application first, and restore it afterwards.',
     '',
+    ...refSourceLines(f),
     f.root
       ? `Its app-of-apps root \`${f.root}\` ignores this Application's \`/spec/syncPolicy/automated\`, so the root does not put it back.`
       : 'No app-of-apps root of this tree deploys it. If another parent manages this Application, check that the parent ignores its `/spec/syncPolicy/automated`, or the parent will revert the suspension within seconds (argo-cd #3895, #4808, #23484).',
@@ -58,7 +61,10 @@ export function renderRunbook(f: RunbookFacts): string {
     '',
     '## 3. Backfill Git',
     '',
-    `Commit the same change to \`${f.repoUrl}\` on \`${f.targetRevision}\` (regenerate the GitOps tree with the synth), and`,
+    ...(f.refSources?.length
+      ? [`Commit the same change where it is declared: a Helm value to its value file in ${f.refSources.map((r) => `\`${r.repoUrl}\` on \`${r.targetRevision}\``).join(' or ')},`,
+        'anything else to the synth that renders this Application (regenerate the GitOps tree), and']
+      : [`Commit the same change to \`${f.repoUrl}\` on \`${f.targetRevision}\` (regenerate the GitOps tree with the synth), and`]),
     'check that Git now matches the cluster:',
     '',
     '```sh',
@@ -93,6 +99,18 @@ export function renderRunbook(f: RunbookFacts): string {
     );
   }
   return lines.join('\n');
+}
+
+/** The repositories a multi-source Application reads value files from: a fix by hand is backfilled there. */
+function refSourceLines(f: RunbookFacts): string[] {
+  if (!f.refSources?.length) {
+    return [];
+  }
+  return [
+    `It reads Helm value files from ${f.refSources.map((r) => `\`${r.repoUrl}\` at \`${r.targetRevision}\` (\`$${r.ref}\`)`).join(', ')}.`,
+    'It has `spec.sources`: `argocd app rollback` returns every source to the revisions of that deployment (argo-cd #14124).',
+    '',
+  ];
 }
 
 /** What the project's sync windows mean for the steps above: when the backfilled fix can be synced. */

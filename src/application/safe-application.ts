@@ -12,7 +12,8 @@ import { ArgoCdVersion } from '../core/argocd-version';
 import { isCalendarDate } from '../core/break-glass';
 import { badValue, ErrorCode } from '../core/errors';
 import { isApplication, Manifest } from '../core/manifest';
-import { floatingRevisionProblem } from '../core/revisions';
+import { refusedRevisionProblem } from '../core/revisions';
+import { repositoryKey, valueFileRef } from '../core/source-paths';
 import { suppressionsOf } from '../core/suppressions';
 import { syncWindowsOf, windowApplies } from '../core/sync-windows';
 import { ApplicationSpec, ApplicationSpecSyncPolicy, toJson_ApplicationSpec, toJson_ApplicationSpecSyncPolicy } from '../imports/application-argoproj.io';
@@ -20,7 +21,7 @@ import { checkIgnoreRule, checkLabel, checkProject, checkRepoUrl } from '../priv
 import { nameFiles } from '../private/file-names';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
-import { HardenedHelm, HardenedKustomize, hardenedAnnotations, hardenedFinalizers, hardenedSpec, jqProblems } from '../private/hardened-application';
+import { HardenedHelm, HardenedKustomize, HardenedRefSource, hardenedAnnotations, hardenedFinalizers, hardenedSpec, jqProblems } from '../private/hardened-application';
 import { readHelmValues } from '../private/helm-values';
 import { checkNotificationList, failureSubscriptions, notificationAnnotations } from '../private/notifications';
 import { renderSyncOptions, renderSyncPolicy, ResolvedRetry, resolveRetry } from '../private/sync-policy';
@@ -89,6 +90,18 @@ export interface SafeApplicationProps {
    * which becomes `source.path`
    */
   readonly externalSource?: ExternalSource;
+
+  /**
+   * Git repositories the app reads Helm value files from, each an `ExternalSource.gitRef`: the chart of
+   * `externalSource` (from a Helm repository, or in a Git folder) names their files as `$<ref>/<path>` in its
+   * `valueFiles`. With any, the Application has `spec.sources` (the chart first, then these) instead of
+   * `spec.source`. Each ref must be named by a value file, each value file's ref must be here, and each repository
+   * must be allowed by the project; two refs of one repository must read the same revision, as Argo CD requires.
+   *
+   * @default - none: the Application has one source, `spec.source`
+   * @see https://argo-cd.readthedocs.io/en/stable/user-guide/multiple_sources/
+   */
+  readonly additionalSources?: ExternalSource[];
 
   /**
    * The Argo CD release the Application is rendered for. Fields the release lacks are not emitted.
@@ -214,6 +227,8 @@ export class SafeApplication extends Chart {
   public readonly sourcePath?: string;
   /** The external source, if the app has one. */
   public readonly externalSource?: ExternalSource;
+  /** The ref sources the app reads Helm value files from, in `spec.sources` after the chart; empty for a single-source app. */
+  public readonly additionalSources: ExternalSource[];
   /** The Application object. */
   public readonly resource: ApiObject;
   /** The declarative break-glass, when the app is suspended through Git. */
@@ -246,7 +261,13 @@ export class SafeApplication extends Chart {
     }
     this.destinationCluster = props.destinationCluster ?? DestinationCluster.IN_CLUSTER;
     this.externalSource = props.externalSource;
+    if (props.externalSource !== undefined && (!(props.externalSource instanceof ExternalSource) || props.externalSource.ref !== undefined)) {
+      throw badValue(ErrorCode.SOURCE_CONFLICT, this, 'externalSource', props.externalSource?.ref ?? props.externalSource,
+        'must be built with ExternalSource.gitPath or ExternalSource.helmChart: a gitRef source renders nothing', 'give the chart or folder as externalSource, and the gitRef in additionalSources');
+    }
     this.targetRevision = checkRevision(this, props.targetRevision, props.externalSource?.chart !== undefined);
+    this.additionalSources = checkAdditionalSources(this, props.additionalSources, props.externalSource,
+      props.externalSource?.chart === undefined ? { repoUrl: this.repoUrl, revision: this.targetRevision } : undefined);
 
     this.breakGlass = props.breakGlass === undefined ? undefined : checkBreakGlass(this, props.breakGlass);
     this.retry = resolveRetry(this, props.retry ?? {});
@@ -474,6 +495,7 @@ export class SafeApplication extends Chart {
       repoUrl: this.repoUrl,
       path: this.sourcePath,
       targetRevision: this.targetRevision,
+      refSources: this.refSources(),
       destinationNamespace: this.destinationNamespace,
       syncPolicy: toJson_ApplicationSpecSyncPolicy(this.renderSyncPolicy(true)) as Record<string, unknown>,
       root: root ? (root as unknown as SafeApplication).applicationName : undefined,
@@ -520,6 +542,7 @@ export class SafeApplication extends Chart {
       chart: this.externalSource?.chart,
       helm: hardenedHelm(this.externalSource?.helm),
       kustomize: hardenedKustomize(this.externalSource?.kustomize),
+      refSources: this.refSources(),
       server: this.destinationCluster.server,
       clusterName: this.destinationCluster.name,
       namespace: this.destinationNamespace,
@@ -529,6 +552,11 @@ export class SafeApplication extends Chart {
       retry: this.retry,
       usesSyncWaves: this.waves.size > 0,
     });
+  }
+
+  /** The ref sources as the renderer and the runbook take them. */
+  private refSources(): HardenedRefSource[] {
+    return this.additionalSources.map((s) => ({ ref: s.ref as string, repoUrl: s.repoUrl as string, targetRevision: s.targetRevision as string }));
   }
 
   /** The sync policy; `automated` is left out while a declarative break-glass suspends the app. */
@@ -575,9 +603,11 @@ export class SafeApplication extends Chart {
           + `${JSON.stringify(this.destinationNamespace)} on ${this.destinationCluster.server ?? this.destinationCluster.name}; Argo CD would refuse to sync. `
           + 'Fix: add the destination to the SafeProject, or deploy to one of its destinations.');
       }
-      if (!project.allowsSource(this.repoUrl)) {
-        errors.push(`[${ErrorCode.DESTINATION_NOT_ALLOWED}] project ${this.projectName} does not allow the repository ${JSON.stringify(this.repoUrl)}; `
-          + 'Argo CD would refuse to sync. Fix: add it to the SafeProject\'s sourceRepos.');
+      for (const repoUrl of new Set([this.repoUrl, ...this.additionalSources.map((s) => s.repoUrl as string)])) {
+        if (!project.allowsSource(repoUrl)) {
+          errors.push(`[${ErrorCode.DESTINATION_NOT_ALLOWED}] project ${this.projectName} does not allow the repository ${JSON.stringify(repoUrl)}; `
+            + 'Argo CD would refuse to sync. Fix: add it to the SafeProject\'s sourceRepos.');
+        }
       }
     }
     // Rendered once per synth: the files written are these same manifests.
@@ -608,14 +638,77 @@ function checkRevision(scope: IConstruct, revision: string | undefined, isHelmCh
   if (revision === undefined && !isHelmChart) {
     return 'main';
   }
-  const problem = typeof revision === 'string' && /\s/.test(revision.trim())
-    ? 'contains whitespace'
-    : floatingRevisionProblem(revision, isHelmChart);
+  const problem = refusedRevisionProblem(revision, isHelmChart);
   if (problem) {
     throw badValue(ErrorCode.INVALID_REVISION, scope, 'targetRevision', revision,
       `is refused: ${problem}`, isHelmChart ? 'give one exact chart version, e.g. "4.11.3"' : 'name the branch, tag or commit to track, e.g. "main"');
   }
   return (revision as string).trim();
+}
+
+/**
+ * The ref sources, checked against each other and against the value files of `primary` that name a ref: each a
+ * gitRef, each ref once and named by a value file, each value file's ref among them, one revision per repository
+ * (Argo CD's repo server refuses two revisions of one repository: "cannot reference multiple revisions", and, for
+ * a chart in Git, "cannot reference a different revision of the same repository" as the app's).
+ *
+ * @param git the repository and revision of the app's own Git source; undefined for a chart from a Helm repository
+ */
+function checkAdditionalSources(scope: IConstruct, sources: ExternalSource[] | undefined, primary: ExternalSource | undefined,
+  git: { repoUrl: string; revision: string } | undefined): ExternalSource[] {
+  if (sources !== undefined && !Array.isArray(sources)) {
+    throw badValue(ErrorCode.SOURCE_CONFLICT, scope, 'additionalSources', sources, 'must be a list of ExternalSource.gitRef sources',
+      'give e.g. [ExternalSource.gitRef(\'values\', { repoUrl: \'https://git.example.com/platform/values.git\' })]');
+  }
+  const list = sources ?? [];
+  const byRef = new Map<string, ExternalSource>();
+  const revisionOf = new Map<string, { ref: string; revision: string }>();
+  list.forEach((source, i) => {
+    if (!(source instanceof ExternalSource) || source.ref === undefined) {
+      throw badValue(ErrorCode.SOURCE_CONFLICT, scope, `additionalSources[${i}]`, source?.chart ?? source?.path ?? source,
+        'must be built with ExternalSource.gitRef: an additional source is read for Helm value files only', 'give the chart or folder as externalSource, and ExternalSource.gitRef(\'values\', { repoUrl }) here');
+    }
+    if (byRef.has(source.ref)) {
+      throw badValue(ErrorCode.DUPLICATE, scope, `additionalSources[${i}].ref`, source.ref, 'is the ref of an earlier source too, and Argo CD refuses a ref given twice', 'give each ref source its own name');
+    }
+    byRef.set(source.ref, source);
+    const key = repositoryKey(source.repoUrl as string);
+    if (git && repositoryKey(git.repoUrl) === key && git.revision !== source.targetRevision) {
+      throw badValue(ErrorCode.SOURCE_CONFLICT, scope, `additionalSources[${i}].targetRevision`, source.targetRevision,
+        `differs from the app's targetRevision ${JSON.stringify(git.revision)} of the same repository, and Argo CD refuses a ref source at another revision of the app's own repository`,
+        'read the value files at the app\'s targetRevision, or name them relative to the chart folder without a ref source');
+    }
+    const earlier = revisionOf.get(key);
+    if (earlier && earlier.revision !== source.targetRevision) {
+      throw badValue(ErrorCode.SOURCE_CONFLICT, scope, `additionalSources[${i}].targetRevision`, source.targetRevision,
+        `differs from ${JSON.stringify(earlier.revision)} of ref ${JSON.stringify(earlier.ref)} of the same repository, and Argo CD refuses two revisions of one repository`,
+        'read both refs at one revision, or make them one ref');
+    }
+    revisionOf.set(key, { ref: source.ref, revision: source.targetRevision as string });
+  });
+  const valueFiles = primary?.helm?.valueFiles ?? [];
+  const named = new Set<string>();
+  valueFiles.forEach((file, i) => {
+    const ref = valueFileRef(file);
+    if (ref === undefined) {
+      return;
+    }
+    named.add(ref);
+    if (!byRef.has(ref)) {
+      const known = [...byRef.keys()];
+      throw badValue(ErrorCode.INVALID_HELM_SOURCE, scope, `externalSource.helm.valueFiles[${i}]`, file,
+        `names the ref source ${JSON.stringify(ref)}, but ${known.length === 0 ? 'the app has no ref source' : `its ref sources are ${known.map((k) => JSON.stringify(k)).join(', ')}`}: Argo CD would fail to render the app`,
+        `add ExternalSource.gitRef(${JSON.stringify(ref)}, { repoUrl: '<repository of the file>' }) to additionalSources, or correct the ref`);
+    }
+  });
+  list.forEach((source, i) => {
+    if (!named.has(source.ref as string)) {
+      throw badValue(ErrorCode.SOURCE_CONFLICT, scope, `additionalSources[${i}]`, source.ref,
+        'is named by no value file of externalSource\'s Helm options, so Argo CD would fetch it for nothing',
+        `name a file of it in valueFiles, e.g. "$${source.ref}/apps/<app>/values.yaml", or remove it`);
+    }
+  });
+  return list;
 }
 
 function checkBreakGlass(scope: IConstruct, breakGlass: BreakGlass): BreakGlass {

@@ -47,7 +47,9 @@ export type ArgoCdFeature =
   | 'respectIgnoreDifferences'
   | 'clientSideApplyMigrationOption'
   | 'applicationPruneDeleteOptions'
-  | 'syncWindowAndOperator';
+  | 'syncWindowAndOperator'
+  | 'multipleSources'
+  | 'multiSourceRollback';
 
 /** One row of the feature table. */
 export interface FeatureRow {
@@ -161,6 +163,20 @@ export const FEATURES: readonly FeatureRow[] = [
     since: release(3, 0),
     source: 'argo-cd #16846 (v3.0.0); SyncWindows.Matches in pkg/apis/application/v1alpha1/types.go; andOperator is in '
       + 'manifests/crds/appproject-crd.yaml from v3.0.0, not at v2.14.21',
+  },
+  {
+    feature: 'multipleSources',
+    description: 'an Application reads `spec.sources` (and then not `spec.source`), and a Helm source reads value files '
+      + '`$<ref>/<path>` from the Git source whose `ref` is that name',
+    since: release(2, 6),
+    source: 'argo-cd #10432 for issue #2789 (v2.6.0); docs/user-guide/multiple_sources.md, "Helm value files from external Git repository"; '
+      + 'GetRefSources in util/argo/argo.go',
+  },
+  {
+    feature: 'multiSourceRollback',
+    description: '`argocd app rollback` of an Application with `spec.sources` syncs every source back to the revisions of the chosen deployment',
+    since: release(2, 12),
+    source: 'argo-cd #14124 (v2.12.0); Rollback in server/application/application.go, which passes the history entry\'s Sources and Revisions',
   },
 ];
 

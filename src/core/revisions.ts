@@ -19,3 +19,11 @@ export function floatingRevisionProblem(revision: string | undefined, isHelmChar
   }
   return undefined;
 }
+
+/**
+ * Why a construct refuses a targetRevision: it holds whitespace inside, or it floats (see floatingRevisionProblem);
+ * undefined when it is accepted. Surrounding whitespace is not a problem: the constructs trim it.
+ */
+export function refusedRevisionProblem(revision: string | undefined, isHelmChart: boolean): string | undefined {
+  return typeof revision === 'string' && /\s/.test(revision.trim()) ? 'contains whitespace' : floatingRevisionProblem(revision, isHelmChart);
+}

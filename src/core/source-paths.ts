@@ -55,3 +55,20 @@ export const KUSTOMIZATION_FILES: readonly string[] = ['kustomization.yaml', 'ku
 export function isUnfilledPath(sourcePath: string): boolean {
   return sourcePath.includes('{{') || /<[A-Za-z_][\w-]*>/.test(sourcePath);
 }
+
+/** Whether a text is a `ref` key Argo CD accepts for a source of `spec.sources` (GetRefSources: letters, digits, `_`, `-`). */
+export function isRefName(text: string): boolean {
+  return /^[A-Za-z0-9_-]+$/.test(text);
+}
+
+/**
+ * The ref a Helm value file reads from, as a multi-source Application's repo server reads it: the text between the
+ * leading `$` and the first `/` (`values` for `$values/env/prod.yaml`); undefined for a file that does not start with `$`.
+ */
+export function valueFileRef(valueFile: string): string | undefined {
+  if (!valueFile.startsWith('$')) {
+    return undefined;
+  }
+  const slash = valueFile.indexOf('/');
+  return slash < 0 ? valueFile.slice(1) : valueFile.slice(1, slash);
+}

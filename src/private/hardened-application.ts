@@ -9,7 +9,7 @@ import { groupOf } from '../core/kinds';
 import { describeObject, Manifest, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
 import { suppressionKey } from '../core/suppressions';
-import { ApplicationSpec, ApplicationSpecSourceHelm, ApplicationSpecSourceKustomize, ApplicationSpecSourceKustomizePatchesTarget } from '../imports/application-argoproj.io';
+import { ApplicationSpec, ApplicationSpecSource, ApplicationSpecSourceHelm, ApplicationSpecSourceKustomize, ApplicationSpecSourceKustomizePatchesTarget } from '../imports/application-argoproj.io';
 import { DeletionPolicy } from '../values/deletion-policy';
 import { IgnoreRule } from '../values/ignore-rule';
 
@@ -30,6 +30,11 @@ export interface HardenedApplication {
   readonly helm?: HardenedHelm;
   /** What Argo CD asks Kustomize to change in a Git folder, checked by its factory. */
   readonly kustomize?: HardenedKustomize;
+  /**
+   * Git repositories read only for the value files the Helm options name as `$<ref>/<path>`. With any, the
+   * Application has `spec.sources` (this source first, then these) and no `spec.source`.
+   */
+  readonly refSources?: readonly HardenedRefSource[];
   /** The cluster, by its API server URL or by its name in Argo CD (exactly one). */
   readonly server?: string;
   readonly clusterName?: string;
@@ -50,6 +55,13 @@ export interface HardenedHelm {
   readonly valuesObject?: { readonly [key: string]: unknown };
 }
 
+/** A ref source: a repository at a revision, read only for value files; no path, so nothing is rendered from it. */
+export interface HardenedRefSource {
+  readonly ref: string;
+  readonly repoUrl: string;
+  readonly targetRevision: string;
+}
+
 /** What of a Git folder's Kustomize options is rendered; images already in Argo CD's `name=newName:newTag` form. */
 export interface HardenedKustomize {
   readonly images?: readonly string[];
@@ -61,19 +73,28 @@ export interface HardenedKustomize {
   readonly patches?: readonly { readonly patch: string; readonly target?: ApplicationSpecSourceKustomizePatchesTarget }[];
 }
 
-/** `spec`: project, one source, destination, the hardened sync policy and one ignoreDifferences entry per resource. */
+/**
+ * `spec`: project, the source (or, with ref sources, `sources`: the source first, then each ref source), destination,
+ * the hardened sync policy and one ignoreDifferences entry per resource.
+ */
 export function hardenedSpec(app: HardenedApplication): ApplicationSpec {
   const ignoreDifferences = renderIgnoreDifferences(app.ignoreRules);
+  const source: ApplicationSpecSource = {
+    repoUrl: app.repoUrl,
+    targetRevision: app.targetRevision,
+    path: app.path,
+    chart: app.chart,
+    helm: renderHelm(app.helm),
+    kustomize: renderKustomize(app.kustomize),
+  };
+  const refs = app.refSources ?? [];
   return {
     project: app.project,
-    source: {
-      repoUrl: app.repoUrl,
-      targetRevision: app.targetRevision,
-      path: app.path,
-      chart: app.chart,
-      helm: renderHelm(app.helm),
-      kustomize: renderKustomize(app.kustomize),
-    },
+    // Argo CD reads spec.sources whenever it holds anything, so spec.source is left out then rather than kept unread.
+    source: refs.length > 0 ? undefined : source,
+    sources: refs.length > 0
+      ? [source, ...refs.map((r) => ({ repoUrl: r.repoUrl, targetRevision: r.targetRevision, ref: r.ref }))]
+      : undefined,
     destination: {
       server: app.server,
       name: app.clusterName,

@@ -64,6 +64,8 @@ describe('the feature table', () => {
     clientSideApplyMigrationOption: '3.1',
     applicationPruneDeleteOptions: '3.4',
     syncWindowAndOperator: '3.0',
+    multipleSources: '2.6',
+    multiSourceRollback: '2.12',
   };
 
   test('has one row per feature, with the first release its sources show', () => {

@@ -5,7 +5,7 @@ import { buildCheckoutApp } from '../../examples/checkout/app';
 import { simulateIncident } from '../../examples/checkout/incident';
 import { MISTAKES, mistakesText } from '../../examples/mistakes';
 import { tuneCheckout } from '../../examples/snippets/ignore-rules';
-import { helmValuesOutput, kustomizeOptionsOutput, statefulSetOutput, syncWindowsOutput } from '../../examples/snippets/outputs';
+import { helmValuesFromGitOutput, helmValuesOutput, kustomizeOptionsOutput, statefulSetOutput, syncWindowsOutput } from '../../examples/snippets/outputs';
 import { SafeApplication } from '../../src';
 import { yamlOf } from '../support/app';
 
@@ -50,7 +50,8 @@ describe('README', () => {
   test('the incident simulation block is what examples/checkout/incident.ts prints', async () => {
     const blocks = markedBlocks('run');
     expect(blocks.map((b) => b.target).sort()).toEqual([
-      'examples/checkout/incident.ts', 'examples/mistakes.ts', 'examples/snippets/helm-values.ts', 'examples/snippets/kustomize-options.ts',
+      'examples/checkout/incident.ts', 'examples/mistakes.ts', 'examples/snippets/helm-values-from-git.ts', 'examples/snippets/helm-values.ts',
+      'examples/snippets/kustomize-options.ts',
       'examples/snippets/stateful-set.ts', 'examples/snippets/sync-windows.ts',
     ]);
     expect(blocks.find((b) => b.target === 'examples/checkout/incident.ts')!.body).toBe(await simulateIncident());
@@ -70,6 +71,17 @@ describe('README', () => {
       releaseName: 'api', valueFiles: ['values-production.yaml'], parameters: [{ name: 'podLabels.cost-center', value: '0123', forceString: true }],
     }));
     expect(body).toContain('existingSecret: payments-db-credentials');
+    expect(body).not.toContain('ignoreMissingValueFiles');
+  });
+
+  test('the block after the snippet with values from Git is the sources of the Application it renders', () => {
+    const body = markedBlocks('run').find((b) => b.target === 'examples/snippets/helm-values-from-git.ts')!.body;
+    expect(body).toBe(helmValuesFromGitOutput());
+    // what the prose around it promises: the chart first at one version, then a ref source with no path
+    const [chart, values] = yamlOf(body).spec.sources;
+    expect(chart).toEqual(expect.objectContaining({ chart: 'ingress-nginx', targetRevision: '4.11.3' }));
+    expect(chart.helm.valueFiles.every((f: string) => f.startsWith(`$${values.ref}/`))).toBe(true);
+    expect(values).toEqual({ ref: 'values', repoURL: 'https://git.example.com/platform/values.git', targetRevision: 'v2.3.0' });
     expect(body).not.toContain('ignoreMissingValueFiles');
   });
 
