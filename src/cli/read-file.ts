@@ -21,8 +21,9 @@ export function readRegularFile(file: PathLike, maxBytes: number): Buffer {
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      // Not zero-filled: only the bytes read into it are kept.
-      const chunk = Buffer.allocUnsafe(Math.min(Math.max(stat.size - total, 0) + 1, 1048576));
+      // Not zero-filled: only the bytes read into it are kept. The whole file and one byte more at first, so that a
+      // file read in one go needs no copy; then 64 KiB at a time for a file that grew.
+      const chunk = Buffer.allocUnsafe(Math.min(stat.size > total ? stat.size - total + 1 : 65536, Math.floor(maxBytes) + 1 - total));
       const n = readSync(fd, chunk, 0, chunk.length, null);
       if (n === 0) {
         break;

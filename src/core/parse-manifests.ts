@@ -72,12 +72,15 @@ export function parseManifests(file: string, content: Uint8Array): ParsedFile {
   if (hasTemplateExpressions(text)) {
     return { objects: [], skipped: 0, problem: 'contains template expressions ({{ }}): this is a template, not a manifest; audit its rendered output (e.g. helm template ... > rendered.yaml)' };
   }
-  const depth = nestingDepth(text);
-  if (depth > MAX_DEPTH) {
-    return { objects: [], skipped: 0, problem: `nests deeper than ${MAX_DEPTH} levels (${depth}); no Kubernetes object does` };
-  }
+  // js-yaml bounds its own depth; the careful path's parser recurses without a bound, so only it needs the pre-check.
   const fast = parseFast(file, text);
-  return fast ?? parseCareful(file, text);
+  return fast ?? tooDeep(text) ?? parseCareful(file, text);
+}
+
+/** The problem of a file nested deeper than any Kubernetes object, if it is. */
+function tooDeep(text: string): ParsedFile | undefined {
+  const depth = nestingDepth(text);
+  return depth > MAX_DEPTH ? { objects: [], skipped: 0, problem: `nests deeper than ${MAX_DEPTH} levels (${depth}); no Kubernetes object does` } : undefined;
 }
 
 /** What may be an anchor or an alias (`&name`, `*name`): such files are checked node by node, and take the careful path, which bounds alias expansion, when one is. */
@@ -115,7 +118,7 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
   } catch (e) {
     // Too deep for js-yaml is too deep for anyone: do not hand it to a recursive parser.
     if (/depth|nest/i.test(String((e as Error).message))) {
-      return { objects: [], skipped: 0, problem: `nests too deeply: ${firstLine(e)}` };
+      return tooDeep(text) ?? { objects: [], skipped: 0, problem: `nests too deeply: ${firstLine(e)}` };
     }
     return undefined;
   }
