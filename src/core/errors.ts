@@ -53,6 +53,8 @@ export const ErrorCode = {
   NO_STATEFUL_SET_SERVICE: 'SAFE-037',
   INVALID_HELM_SOURCE: 'SAFE-038',
   INVALID_KUSTOMIZE_SOURCE: 'SAFE-042',
+  INVALID_KEDA_TRIGGER: 'SAFE-043',
+  INVALID_ROLLOUT: 'SAFE-044',
 } as const;
 
 export type ErrorCodeValue = typeof ErrorCode[keyof typeof ErrorCode];
