@@ -33,7 +33,7 @@ export class CanaryStep {
     if (duration === undefined) {
       return new CanaryStep({ pause: {} });
     }
-    const seconds = duration.toSeconds();
+    const seconds = duration.toSeconds({ integral: false });
     if (!Number.isInteger(seconds) || seconds < 1) {
       throw badValue(ErrorCode.INVALID_ROLLOUT, 'CanaryStep.pause', 'duration', `${seconds}s`,
         'must be whole seconds, at least 1 (leave it out to wait for a promotion)', 'use e.g. Duration.minutes(5)');
