@@ -4,7 +4,8 @@ import { parse, stringify } from 'yaml';
 import { applicationText, manifestText, simulatorPerFile } from './support';
 import { buildCheckoutApp } from '../../examples/checkout/app';
 import {
-  Autoscaler, DriftReport, GitOpsApp, HpaManagedDeployment, IgnoreTarget, KnownFieldOwner, LiveScenario, RenderedFile, SafeApplication,
+  Autoscaler, CanaryStep, DriftReport, GitOpsApp, HpaManagedDeployment, HpaManagedRollout, IgnoreTarget, KedaTrigger, KnownFieldOwner, LiveScenario,
+  RenderedFile, RolloutStrategy, SafeApplication,
 } from '../../src';
 import { appProps, newApp } from '../support/app';
 
@@ -203,6 +204,89 @@ describe('other autoscalers', () => {
     expect(report.outOfSync).toBe(false);
     expect(report.keptIgnored).toEqual([REPLICAS]);
     expect(after(report).spec.replicas).toBe(6);
+  });
+});
+
+/** A GitOpsApp with one SafeApplication "checkout" and an HpaManagedRollout "checkout-web", rendered. */
+function renderHpaManagedRollout(autoscaler: Autoscaler): RenderedFile[] {
+  const gitops = new GitOpsApp({ outdir: 'dist' });
+  const app = new SafeApplication(gitops, 'checkout', appProps());
+  new HpaManagedRollout(app, 'web', {
+    metadata: { name: 'checkout-web' },
+    autoscaler,
+    strategy: RolloutStrategy.canary({ steps: [CanaryStep.setWeight(25), CanaryStep.pause()] }),
+    containers: [{ name: 'web', image: 'registry.acme.internal/payments/checkout:1.42.0', portNumber: 8080 }],
+  });
+  return gitops.renderFiles();
+}
+
+describe('an Argo Rollout whose replicas an HPA or KEDA owns (HpaManagedRollout)', () => {
+  let hpaFiles: RenderedFile[];
+  let kedaFiles: RenderedFile[];
+  beforeAll(() => {
+    hpaFiles = renderHpaManagedRollout(Autoscaler.hpa({ minReplicas: 3, maxReplicas: 12, cpuUtilizationPercent: 70 }));
+    kedaFiles = renderHpaManagedRollout(Autoscaler.keda({
+      minReplicaCount: 0,
+      maxReplicaCount: 12,
+      triggers: [KedaTrigger.prometheus({ serverAddress: 'http://prometheus.monitoring.svc:9090', query: 'sum(rate(http_requests_total[2m]))', threshold: 50 })],
+    }));
+  });
+
+  test('the HPA scales the Rollout to 8: Synced, and the next sync keeps 8', () => {
+    const report = run(hpaFiles, 'Rollout', 'checkout-web', LiveScenario.hpaScales(8));
+    expect(report.outOfSync).toBe(false);
+    expect(report.selfHealReverts).toEqual([]);
+    expect(report.applyReverts).toEqual([]);
+    expect(report.keptIgnored).toEqual([REPLICAS]);
+    expect(after(report).spec.replicas).toBe(8);
+  });
+
+  test('KEDA scales the Rollout to zero: Synced, and the next sync keeps 0', () => {
+    const report = run(kedaFiles, 'Rollout', 'checkout-web', LiveScenario.kedaScalesToZero());
+    expect(report.outOfSync).toBe(false);
+    expect(report.keptIgnored).toEqual([REPLICAS]);
+    expect(after(report).spec.replicas).toBe(0);
+  });
+
+  describe('migrated from a Rollout with replicas: 3 in Git', () => {
+    // The Rollout was last applied with replicas: 3; the HPA then scaled it to 8; Git now renders it without replicas.
+    let desired: string;
+    let live: string;
+    beforeAll(() => {
+      desired = manifestText(hpaFiles, 'Rollout', 'checkout-web');
+      const old = parse(desired);
+      old.spec.replicas = 3;
+      live = LiveScenario.hpaScales(8).liveFrom(stringify(old));
+    });
+
+    test('with the library\'s ignore rule: Synced, and 8 is kept (no scale to 1)', () => {
+      const report = sim().simulateDrift({ application: applicationText(hpaFiles, 'checkout'), desired, live });
+      expect(report.outOfSync).toBe(false);
+      expect(report.applyReverts).toEqual([]);
+      expect(after(report).spec.replicas).toBe(8);
+    });
+
+    test('without the ignore rule: OutOfSync, and self-heal scales the Rollout to 1, fighting the HPA', () => {
+      const application = parse(applicationText(hpaFiles, 'checkout'));
+      delete application.spec.ignoreDifferences;
+      const report = sim().simulateDrift({ application: stringify(application), desired, live });
+      expect(report.outOfSync).toBe(true);
+      expect(report.differences).toEqual([REPLICAS]);
+      expect(report.selfHealReverts).toEqual([REPLICAS]);
+      expect(after(report).spec.replicas).toBe(1);
+    });
+  });
+
+  test('a hand-written Rollout that keeps replicas: 3 and has no ignore rule: OutOfSync, and self-heal reverts the HPA\'s 8 to 3', () => {
+    const application = parse(applicationText(hpaFiles, 'checkout'));
+    delete application.spec.ignoreDifferences;
+    const rollout = parse(manifestText(hpaFiles, 'Rollout', 'checkout-web'));
+    rollout.spec.replicas = 3;
+    const desired = stringify(rollout);
+    const report = sim().simulateDrift({ application: stringify(application), desired, live: LiveScenario.hpaScales(8).liveFrom(desired) });
+    expect(report.outOfSync).toBe(true);
+    expect(report.selfHealReverts).toEqual([REPLICAS]);
+    expect(after(report).spec.replicas).toBe(3);
   });
 });
 
