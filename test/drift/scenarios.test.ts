@@ -290,6 +290,45 @@ describe('an Argo Rollout whose replicas an HPA or KEDA owns (HpaManagedRollout)
   });
 });
 
+describe('the Deployment an HpaManagedRollout references with workloadRef', () => {
+  let files: RenderedFile[];
+  beforeAll(() => {
+    const gitops = new GitOpsApp({ outdir: 'dist' });
+    const app = new SafeApplication(gitops, 'checkout', appProps());
+    new HpaManagedRollout(app, 'api', {
+      metadata: { name: 'checkout-api' },
+      workloadRef: { deploymentMetadata: { name: 'checkout-api-template' } },
+      autoscaler: Autoscaler.hpa({ maxReplicas: 6, cpuUtilizationPercent: 70 }),
+      strategy: RolloutStrategy.blueGreen({ activeService: 'checkout-api' }),
+      containers: [{ name: 'api', image: 'registry.acme.internal/payments/api:2.0.0', portNumber: 8080 }],
+    });
+    files = gitops.renderFiles();
+  });
+
+  test('Argo Rollouts scales it to zero: Synced, and the next sync keeps 0', () => {
+    const report = run(files, 'Deployment', 'checkout-api-template', LiveScenario.argoRolloutsScalesDown());
+    expect(report.outOfSync).toBe(false);
+    expect(report.keptIgnored).toEqual([REPLICAS]);
+    expect(after(report).spec.replicas).toBe(0);
+  });
+
+  test('once applied with replicas: 2 and now without, and without the ignore rule: the sync scales it back to 1', () => {
+    // GIVEN the Deployment was last applied with replicas: 2 before the Rollout took over
+    const desired = manifestText(files, 'Deployment', 'checkout-api-template');
+    const old = parse(desired);
+    old.spec.replicas = 2;
+    const live = LiveScenario.argoRolloutsScalesDown().liveFrom(stringify(old));
+    const application = parse(applicationText(files, 'checkout'));
+    application.spec.ignoreDifferences = application.spec.ignoreDifferences.filter((e: any) => e.kind !== 'Deployment');
+    // WHEN
+    const report = sim().simulateDrift({ application: stringify(application), desired, live });
+    // THEN self-heal starts a pod of the old template beside the Rollout's
+    expect(report.outOfSync).toBe(true);
+    expect(report.selfHealReverts).toEqual([REPLICAS]);
+    expect(after(report).spec.replicas).toBe(1);
+  });
+});
+
 describe('the classic incident, without this library', () => {
   // A plain Application (automated prune and selfHeal, no ignoreDifferences) and a Deployment with
   // replicas: 3, built with cdk8s and cdk8s-plus only.
