@@ -4,7 +4,7 @@ import { join } from 'path';
 import { buildCheckoutApp } from '../examples/checkout/app';
 import { simulateIncident } from '../examples/checkout/incident';
 import { mistakesText } from '../examples/mistakes';
-import { helmValuesOutput, kustomizeOptionsOutput, statefulSetOutput, syncWindowsOutput } from '../examples/snippets/outputs';
+import { helmValuesOutput, kustomizeOptionsOutput, rolloutOutput, statefulSetOutput, syncWindowsOutput } from '../examples/snippets/outputs';
 import { errorTable } from '../src/core/error-meanings';
 
 async function main() {
@@ -16,6 +16,7 @@ async function main() {
     'examples/mistakes.ts': async () => mistakesText(),
     'examples/snippets/helm-values.ts': async () => helmValuesOutput(),
     'examples/snippets/kustomize-options.ts': async () => kustomizeOptionsOutput(),
+    'examples/snippets/rollout.ts': async () => rolloutOutput(),
     'examples/snippets/stateful-set.ts': async () => statefulSetOutput(),
     'examples/snippets/sync-windows.ts': async () => syncWindowsOutput(),
   };

@@ -2,6 +2,7 @@ import { Testing } from 'cdk8s';
 import { parse, stringify } from 'yaml';
 import { addPaymentsApi } from './helm-values';
 import { addPaymentsProd } from './kustomize-options';
+import { addCanaryWeb } from './rollout';
 import { addSessionCache } from './stateful-set';
 import { paymentsProjectWithWindows } from './sync-windows';
 import { ArgoProject, GitOpsApp, SafeApplication } from '../../src';
@@ -43,6 +44,32 @@ export function statefulSetOutput(): string {
     '# workloads/checkout/HorizontalPodAutoscaler.checkout-sessions.k8s.yaml: the spec but its scaling behavior',
     stringify({ spec: hpaSpec }),
     '# applications/payments/Application.checkout.k8s.yaml: what the StatefulSet adds',
+    stringify({
+      spec: { ignoreDifferences: application.spec.ignoreDifferences, syncPolicy: { syncOptions: application.spec.syncPolicy.syncOptions } },
+    }),
+  ].join('\n');
+}
+
+/** What the README shows of the Rollout snippet: the Rollout's spec but its pod template, its HPA's target, and its Application's additions. */
+export function rolloutOutput(): string {
+  const gitops = new GitOpsApp({ outdir: 'dist' });
+  const app = new SafeApplication(gitops, 'checkout', {
+    name: 'checkout',
+    project: ArgoProject.fromName('payments'),
+    repoUrl: 'https://git.example.com/platform/gitops.git',
+    destinationNamespace: 'payments',
+  });
+  addCanaryWeb(app);
+  const rollout = parse(fileOf(gitops, 'workloads/checkout/Rollout.checkout-web.k8s.yaml'));
+  const hpa = parse(fileOf(gitops, 'workloads/checkout/HorizontalPodAutoscaler.checkout-web.k8s.yaml'));
+  const application = parse(fileOf(gitops, 'applications/payments/Application.checkout.k8s.yaml'));
+  const { template: _template, ...rolloutSpec } = rollout.spec;
+  return [
+    '# workloads/checkout/Rollout.checkout-web.k8s.yaml: the whole spec but the pod template',
+    stringify({ apiVersion: rollout.apiVersion, kind: rollout.kind, spec: rolloutSpec }),
+    '# workloads/checkout/HorizontalPodAutoscaler.checkout-web.k8s.yaml: its target and bounds',
+    stringify({ spec: { maxReplicas: hpa.spec.maxReplicas, minReplicas: hpa.spec.minReplicas, scaleTargetRef: hpa.spec.scaleTargetRef } }),
+    '# applications/payments/Application.checkout.k8s.yaml: what the Rollout adds',
     stringify({
       spec: { ignoreDifferences: application.spec.ignoreDifferences, syncPolicy: { syncOptions: application.spec.syncPolicy.syncOptions } },
     }),
