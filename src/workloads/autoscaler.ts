@@ -1,6 +1,6 @@
+import { KedaTrigger } from './keda-trigger';
 import { badValue, ErrorCode } from '../core/errors';
 import { isDns1123Subdomain } from '../core/names';
-import { KedaTrigger } from './keda-trigger';
 
 /**
  * The bounds and targets of a HorizontalPodAutoscaler (autoscaling/v2).

@@ -14,7 +14,9 @@ import { kubeErrors } from '../support/kube';
 
 const REASONS = 'safe-argocd/ignore-reasons';
 const RESPECT = 'RespectIgnoreDifferences=true';
-const CANARY = RolloutStrategy.canary({ steps: [CanaryStep.setWeight(20), CanaryStep.pause(Duration.minutes(5)), CanaryStep.setWeight(50), CanaryStep.pause()] });
+const CANARY = RolloutStrategy.canary({
+  steps: [CanaryStep.setWeight(20), CanaryStep.pause(Duration.minutes(5)), CanaryStep.setWeight(50), CanaryStep.pause()],
+});
 
 function replicasEntry(group: string, kind: string, name: string) {
   return { group, kind, name, namespace: 'payments', jsonPointers: ['/spec/replicas'] };
@@ -199,11 +201,15 @@ describe('unsafe variants fail at synth with the rule\'s message', () => {
     // GIVEN raw ApiObjects in a SafeApplication: nothing this library renders for them
     const { app, gitops } = newApp();
     new ApiObject(app, 'rollout', {
-      apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'legacy' },
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
+      metadata: { name: 'legacy' },
       spec: { replicas: 3, selector: { matchLabels: { app: 'legacy' } }, template: { metadata: { labels: { app: 'legacy' } }, spec: { containers: [{ name: 'legacy', image: 'registry.acme.internal/legacy:1.0.0' }] } } },
     });
     new ApiObject(app, 'hpa', {
-      apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'legacy' },
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'legacy' },
       spec: { scaleTargetRef: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: 'legacy' }, minReplicas: 2, maxReplicas: 6 },
     });
     // WHEN / THEN
@@ -213,11 +219,15 @@ describe('unsafe variants fail at synth with the rule\'s message', () => {
   test('fails at synth when a hand-made ScaledObject scales a StatefulSet of the app that is not ignored (SA102)', () => {
     const { app, gitops } = newApp();
     new ApiObject(app, 'sts', {
-      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'queue' },
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'queue' },
       spec: { serviceName: 'queue', selector: { matchLabels: { app: 'queue' } }, template: { metadata: { labels: { app: 'queue' } }, spec: { containers: [{ name: 'q', image: 'registry.acme.internal/q:1.0.0' }] } } },
     });
     new ApiObject(app, 'keda', {
-      apiVersion: 'keda.sh/v1alpha1', kind: 'ScaledObject', metadata: { name: 'queue' },
+      apiVersion: 'keda.sh/v1alpha1',
+      kind: 'ScaledObject',
+      metadata: { name: 'queue' },
       spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'queue' }, minReplicaCount: 0, maxReplicaCount: 4, triggers: [{ type: 'cron', metadata: {} }] },
     });
     expect(() => gitops.renderFiles()).toThrow(/SA102 [^\n]*StatefulSet payments\/queue[^\n]*ScaledObject queue scales it/);
