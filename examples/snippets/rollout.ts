@@ -8,9 +8,9 @@ export function addCanaryWeb(app: SafeApplication): HpaManagedRollout {
     autoscaler: Autoscaler.hpa({ minReplicas: 3, maxReplicas: 12, cpuUtilizationPercent: 70 }),
     strategy: RolloutStrategy.canary({
       steps: [
-        CanaryStep.setWeight(20),
+        CanaryStep.weight(20),
         CanaryStep.pause(Duration.minutes(5)),
-        CanaryStep.setWeight(50),
+        CanaryStep.weight(50),
         // Wait for `kubectl argo rollouts promote checkout-web`.
         CanaryStep.pause(),
       ],

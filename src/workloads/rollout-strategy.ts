@@ -10,14 +10,14 @@ import { isDns1123Label } from '../core/names';
  */
 export class CanaryStep {
   /**
-   * Give the new version `percent` of the replicas (or of the traffic, with a traffic router).
+   * Give the new version `percent` of the replicas, or of the traffic with a traffic router (`setWeight`).
    *
    * @param percent a whole percentage from 0 to 100
    */
-  public static setWeight(percent: number): CanaryStep {
+  public static weight(percent: number): CanaryStep {
     if (!Number.isInteger(percent) || percent < 0 || percent > 100) {
-      throw badValue(ErrorCode.INVALID_ROLLOUT, 'CanaryStep.setWeight', 'percent', percent,
-        'must be a whole percentage from 0 to 100', 'use e.g. CanaryStep.setWeight(20)');
+      throw badValue(ErrorCode.INVALID_ROLLOUT, 'CanaryStep.weight', 'percent', percent,
+        'must be a whole percentage from 0 to 100', 'use e.g. CanaryStep.weight(20)');
     }
     return new CanaryStep({ setWeight: percent });
   }
@@ -87,7 +87,7 @@ export class RolloutStrategy {
     if (steps.length === 0 || steps.some((s) => !(s instanceof CanaryStep))) {
       throw badValue(ErrorCode.INVALID_ROLLOUT, 'RolloutStrategy.canary', 'steps', options.steps,
         'must hold at least one CanaryStep (a canary without steps is a plain rolling update)',
-        'add e.g. CanaryStep.setWeight(20), CanaryStep.pause(Duration.minutes(5))');
+        'add e.g. CanaryStep.weight(20), CanaryStep.pause(Duration.minutes(5))');
     }
     return new RolloutStrategy('canary', { canary: { steps: steps.map((s) => s._toRollout()) } });
   }

@@ -214,7 +214,7 @@ function renderHpaManagedRollout(autoscaler: Autoscaler): RenderedFile[] {
   new HpaManagedRollout(app, 'web', {
     metadata: { name: 'checkout-web' },
     autoscaler,
-    strategy: RolloutStrategy.canary({ steps: [CanaryStep.setWeight(25), CanaryStep.pause()] }),
+    strategy: RolloutStrategy.canary({ steps: [CanaryStep.weight(25), CanaryStep.pause()] }),
     containers: [{ name: 'web', image: 'registry.acme.internal/payments/checkout:1.42.0', portNumber: 8080 }],
   });
   return gitops.renderFiles();

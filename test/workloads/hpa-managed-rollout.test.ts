@@ -15,7 +15,7 @@ import { kubeErrors } from '../support/kube';
 const REASONS = 'safe-argocd/ignore-reasons';
 const RESPECT = 'RespectIgnoreDifferences=true';
 const CANARY = RolloutStrategy.canary({
-  steps: [CanaryStep.setWeight(20), CanaryStep.pause(Duration.minutes(5)), CanaryStep.setWeight(50), CanaryStep.pause()],
+  steps: [CanaryStep.weight(20), CanaryStep.pause(Duration.minutes(5)), CanaryStep.weight(50), CanaryStep.pause()],
 });
 
 function replicasEntry(group: string, kind: string, name: string) {
