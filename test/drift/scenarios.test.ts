@@ -29,16 +29,34 @@ function after(report: DriftReport): any {
   return JSON.parse(report.liveAfterApply);
 }
 
+/** A GitOpsApp with one SafeApplication "checkout", to which `add` adds its workloads, rendered. */
+function renderCheckout(add: (app: SafeApplication) => void): RenderedFile[] {
+  const gitops = new GitOpsApp({ outdir: 'dist' });
+  add(new SafeApplication(gitops, 'checkout', appProps()));
+  return gitops.renderFiles();
+}
+
 /** A GitOpsApp with one SafeApplication "checkout" and an HpaManagedDeployment "checkout-web", rendered. */
 function renderHpaManaged(autoscaler: Autoscaler): RenderedFile[] {
-  const gitops = new GitOpsApp({ outdir: 'dist' });
-  const app = new SafeApplication(gitops, 'checkout', appProps());
-  new HpaManagedDeployment(app, 'web', {
+  return renderCheckout((app) => new HpaManagedDeployment(app, 'web', {
     metadata: { name: 'checkout-web' },
     autoscaler,
     containers: [{ name: 'web', image: 'registry.acme.internal/payments/checkout:1.42.0', portNumber: 8080 }],
-  });
-  return gitops.renderFiles();
+  }));
+}
+
+/** The live object of a workload last applied with `spec.replicas` set (so last-applied has it), then changed by `scenario`. */
+function liveOnceWithReplicas(desired: string, replicas: number, scenario: LiveScenario): string {
+  const old = parse(desired);
+  old.spec.replicas = replicas;
+  return scenario.liveFrom(stringify(old));
+}
+
+/** The Application named `name` among `files`, without the ignoreDifferences entries `drop` selects (all by default). */
+function applicationWithout(files: readonly RenderedFile[], name: string, drop: (entry: any) => boolean = () => true): string {
+  const application = parse(applicationText(files, name));
+  application.spec.ignoreDifferences = (application.spec.ignoreDifferences ?? []).filter((e: any) => !drop(e));
+  return stringify(application);
 }
 
 // Rendering happens in beforeAll, not in the describe body: a render that throws then fails these tests.
@@ -209,15 +227,12 @@ describe('other autoscalers', () => {
 
 /** A GitOpsApp with one SafeApplication "checkout" and an HpaManagedRollout "checkout-web", rendered. */
 function renderHpaManagedRollout(autoscaler: Autoscaler): RenderedFile[] {
-  const gitops = new GitOpsApp({ outdir: 'dist' });
-  const app = new SafeApplication(gitops, 'checkout', appProps());
-  new HpaManagedRollout(app, 'web', {
+  return renderCheckout((app) => new HpaManagedRollout(app, 'web', {
     metadata: { name: 'checkout-web' },
     autoscaler,
     strategy: RolloutStrategy.canary({ steps: [CanaryStep.weight(25), CanaryStep.pause()] }),
     containers: [{ name: 'web', image: 'registry.acme.internal/payments/checkout:1.42.0', portNumber: 8080 }],
-  });
-  return gitops.renderFiles();
+  }));
 }
 
 describe('an Argo Rollout whose replicas an HPA or KEDA owns (HpaManagedRollout)', () => {
@@ -254,9 +269,7 @@ describe('an Argo Rollout whose replicas an HPA or KEDA owns (HpaManagedRollout)
     let live: string;
     beforeAll(() => {
       desired = manifestText(hpaFiles, 'Rollout', 'checkout-web');
-      const old = parse(desired);
-      old.spec.replicas = 3;
-      live = LiveScenario.hpaScales(8).liveFrom(stringify(old));
+      live = liveOnceWithReplicas(desired, 3, LiveScenario.hpaScales(8));
     });
 
     test('with the library\'s ignore rule: Synced, and 8 is kept (no scale to 1)', () => {
@@ -267,9 +280,7 @@ describe('an Argo Rollout whose replicas an HPA or KEDA owns (HpaManagedRollout)
     });
 
     test('without the ignore rule: OutOfSync, and self-heal scales the Rollout to 1, fighting the HPA', () => {
-      const application = parse(applicationText(hpaFiles, 'checkout'));
-      delete application.spec.ignoreDifferences;
-      const report = sim().simulateDrift({ application: stringify(application), desired, live });
+      const report = sim().simulateDrift({ application: applicationWithout(hpaFiles, 'checkout'), desired, live });
       expect(report.outOfSync).toBe(true);
       expect(report.differences).toEqual([REPLICAS]);
       expect(report.selfHealReverts).toEqual([REPLICAS]);
@@ -278,12 +289,10 @@ describe('an Argo Rollout whose replicas an HPA or KEDA owns (HpaManagedRollout)
   });
 
   test('a hand-written Rollout that keeps replicas: 3 and has no ignore rule: OutOfSync, and self-heal reverts the HPA\'s 8 to 3', () => {
-    const application = parse(applicationText(hpaFiles, 'checkout'));
-    delete application.spec.ignoreDifferences;
     const rollout = parse(manifestText(hpaFiles, 'Rollout', 'checkout-web'));
     rollout.spec.replicas = 3;
     const desired = stringify(rollout);
-    const report = sim().simulateDrift({ application: stringify(application), desired, live: LiveScenario.hpaScales(8).liveFrom(desired) });
+    const report = sim().simulateDrift({ application: applicationWithout(hpaFiles, 'checkout'), desired, live: LiveScenario.hpaScales(8).liveFrom(desired) });
     expect(report.outOfSync).toBe(true);
     expect(report.selfHealReverts).toEqual([REPLICAS]);
     expect(after(report).spec.replicas).toBe(3);
@@ -293,16 +302,13 @@ describe('an Argo Rollout whose replicas an HPA or KEDA owns (HpaManagedRollout)
 describe('the Deployment an HpaManagedRollout references with workloadRef', () => {
   let files: RenderedFile[];
   beforeAll(() => {
-    const gitops = new GitOpsApp({ outdir: 'dist' });
-    const app = new SafeApplication(gitops, 'checkout', appProps());
-    new HpaManagedRollout(app, 'api', {
+    files = renderCheckout((app) => new HpaManagedRollout(app, 'api', {
       metadata: { name: 'checkout-api' },
       workloadRef: { deploymentMetadata: { name: 'checkout-api-template' } },
       autoscaler: Autoscaler.hpa({ maxReplicas: 6, cpuUtilizationPercent: 70 }),
       strategy: RolloutStrategy.blueGreen({ activeService: 'checkout-api' }),
       containers: [{ name: 'api', image: 'registry.acme.internal/payments/api:2.0.0', portNumber: 8080 }],
-    });
-    files = gitops.renderFiles();
+    }));
   });
 
   test('Argo Rollouts scales it to zero: Synced, and the next sync keeps 0', () => {
@@ -315,13 +321,9 @@ describe('the Deployment an HpaManagedRollout references with workloadRef', () =
   test('once applied with replicas: 2 and now without, and without the ignore rule: the sync scales it back to 1', () => {
     // GIVEN the Deployment was last applied with replicas: 2 before the Rollout took over
     const desired = manifestText(files, 'Deployment', 'checkout-api-template');
-    const old = parse(desired);
-    old.spec.replicas = 2;
-    const live = LiveScenario.argoRolloutsScalesDown().liveFrom(stringify(old));
-    const application = parse(applicationText(files, 'checkout'));
-    application.spec.ignoreDifferences = application.spec.ignoreDifferences.filter((e: any) => e.kind !== 'Deployment');
-    // WHEN
-    const report = sim().simulateDrift({ application: stringify(application), desired, live });
+    const live = liveOnceWithReplicas(desired, 2, LiveScenario.argoRolloutsScalesDown());
+    // WHEN the Application keeps only the Rollout's ignore entry
+    const report = sim().simulateDrift({ application: applicationWithout(files, 'checkout', (e) => e.kind === 'Deployment'), desired, live });
     // THEN self-heal starts a pod of the old template beside the Rollout's
     expect(report.outOfSync).toBe(true);
     expect(report.selfHealReverts).toEqual([REPLICAS]);
@@ -373,9 +375,7 @@ describe('migrating a Deployment with replicas: 3 in Git to HpaManagedDeployment
   beforeAll(() => {
     files = renderHpaManaged(Autoscaler.hpa({ minReplicas: 3, maxReplicas: 12, cpuUtilizationPercent: 70 }));
     desired = manifestText(files, 'Deployment', 'checkout-web');
-    const old = parse(desired);
-    old.spec.replicas = 3;
-    live = LiveScenario.hpaScales(8).liveFrom(stringify(old));
+    live = liveOnceWithReplicas(desired, 3, LiveScenario.hpaScales(8));
   });
 
   test('the old live object really carries replicas: 3 in last-applied and 8 in spec', () => {

@@ -4,11 +4,10 @@ import {
   Autoscaler, CanaryStep, HpaManagedRollout, HpaManagedRolloutProps, KedaTrigger, RolloutStrategy, SafeApplication, WorkloadRefScaleDown,
 } from '../../src';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
-import { Manifest } from '../../src/core/manifest';
 import { runRules } from '../../src/rules/engine';
 import { replicasOnAutoscaledWorkload } from '../../src/rules/sa101-replicas-on-autoscaled-workload';
 import { autoscaledWithoutIgnore } from '../../src/rules/sa102-autoscaled-without-ignore';
-import { applicationOf, newApp } from '../support/app';
+import { applicationOf, newApp, renderedForAudit } from '../support/app';
 import { crdErrors } from '../support/crd';
 import { kubeErrors } from '../support/kube';
 
@@ -33,17 +32,9 @@ function web(scope: Construct, id: string, autoscaler: Autoscaler, name: string,
   });
 }
 
-/** The manifests the app deploys, and its Application, as audit reads them. */
-function rendered(app: SafeApplication): { application: Manifest; resources: Manifest[] } {
-  const resources = app.node.findAll()
-    .filter((c): c is ApiObject => ApiObject.isApiObject(c) && c !== ApiObject.of(app))
-    .map((o) => o.toJson() as Manifest);
-  return { application: applicationOf(app), resources };
-}
-
 /** SA101 and SA102 over what the app renders. */
 function auditFindings(app: SafeApplication) {
-  const { application, resources } = rendered(app);
+  const { application, resources } = renderedForAudit(app);
   return runRules({ application, resources, argoCdVersion: ArgoCdVersion.LATEST }, [replicasOnAutoscaledWorkload, autoscaledWithoutIgnore]);
 }
 

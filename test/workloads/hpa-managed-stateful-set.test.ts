@@ -2,14 +2,13 @@ import { ApiObject, Chart, JsonPatch, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import * as fc from 'fast-check';
-import { Autoscaler, HpaManagedDeployment, HpaManagedStatefulSet, HpaManagedStatefulSetProps, KedaTrigger, SafeApplication } from '../../src';
+import { Autoscaler, HpaManagedDeployment, HpaManagedStatefulSet, HpaManagedStatefulSetProps, KedaTrigger } from '../../src';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
-import { Manifest } from '../../src/core/manifest';
 import { runRules } from '../../src/rules/engine';
 import { replicasOnAutoscaledWorkload } from '../../src/rules/sa101-replicas-on-autoscaled-workload';
 import { autoscaledWithoutIgnore } from '../../src/rules/sa102-autoscaled-without-ignore';
 import { autoscalerOf, scaler } from '../properties/support';
-import { applicationOf, newApp } from '../support/app';
+import { applicationOf, newApp, renderedForAudit } from '../support/app';
 import { crdErrors } from '../support/crd';
 import { kubeErrors } from '../support/kube';
 
@@ -30,14 +29,6 @@ function cache(
     containers: [{ name: 'cache', image: 'registry.acme.internal/cache:7.2.4', portNumber: 6379 }],
     ...extra,
   });
-}
-
-/** The manifests the app deploys, and its Application, as audit reads them. */
-function rendered(app: SafeApplication): { application: Manifest; resources: Manifest[] } {
-  const resources = app.node.findAll()
-    .filter((c): c is ApiObject => ApiObject.isApiObject(c) && c !== ApiObject.of(app))
-    .map((o) => o.toJson() as Manifest);
-  return { application: applicationOf(app), resources };
 }
 
 describe('a plain cdk8s-plus StatefulSet, for contrast', () => {
@@ -94,7 +85,7 @@ describe('HpaManagedStatefulSet with an HPA', () => {
   });
 
   test('the audit rules SA101 and SA102 find nothing in what it renders', () => {
-    const { application: rendered_, resources } = rendered(app);
+    const { application: rendered_, resources } = renderedForAudit(app);
     const input = { application: rendered_, resources, argoCdVersion: ArgoCdVersion.LATEST };
     const findings = runRules(input, [replicasOnAutoscaledWorkload, autoscaledWithoutIgnore]);
     expect(findings).toEqual([]);
