@@ -225,6 +225,26 @@ describe('unsafe variants fail at synth with the rule\'s message', () => {
   });
 });
 
+describe('a KEDA ScaledObject that scales to zero beside an HPA', () => {
+  test('cannot be written with one Autoscaler: an HPA refuses minReplicas 0, and KEDA is what allows it', () => {
+    expect(() => Autoscaler.hpa({ minReplicas: 0, maxReplicas: 5, cpuUtilizationPercent: 70 })).toThrow(/Autoscaler\.keda with minReplicaCount: 0/);
+  });
+
+  test('fails at synth when a hand-made ScaledObject also scales the HPA-owned Rollout (SA106)', () => {
+    // GIVEN an HpaManagedRollout with its HPA, and a ScaledObject added beside it that scales the same Rollout to zero
+    const { app, gitops } = newApp();
+    web(app, 'web', Autoscaler.hpa({ maxReplicas: 5, cpuUtilizationPercent: 70 }), 'checkout-web');
+    new ApiObject(app, 'keda', {
+      apiVersion: 'keda.sh/v1alpha1',
+      kind: 'ScaledObject',
+      metadata: { name: 'checkout-web-idle' },
+      spec: { scaleTargetRef: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: 'checkout-web' }, minReplicaCount: 0, maxReplicaCount: 5 },
+    });
+    // WHEN / THEN
+    expect(() => gitops.renderFiles()).toThrow(/SA106 [^\n]*ScaledObject checkout-web-idle and HorizontalPodAutoscaler checkout-web both scale Rollout payments\/checkout-web/);
+  });
+});
+
 describe('HpaManagedRollout refusals', () => {
   test('fails when defined in a plain cdk8s Chart, outside a SafeApplication, and creates nothing', () => {
     const chart = new Chart(Testing.app(), 'plain', { namespace: 'payments' });
