@@ -4,7 +4,9 @@ import { join } from 'path';
 import { buildCheckoutApp } from '../examples/checkout/app';
 import { simulateIncident } from '../examples/checkout/incident';
 import { mistakesText } from '../examples/mistakes';
-import { helmValuesFromGitOutput, helmValuesOutput, kustomizeOptionsOutput, statefulSetOutput, syncWindowsOutput } from '../examples/snippets/outputs';
+import {
+  helmValuesFromGitOutput, helmValuesOutput, kustomizeOptionsOutput, rolloutOutput, statefulSetOutput, syncWindowsOutput,
+} from '../examples/snippets/outputs';
 import { errorTable } from '../src/core/error-meanings';
 
 async function main() {
@@ -17,6 +19,7 @@ async function main() {
     'examples/snippets/helm-values.ts': async () => helmValuesOutput(),
     'examples/snippets/helm-values-from-git.ts': async () => helmValuesFromGitOutput(),
     'examples/snippets/kustomize-options.ts': async () => kustomizeOptionsOutput(),
+    'examples/snippets/rollout.ts': async () => rolloutOutput(),
     'examples/snippets/stateful-set.ts': async () => statefulSetOutput(),
     'examples/snippets/sync-windows.ts': async () => syncWindowsOutput(),
   };

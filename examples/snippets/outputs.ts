@@ -3,6 +3,7 @@ import { parse, stringify } from 'yaml';
 import { addPaymentsApi } from './helm-values';
 import { addIngress } from './helm-values-from-git';
 import { addPaymentsProd } from './kustomize-options';
+import { addCanaryWeb } from './rollout';
 import { addSessionCache } from './stateful-set';
 import { paymentsProjectWithWindows } from './sync-windows';
 import { ArgoProject, GitOpsApp, SafeApplication } from '../../src';
@@ -23,19 +24,34 @@ export function syncWindowsOutput(): string {
   return fileOf(gitops, 'applications/payments/AppProject.payments.k8s.yaml');
 }
 
-/** What the README shows of the StatefulSet snippet: the parts of the StatefulSet, its HPA and its Application that matter. */
-export function statefulSetOutput(): string {
+/** A GitOpsApp with the app `checkout` of the README's workload snippets, and `add` run on that app. */
+function checkoutWith(add: (app: SafeApplication) => unknown): GitOpsApp {
   const gitops = new GitOpsApp({ outdir: 'dist' });
-  const app = new SafeApplication(gitops, 'checkout', {
+  add(new SafeApplication(gitops, 'checkout', {
     name: 'checkout',
     project: ArgoProject.fromName('payments'),
     repoUrl: 'https://git.example.com/platform/gitops.git',
     destinationNamespace: 'payments',
-  });
-  addSessionCache(app);
+  }));
+  return gitops;
+}
+
+/** The part of the Application of `checkout` that an autoscaled workload adds: its ignore entries and sync options. */
+function applicationAdditions(gitops: GitOpsApp, what: string): string[] {
+  const application = parse(fileOf(gitops, 'applications/payments/Application.checkout.k8s.yaml'));
+  return [
+    `# applications/payments/Application.checkout.k8s.yaml: what the ${what} adds`,
+    stringify({
+      spec: { ignoreDifferences: application.spec.ignoreDifferences, syncPolicy: { syncOptions: application.spec.syncPolicy.syncOptions } },
+    }),
+  ];
+}
+
+/** What the README shows of the StatefulSet snippet: the parts of the StatefulSet, its HPA and its Application that matter. */
+export function statefulSetOutput(): string {
+  const gitops = checkoutWith(addSessionCache);
   const statefulSet = parse(fileOf(gitops, 'workloads/checkout/StatefulSet.checkout-sessions.k8s.yaml'));
   const hpa = parse(fileOf(gitops, 'workloads/checkout/HorizontalPodAutoscaler.checkout-sessions.k8s.yaml'));
-  const application = parse(fileOf(gitops, 'applications/payments/Application.checkout.k8s.yaml'));
   const { template: _template, ...statefulSetSpec } = statefulSet.spec;
   const { behavior: _behavior, ...hpaSpec } = hpa.spec;
   return [
@@ -43,10 +59,22 @@ export function statefulSetOutput(): string {
     stringify({ spec: statefulSetSpec }),
     '# workloads/checkout/HorizontalPodAutoscaler.checkout-sessions.k8s.yaml: the spec but its scaling behavior',
     stringify({ spec: hpaSpec }),
-    '# applications/payments/Application.checkout.k8s.yaml: what the StatefulSet adds',
-    stringify({
-      spec: { ignoreDifferences: application.spec.ignoreDifferences, syncPolicy: { syncOptions: application.spec.syncPolicy.syncOptions } },
-    }),
+    ...applicationAdditions(gitops, 'StatefulSet'),
+  ].join('\n');
+}
+
+/** What the README shows of the Rollout snippet: the Rollout's spec but its pod template, its HPA's target, and its Application's additions. */
+export function rolloutOutput(): string {
+  const gitops = checkoutWith(addCanaryWeb);
+  const rollout = parse(fileOf(gitops, 'workloads/checkout/Rollout.checkout-web.k8s.yaml'));
+  const hpa = parse(fileOf(gitops, 'workloads/checkout/HorizontalPodAutoscaler.checkout-web.k8s.yaml'));
+  const { template: _template, ...rolloutSpec } = rollout.spec;
+  return [
+    '# workloads/checkout/Rollout.checkout-web.k8s.yaml: the whole spec but the pod template',
+    stringify({ apiVersion: rollout.apiVersion, kind: rollout.kind, spec: rolloutSpec }),
+    '# workloads/checkout/HorizontalPodAutoscaler.checkout-web.k8s.yaml: its target and bounds',
+    stringify({ spec: { maxReplicas: hpa.spec.maxReplicas, minReplicas: hpa.spec.minReplicas, scaleTargetRef: hpa.spec.scaleTargetRef } }),
+    ...applicationAdditions(gitops, 'Rollout'),
   ].join('\n');
 }
 

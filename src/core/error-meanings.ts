@@ -44,6 +44,8 @@ export const ERROR_MEANINGS: { readonly [code in ErrorCodeValue]: string } = {
   [ErrorCode.NO_STATEFUL_SET_SERVICE]: 'an HpaManagedStatefulSet without a `service` whose containers declare no port to make its headless Service from',
   [ErrorCode.INVALID_HELM_SOURCE]: 'a Helm chart option Helm or Argo CD cannot use: an empty parameter name, a value file outside the chart, a value file `$<ref>/...` whose ref source the app lacks, a release name Helm refuses, valuesYaml that is not a map of plain values',
   [ErrorCode.INVALID_KUSTOMIZE_SOURCE]: 'a Kustomize option Kubernetes or Kustomize would refuse: an image override without a name, or with both a tag and a digest; a name prefix or suffix that makes invalid object names; a label Kubernetes refuses; a namespace that is not a DNS label; a patch that is not YAML or names no object',
+  [ErrorCode.INVALID_KEDA_TRIGGER]: 'a KEDA trigger KEDA would refuse or misread: a percentage out of range, a Prometheus address or query missing, a cron window that is not two five-field expressions, metadata that is not text',
+  [ErrorCode.INVALID_ROLLOUT]: 'an HpaManagedRollout strategy Argo Rollouts would refuse: a canary without steps, a weight outside 0 to 100, a pause shorter than a second, a blue-green Service name that is not a DNS label or equal to the preview\'s',
   [ErrorCode.SCAFFOLD_TARGET_EXISTS]: '`safe-argocd new` would overwrite a file, make a second app in a repository that has one, or finds no service table to add to; nothing was written',
   [ErrorCode.INVALID_TEMPLATE]: 'a malformed ApplicationSet template, or a parameter its generators do not give',
   [ErrorCode.INVALID_GENERATOR]: 'an ApplicationSet generator without elements, or with keys a template cannot read',

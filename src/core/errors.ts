@@ -54,6 +54,8 @@ export const ErrorCode = {
   INVALID_HELM_SOURCE: 'SAFE-038',
   INVALID_KUSTOMIZE_SOURCE: 'SAFE-042',
   UNNOTIFIED_MIGRATION: 'SAFE-043',
+  INVALID_KEDA_TRIGGER: 'SAFE-044',
+  INVALID_ROLLOUT: 'SAFE-045',
 } as const;
 
 export type ErrorCodeValue = typeof ErrorCode[keyof typeof ErrorCode];

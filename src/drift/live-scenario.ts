@@ -42,6 +42,16 @@ export class LiveScenario {
   }
 
   /**
+   * Argo Rollouts scales the Deployment a Rollout references (`workloadRef`, scaleDown `onsuccess` or
+   * `progressively`) down to zero (manager `rollouts-controller`, the name of its binary).
+   *
+   * @see https://argoproj.github.io/argo-rollouts/migrating/#reference-deployment-from-rollout
+   */
+  public static argoRolloutsScalesDown(): LiveScenario {
+    return new LiveScenario('Argo Rollouts scales the referenced Deployment to 0', [setField('rollouts-controller', ['spec', 'replicas'], 0)]);
+  }
+
+  /**
    * An injector adds a sidecar container to the workload's pod template.
    *
    * @param containerName the injected container, e.g. `istio-proxy`

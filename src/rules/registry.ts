@@ -18,6 +18,7 @@ import { autoscaledWithoutIgnore } from './sa102-autoscaled-without-ignore';
 import { jobInSyncWave } from './sa103-job-in-sync-wave';
 import { hookJobWithoutDeadline } from './sa104-hook-job-without-deadline';
 import { outOfSyncOnlyWithWaves } from './sa105-out-of-sync-only-with-waves';
+import { twoReplicaOwners } from './sa106-two-replica-owners';
 import { permissiveProject } from './sa201-permissive-project';
 import { destinationNotAllowed } from './sa202-destination-not-allowed';
 import { secretDataInGit } from './sa203-secret-data-in-git';
@@ -50,6 +51,7 @@ export const ALL_RULES: readonly Rule[] = [
   jobInSyncWave,
   hookJobWithoutDeadline,
   outOfSyncOnlyWithWaves,
+  twoReplicaOwners,
   permissiveProject,
   destinationNotAllowed,
   secretDataInGit,

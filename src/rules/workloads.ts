@@ -19,8 +19,10 @@ export interface ScaleTarget {
 }
 
 /**
- * The workloads that autoscalers among `resources` scale: `autoscaling/*` HorizontalPodAutoscalers and
- * `keda.sh/*` ScaledObjects (whose target defaults to an apps/v1 Deployment).
+ * The workloads whose replica count a controller among `resources` owns: `autoscaling/*` HorizontalPodAutoscalers
+ * and `keda.sh/*` ScaledObjects scale their `scaleTargetRef` (a ScaledObject's defaults to an apps/v1 Deployment;
+ * either may name an argoproj.io Rollout), and an `argoproj.io` Rollout whose `workloadRef` has `scaleDown`
+ * `onsuccess` or `progressively` scales the Deployment it references down (`never`, the default, leaves it alone).
  */
 export function scaleTargets(resources: readonly Manifest[], application: Manifest | undefined): ScaleTarget[] {
   const found: ScaleTarget[] = [];
@@ -28,8 +30,12 @@ export function scaleTargets(resources: readonly Manifest[], application: Manife
     const apiVersion = stringAt(r, 'apiVersion') ?? '';
     const isHpa = r.kind === 'HorizontalPodAutoscaler' && groupOf(apiVersion) === 'autoscaling';
     const isKeda = r.kind === 'ScaledObject' && groupOf(apiVersion) === 'keda.sh';
-    const ref = at(r, 'spec', 'scaleTargetRef');
-    if ((!isHpa && !isKeda) || !isObject(ref) || typeof ref.name !== 'string') {
+    const isRollout = r.kind === 'Rollout' && groupOf(apiVersion) === 'argoproj.io';
+    const ref = isRollout ? at(r, 'spec', 'workloadRef') : at(r, 'spec', 'scaleTargetRef');
+    if ((!isHpa && !isKeda && !isRollout) || !isObject(ref) || typeof ref.name !== 'string') {
+      continue;
+    }
+    if (isRollout && !ROLLOUT_SCALES_DOWN.has(String(ref.scaleDown))) {
       continue;
     }
     const kind = typeof ref.kind === 'string' ? ref.kind : (isKeda ? 'Deployment' : '');
@@ -37,6 +43,14 @@ export function scaleTargets(resources: readonly Manifest[], application: Manife
     found.push({ owner: r, group: groupOf(refApiVersion), kind, name: ref.name, namespace: effectiveNamespace(r, application) });
   }
   return found;
+}
+
+/** The `workloadRef.scaleDown` values with which Argo Rollouts writes the referenced Deployment's replicas. */
+const ROLLOUT_SCALES_DOWN = new Set(['onsuccess', 'progressively']);
+
+/** Whether the owner of a scale target is an Argo Rollout scaling down the Deployment of its `workloadRef`. */
+export function isRolloutWorkloadRef(target: ScaleTarget): boolean {
+  return target.owner.kind === 'Rollout';
 }
 
 /** Whether `obj` is the workload a scale target names. */
@@ -96,15 +110,20 @@ function level<T>(map: Map<string, Map<string, T>>, key: string): Map<string, T>
  * `maxReplicaCount` (default 100).
  */
 export function fixedReplicas(target: ScaleTarget): number | undefined {
+  // Argo Rollouts scales the referenced Deployment to zero, and back up when the Rollout fails: no count is fixed.
+  if (isRolloutWorkloadRef(target)) {
+    return undefined;
+  }
   const keda = target.owner.kind === 'ScaledObject';
   const min = at(target.owner, 'spec', keda ? 'minReplicaCount' : 'minReplicas') ?? (keda ? 0 : 1);
   const max = at(target.owner, 'spec', keda ? 'maxReplicaCount' : 'maxReplicas') ?? (keda ? 100 : undefined);
   return typeof min === 'number' && min === max ? min : undefined;
 }
 
-/** `Kind name` of an autoscaler, for messages. */
+/** `Kind name` of an autoscaler, for messages; a Rollout says it acts through its workloadRef. */
 export function ownerLabel(target: ScaleTarget): string {
-  return `${String(target.owner.kind)} ${stringAt(target.owner, 'metadata', 'name') ?? '<no name>'}`;
+  const label = `${String(target.owner.kind)} ${stringAt(target.owner, 'metadata', 'name') ?? '<no name>'}`;
+  return isRolloutWorkloadRef(target) ? `${label} (workloadRef, scaleDown ${stringAt(target.owner, 'spec', 'workloadRef', 'scaleDown')})` : label;
 }
 
 function hookReading(obj: Manifest, argoCdVersion?: ArgoCdVersion): HookReading {

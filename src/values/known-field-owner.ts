@@ -68,8 +68,10 @@ export class KnownFieldOwner {
   }
 
   /**
-   * An Argo Rollout with `workloadRef`: it takes over the referenced Deployment's pods and scales the
-   * Deployment's `spec.replicas` down (to zero by default).
+   * An Argo Rollout with `workloadRef`: it takes over the referenced Deployment's pods and, with `scaleDown`
+   * `onsuccess` or `progressively`, scales the Deployment's `spec.replicas` down to zero (and back up when the
+   * Rollout fails). (`scaleDown: never`, Argo Rollouts' default, leaves the Deployment alone. HpaManagedRollout
+   * registers this by itself.)
    *
    * @param rolloutName the Rollout's name
    * @see https://argoproj.github.io/argo-rollouts/migrating/#reference-deployment-from-rollout

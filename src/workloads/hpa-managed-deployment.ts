@@ -1,4 +1,4 @@
-import { ApiObjectMetadata, Duration } from 'cdk8s';
+import { ApiObject, ApiObjectMetadata, Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { handReplicasToAutoscaler, podPropsOf } from './autoscaled-workload';
@@ -63,6 +63,8 @@ export class HpaManagedDeployment extends Construct {
   public readonly deployment: kplus.Deployment;
   /** The HorizontalPodAutoscaler, when `Autoscaler.hpa` created one. */
   public readonly hpa?: kplus.HorizontalPodAutoscaler;
+  /** The KEDA ScaledObject, when `Autoscaler.keda` created one. */
+  public readonly scaledObject?: ApiObject;
   /** Who owns the replica count. */
   public readonly autoscaler: Autoscaler;
 
@@ -80,6 +82,8 @@ export class HpaManagedDeployment extends Construct {
       progressDeadline: props.progressDeadline,
     });
 
-    this.hpa = handReplicasToAutoscaler(this, app, this.deployment, props.autoscaler);
+    const created = handReplicasToAutoscaler(this, app, this.deployment, props.autoscaler);
+    this.hpa = created.hpa;
+    this.scaledObject = created.scaledObject;
   }
 }

@@ -4,11 +4,11 @@ import { Autoscaler } from './autoscaler';
 
 /**
  * What every workload whose replica count belongs to an autoscaler takes: the autoscaler and the pod. There is
- * deliberately no `replicas`: the autoscaler owns it. {@link HpaManagedDeploymentProps} and
- * {@link HpaManagedStatefulSetProps} extend it.
+ * deliberately no `replicas`: the autoscaler owns it. {@link HpaManagedDeploymentProps},
+ * {@link HpaManagedStatefulSetProps} and {@link HpaManagedRolloutProps} extend it.
  */
 export interface HpaManagedPodProps {
-  /** Who owns the replica count: an HPA created here, a KEDA ScaledObject, or an HPA managed elsewhere. */
+  /** Who owns the replica count: an HPA or a KEDA ScaledObject created here, or either managed elsewhere. */
   readonly autoscaler: Autoscaler;
 
   /** The pod's containers. Give them CPU or memory requests: utilization targets are relative to them. */

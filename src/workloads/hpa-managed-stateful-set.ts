@@ -1,4 +1,4 @@
-import { ApiObjectMetadata, Duration } from 'cdk8s';
+import { ApiObject, ApiObjectMetadata, Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { handReplicasToAutoscaler, podPropsOf } from './autoscaled-workload';
@@ -75,6 +75,8 @@ export class HpaManagedStatefulSet extends Construct {
   public readonly statefulSet: kplus.StatefulSet;
   /** The HorizontalPodAutoscaler, when `Autoscaler.hpa` created one. */
   public readonly hpa?: kplus.HorizontalPodAutoscaler;
+  /** The KEDA ScaledObject, when `Autoscaler.keda` created one. */
+  public readonly scaledObject?: ApiObject;
   /** Who owns the replica count. */
   public readonly autoscaler: Autoscaler;
 
@@ -98,6 +100,8 @@ export class HpaManagedStatefulSet extends Construct {
       minReady: props.minReady,
     });
 
-    this.hpa = handReplicasToAutoscaler(this, app, this.statefulSet, props.autoscaler);
+    const created = handReplicasToAutoscaler(this, app, this.statefulSet, props.autoscaler);
+    this.hpa = created.hpa;
+    this.scaledObject = created.scaledObject;
   }
 }

@@ -1,10 +1,11 @@
 import { execFileSync } from 'child_process';
 import { readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
-import { LiveScenario } from '../../src';
+import { parse, stringify } from 'yaml';
+import { Autoscaler, CanaryStep, GitOpsApp, HpaManagedRollout, LiveScenario, RolloutStrategy, SafeApplication } from '../../src';
 import { main } from '../../src/cli/main';
 import { nodeIo } from '../../src/cli/node-io';
-import { tempDir } from '../support/app';
+import { appProps, tempDir } from '../support/app';
 import { writeCheckoutInputs } from '../support/hostile';
 
 /** Runs the CLI in-process and captures what it prints. */
@@ -109,5 +110,52 @@ describe('safe-argocd simulate', () => {
     }
     expect(status).toBe(1);
     expect(out).toContain('OutOfSync');
+  });
+});
+
+describe('safe-argocd simulate on an Argo Rollout an HPA scales', () => {
+  // GIVEN an HpaManagedRollout's rendered Rollout and Application, and the Rollout as the HPA left it
+  const dir = tempDir();
+  const gitops = new GitOpsApp({ outdir: 'dist' });
+  new HpaManagedRollout(new SafeApplication(gitops, 'checkout', appProps()), 'web', {
+    metadata: { name: 'checkout-web' },
+    autoscaler: Autoscaler.hpa({ maxReplicas: 10, cpuUtilizationPercent: 70 }),
+    strategy: RolloutStrategy.canary({ steps: [CanaryStep.weight(50), CanaryStep.pause()] }),
+    containers: [{ name: 'web', image: 'registry.acme.internal/payments/checkout:1.42.0', portNumber: 8080 }],
+  });
+  const files = gitops.renderFiles();
+  const text = (path: string) => files.find((f) => f.path === path)!.content;
+  const write = (name: string, content: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, content);
+    return path;
+  };
+  const rollout = text('workloads/checkout/Rollout.checkout-web.k8s.yaml');
+  const desired = write('rollout.yaml', rollout);
+  const application = text('applications/payments/Application.checkout.k8s.yaml');
+  const app = write('app.yaml', application);
+  // The Rollout once had replicas: 3 in Git (last-applied has it); the HPA then scaled it to 7.
+  const old = parse(rollout);
+  old.spec.replicas = 3;
+  const live = write('live.json', LiveScenario.hpaScales(7).liveFrom(stringify(old)));
+
+  test('with the ignore rule: exits 0, Synced, and the HPA\'s count is kept', async () => {
+    const { code, stdout } = await run(['simulate', '--app', app, '--desired', desired, '--live', live]);
+    expect(code).toBe(0);
+    expect(stdout).toBe([
+      'Rollout payments/checkout-web: Synced',
+      '  self-heal: nothing to revert',
+      '  kept as live has it (ignored): /spec/replicas',
+      '',
+    ].join('\n'));
+  });
+
+  test('without the ignore rule: exits 1, and self-heal reverts /spec/replicas', async () => {
+    const withoutIgnore = parse(application);
+    delete withoutIgnore.spec.ignoreDifferences;
+    const { code, stdout } = await run(['simulate', '--app', write('app-without.yaml', stringify(withoutIgnore)), '--desired', desired, '--live', live]);
+    expect(code).toBe(1);
+    expect(stdout).toContain('Rollout payments/checkout-web: OutOfSync');
+    expect(stdout).toContain('  self-heal reverts: /spec/replicas');
   });
 });

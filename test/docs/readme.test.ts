@@ -5,7 +5,9 @@ import { buildCheckoutApp } from '../../examples/checkout/app';
 import { simulateIncident } from '../../examples/checkout/incident';
 import { MISTAKES, mistakesText } from '../../examples/mistakes';
 import { tuneCheckout } from '../../examples/snippets/ignore-rules';
-import { helmValuesFromGitOutput, helmValuesOutput, kustomizeOptionsOutput, statefulSetOutput, syncWindowsOutput } from '../../examples/snippets/outputs';
+import {
+  helmValuesFromGitOutput, helmValuesOutput, kustomizeOptionsOutput, rolloutOutput, statefulSetOutput, syncWindowsOutput,
+} from '../../examples/snippets/outputs';
 import { SafeApplication } from '../../src';
 import { yamlOf } from '../support/app';
 
@@ -51,16 +53,16 @@ describe('README', () => {
     const blocks = markedBlocks('run');
     expect(blocks.map((b) => b.target).sort()).toEqual([
       'examples/checkout/incident.ts', 'examples/mistakes.ts', 'examples/snippets/helm-values-from-git.ts', 'examples/snippets/helm-values.ts',
-      'examples/snippets/kustomize-options.ts',
-      'examples/snippets/stateful-set.ts', 'examples/snippets/sync-windows.ts',
+      'examples/snippets/kustomize-options.ts', 'examples/snippets/rollout.ts', 'examples/snippets/stateful-set.ts', 'examples/snippets/sync-windows.ts',
     ]);
     expect(blocks.find((b) => b.target === 'examples/checkout/incident.ts')!.body).toBe(await simulateIncident());
   });
 
-  test('the blocks after the sync window and StatefulSet snippets are what those snippets render', () => {
+  test('the blocks after the sync window, StatefulSet and Rollout snippets are what those snippets render', () => {
     const blocks = markedBlocks('run');
     expect(blocks.find((b) => b.target === 'examples/snippets/sync-windows.ts')!.body).toBe(syncWindowsOutput());
     expect(blocks.find((b) => b.target === 'examples/snippets/stateful-set.ts')!.body).toBe(statefulSetOutput());
+    expect(blocks.find((b) => b.target === 'examples/snippets/rollout.ts')!.body).toBe(rolloutOutput());
   });
 
   test('the block after the Helm values snippet is the source of the Application it renders', () => {

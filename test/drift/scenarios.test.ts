@@ -4,7 +4,8 @@ import { parse, stringify } from 'yaml';
 import { applicationText, manifestText, simulatorPerFile } from './support';
 import { buildCheckoutApp } from '../../examples/checkout/app';
 import {
-  Autoscaler, DriftReport, GitOpsApp, HpaManagedDeployment, IgnoreTarget, KnownFieldOwner, LiveScenario, RenderedFile, SafeApplication,
+  Autoscaler, CanaryStep, DriftReport, GitOpsApp, HpaManagedDeployment, HpaManagedRollout, IgnoreTarget, KedaTrigger, KnownFieldOwner, LiveScenario,
+  RenderedFile, RolloutStrategy, SafeApplication,
 } from '../../src';
 import { appProps, newApp } from '../support/app';
 
@@ -28,16 +29,34 @@ function after(report: DriftReport): any {
   return JSON.parse(report.liveAfterApply);
 }
 
+/** A GitOpsApp with one SafeApplication "checkout", to which `add` adds its workloads, rendered. */
+function renderCheckout(add: (app: SafeApplication) => void): RenderedFile[] {
+  const gitops = new GitOpsApp({ outdir: 'dist' });
+  add(new SafeApplication(gitops, 'checkout', appProps()));
+  return gitops.renderFiles();
+}
+
 /** A GitOpsApp with one SafeApplication "checkout" and an HpaManagedDeployment "checkout-web", rendered. */
 function renderHpaManaged(autoscaler: Autoscaler): RenderedFile[] {
-  const gitops = new GitOpsApp({ outdir: 'dist' });
-  const app = new SafeApplication(gitops, 'checkout', appProps());
-  new HpaManagedDeployment(app, 'web', {
+  return renderCheckout((app) => new HpaManagedDeployment(app, 'web', {
     metadata: { name: 'checkout-web' },
     autoscaler,
     containers: [{ name: 'web', image: 'registry.acme.internal/payments/checkout:1.42.0', portNumber: 8080 }],
-  });
-  return gitops.renderFiles();
+  }));
+}
+
+/** The live object of a workload last applied with `spec.replicas` set (so last-applied has it), then changed by `scenario`. */
+function liveOnceWithReplicas(desired: string, replicas: number, scenario: LiveScenario): string {
+  const old = parse(desired);
+  old.spec.replicas = replicas;
+  return scenario.liveFrom(stringify(old));
+}
+
+/** The Application named `name` among `files`, without the ignoreDifferences entries `drop` selects (all by default). */
+function applicationWithout(files: readonly RenderedFile[], name: string, drop: (entry: any) => boolean = () => true): string {
+  const application = parse(applicationText(files, name));
+  application.spec.ignoreDifferences = (application.spec.ignoreDifferences ?? []).filter((e: any) => !drop(e));
+  return stringify(application);
 }
 
 // Rendering happens in beforeAll, not in the describe body: a render that throws then fails these tests.
@@ -206,6 +225,112 @@ describe('other autoscalers', () => {
   });
 });
 
+/** A GitOpsApp with one SafeApplication "checkout" and an HpaManagedRollout "checkout-web", rendered. */
+function renderHpaManagedRollout(autoscaler: Autoscaler): RenderedFile[] {
+  return renderCheckout((app) => new HpaManagedRollout(app, 'web', {
+    metadata: { name: 'checkout-web' },
+    autoscaler,
+    strategy: RolloutStrategy.canary({ steps: [CanaryStep.weight(25), CanaryStep.pause()] }),
+    containers: [{ name: 'web', image: 'registry.acme.internal/payments/checkout:1.42.0', portNumber: 8080 }],
+  }));
+}
+
+describe('an Argo Rollout whose replicas an HPA or KEDA owns (HpaManagedRollout)', () => {
+  let hpaFiles: RenderedFile[];
+  let kedaFiles: RenderedFile[];
+  beforeAll(() => {
+    hpaFiles = renderHpaManagedRollout(Autoscaler.hpa({ minReplicas: 3, maxReplicas: 12, cpuUtilizationPercent: 70 }));
+    kedaFiles = renderHpaManagedRollout(Autoscaler.keda({
+      minReplicaCount: 0,
+      maxReplicaCount: 12,
+      triggers: [KedaTrigger.prometheus({ serverAddress: 'http://prometheus.monitoring.svc:9090', query: 'sum(rate(http_requests_total[2m]))', threshold: 50 })],
+    }));
+  });
+
+  test('the HPA scales the Rollout to 8: Synced, and the next sync keeps 8', () => {
+    const report = run(hpaFiles, 'Rollout', 'checkout-web', LiveScenario.hpaScales(8));
+    expect(report.outOfSync).toBe(false);
+    expect(report.selfHealReverts).toEqual([]);
+    expect(report.applyReverts).toEqual([]);
+    expect(report.keptIgnored).toEqual([REPLICAS]);
+    expect(after(report).spec.replicas).toBe(8);
+  });
+
+  test('KEDA scales the Rollout to zero: Synced, and the next sync keeps 0', () => {
+    const report = run(kedaFiles, 'Rollout', 'checkout-web', LiveScenario.kedaScalesToZero());
+    expect(report.outOfSync).toBe(false);
+    expect(report.keptIgnored).toEqual([REPLICAS]);
+    expect(after(report).spec.replicas).toBe(0);
+  });
+
+  describe('migrated from a Rollout with replicas: 3 in Git', () => {
+    // The Rollout was last applied with replicas: 3; the HPA then scaled it to 8; Git now renders it without replicas.
+    let desired: string;
+    let live: string;
+    beforeAll(() => {
+      desired = manifestText(hpaFiles, 'Rollout', 'checkout-web');
+      live = liveOnceWithReplicas(desired, 3, LiveScenario.hpaScales(8));
+    });
+
+    test('with the library\'s ignore rule: Synced, and 8 is kept (no scale to 1)', () => {
+      const report = sim().simulateDrift({ application: applicationText(hpaFiles, 'checkout'), desired, live });
+      expect(report.outOfSync).toBe(false);
+      expect(report.applyReverts).toEqual([]);
+      expect(after(report).spec.replicas).toBe(8);
+    });
+
+    test('without the ignore rule: OutOfSync, and self-heal scales the Rollout to 1, fighting the HPA', () => {
+      const report = sim().simulateDrift({ application: applicationWithout(hpaFiles, 'checkout'), desired, live });
+      expect(report.outOfSync).toBe(true);
+      expect(report.differences).toEqual([REPLICAS]);
+      expect(report.selfHealReverts).toEqual([REPLICAS]);
+      expect(after(report).spec.replicas).toBe(1);
+    });
+  });
+
+  test('a hand-written Rollout that keeps replicas: 3 and has no ignore rule: OutOfSync, and self-heal reverts the HPA\'s 8 to 3', () => {
+    const rollout = parse(manifestText(hpaFiles, 'Rollout', 'checkout-web'));
+    rollout.spec.replicas = 3;
+    const desired = stringify(rollout);
+    const report = sim().simulateDrift({ application: applicationWithout(hpaFiles, 'checkout'), desired, live: LiveScenario.hpaScales(8).liveFrom(desired) });
+    expect(report.outOfSync).toBe(true);
+    expect(report.selfHealReverts).toEqual([REPLICAS]);
+    expect(after(report).spec.replicas).toBe(3);
+  });
+});
+
+describe('the Deployment an HpaManagedRollout references with workloadRef', () => {
+  let files: RenderedFile[];
+  beforeAll(() => {
+    files = renderCheckout((app) => new HpaManagedRollout(app, 'api', {
+      metadata: { name: 'checkout-api' },
+      workloadRef: { deploymentMetadata: { name: 'checkout-api-template' } },
+      autoscaler: Autoscaler.hpa({ maxReplicas: 6, cpuUtilizationPercent: 70 }),
+      strategy: RolloutStrategy.blueGreen({ activeService: 'checkout-api' }),
+      containers: [{ name: 'api', image: 'registry.acme.internal/payments/api:2.0.0', portNumber: 8080 }],
+    }));
+  });
+
+  test('Argo Rollouts scales it to zero: Synced, and the next sync keeps 0', () => {
+    const report = run(files, 'Deployment', 'checkout-api-template', LiveScenario.argoRolloutsScalesDown());
+    expect(report.outOfSync).toBe(false);
+    expect(report.keptIgnored).toEqual([REPLICAS]);
+    expect(after(report).spec.replicas).toBe(0);
+  });
+
+  test('once applied with replicas: 2 and now without, and without the ignore rule: the sync scales it back to 1', () => {
+    // GIVEN the Deployment was last applied with replicas: 2 before the Rollout took over
+    const desired = manifestText(files, 'Deployment', 'checkout-api-template');
+    const live = liveOnceWithReplicas(desired, 2, LiveScenario.argoRolloutsScalesDown());
+    // WHEN the Application keeps only the Rollout's ignore entry
+    const report = sim().simulateDrift({ application: applicationWithout(files, 'checkout', (e) => e.kind === 'Deployment'), desired, live });
+    // THEN self-heal starts a pod of the old template beside the Rollout's
+    expect(report.outOfSync).toBe(true);
+    expect(report.selfHealReverts).toEqual([REPLICAS]);
+    expect(after(report).spec.replicas).toBe(1);
+  });
+});
+
 describe('the classic incident, without this library', () => {
   // A plain Application (automated prune and selfHeal, no ignoreDifferences) and a Deployment with
   // replicas: 3, built with cdk8s and cdk8s-plus only.
@@ -250,9 +375,7 @@ describe('migrating a Deployment with replicas: 3 in Git to HpaManagedDeployment
   beforeAll(() => {
     files = renderHpaManaged(Autoscaler.hpa({ minReplicas: 3, maxReplicas: 12, cpuUtilizationPercent: 70 }));
     desired = manifestText(files, 'Deployment', 'checkout-web');
-    const old = parse(desired);
-    old.spec.replicas = 3;
-    live = LiveScenario.hpaScales(8).liveFrom(stringify(old));
+    live = liveOnceWithReplicas(desired, 3, LiveScenario.hpaScales(8));
   });
 
   test('the old live object really carries replicas: 3 in last-applied and 8 in spec', () => {

@@ -57,6 +57,7 @@ function workloadsBreakingEveryRule(): Manifest[] {
   return [
     { ...scaled, spec: { ...(scaled.spec as object), replicas: 2 } },
     { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web', namespace: 'checkout' }, spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 5 } },
+    { apiVersion: 'keda.sh/v1alpha1', kind: 'ScaledObject', metadata: { name: 'web-keda', namespace: 'checkout' }, spec: { scaleTargetRef: { name: 'web' }, minReplicaCount: 0 } },
     { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'migrate', namespace: 'checkout', annotations: { 'argocd.argoproj.io/sync-wave': '0' } }, spec: { activeDeadlineSeconds: 60 } },
     { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'hook', namespace: 'checkout', annotations: { 'argocd.argoproj.io/hook': 'PreSync' } }, spec: {} },
   ];

@@ -313,3 +313,83 @@ describe('SA101 replicas-on-autoscaled-workload', () => {
     expectFindings(findings, web, ['SA101 /spec/replicas']);
   });
 });
+
+describe('SA101 on Argo Rollouts and KEDA ScaledObjects', () => {
+  /** The argoproj.io Rollout `name` with an inline pod template and `overrides` merged in. */
+  function rollout(name: string, overrides: Overrides = {}): Manifest {
+    return manifest('argoproj.io/v1alpha1', 'Rollout', name, modified({
+      spec: { strategy: { canary: { steps: [{ setWeight: 20 }, { pause: {} }] } }, template: { spec: { containers: [{ name, image: `acme.internal/${name}:1.0.0` }] } } },
+    }, overrides));
+  }
+  const ROLLOUT_REF = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: 'web' };
+
+  test('fails when an HPA scales a Rollout that declares replicas', () => {
+    // GIVEN
+    const app = safeApplication();
+    const web = rollout('web', { spec: { replicas: 4 } });
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, [web, hpa('web', 'web', { spec: { scaleTargetRef: ROLLOUT_REF } })], app);
+    // THEN
+    expect(findings.map((f) => [f.rule.id, f.path, f.object, f.message])).toEqual([
+      ['SA101', '/spec/replicas', web, 'Rollout declares replicas 4, but HorizontalPodAutoscaler web scales it'],
+    ]);
+  });
+
+  test('passes when an HPA scales a Rollout that declares no replicas', () => {
+    const app = safeApplication();
+    const findings = findingsOf(replicasOnAutoscaledWorkload, [rollout('web'), hpa('web', 'web', { spec: { scaleTargetRef: ROLLOUT_REF } })], app);
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when the HPA scales the Rollout web and the Deployment web declares replicas', () => {
+    // GIVEN the group and kind tell the two apart
+    const app = safeApplication();
+    const findings = findingsOf(replicasOnAutoscaledWorkload, [deploymentWithReplicas('web'), rollout('web'), hpa('web', 'web', { spec: { scaleTargetRef: ROLLOUT_REF } })], app);
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when a KEDA ScaledObject scales a Rollout that declares replicas', () => {
+    // GIVEN
+    const app = safeApplication();
+    const web = rollout('web', { spec: { replicas: 2 } });
+    const scaled = manifest('keda.sh/v1alpha1', 'ScaledObject', 'web', { spec: { scaleTargetRef: ROLLOUT_REF, minReplicaCount: 0, maxReplicaCount: 10 } });
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, [scaled, web], app);
+    // THEN
+    expect(findings.map((f) => [f.rule.id, f.object, f.message])).toEqual([['SA101', web, 'Rollout declares replicas 2, but ScaledObject web scales it']]);
+  });
+
+  test('fails when a Rollout scales down, through workloadRef, a Deployment that declares replicas', () => {
+    // GIVEN the Rollout api references the Deployment api with scaleDown onsuccess
+    const app = safeApplication();
+    const api = deploymentWithReplicas('api');
+    const ro = rollout('api', { spec: { template: undefined, workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api', scaleDown: 'onsuccess' } } });
+    // WHEN
+    const findings = findingsOf(replicasOnAutoscaledWorkload, [api, ro], app);
+    // THEN
+    expect(findings.map((f) => [f.rule.id, f.object, f.message])).toEqual([
+      ['SA101', api, 'Deployment declares replicas 3, but Rollout api (workloadRef, scaleDown onsuccess) scales it'],
+    ]);
+  });
+
+  test('fails even when the referenced Deployment declares 0: Argo Rollouts scales it back up when the Rollout fails', () => {
+    const app = safeApplication();
+    const api = deploymentWithReplicas('api', { spec: { replicas: 0 } });
+    const ro = rollout('api', { spec: { template: undefined, workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api', scaleDown: 'progressively' } } });
+    expect(findingsOf(replicasOnAutoscaledWorkload, [api, ro], app).map((f) => [f.rule.id, f.object])).toEqual([['SA101', api]]);
+  });
+
+  test('passes when the workloadRef leaves the Deployment alone (scaleDown never, or no scaleDown)', () => {
+    const app = safeApplication();
+    for (const scaleDown of ['never', undefined]) {
+      const ro = rollout('api', { spec: { template: undefined, workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api', scaleDown } } });
+      expect(findingsOf(replicasOnAutoscaledWorkload, [deploymentWithReplicas('api'), ro], app)).toEqual([]);
+    }
+  });
+
+  test('passes when a Rollout of another API group has a workloadRef', () => {
+    const app = safeApplication();
+    const ro = rollout('api', { apiVersion: 'acme.internal/v1', spec: { template: undefined, workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api', scaleDown: 'onsuccess' } } });
+    expect(findingsOf(replicasOnAutoscaledWorkload, [deploymentWithReplicas('api'), ro], app)).toEqual([]);
+  });
+});

@@ -295,3 +295,73 @@ describe('SA102 on StatefulSets', () => {
     expect(findings[0].object).toBe(db);
   });
 });
+
+describe('SA102 on Argo Rollouts and KEDA ScaledObjects', () => {
+  const rolloutEntry = { group: 'argoproj.io', kind: 'Rollout', name: 'web', namespace: 'checkout', jsonPointers: ['/spec/replicas'] };
+  /** The Rollout web (no replicas) and an autoscaler of `kind` that scales it. */
+  function autoscaledRollout(kind: 'HorizontalPodAutoscaler' | 'ScaledObject'): { web: Manifest; resources: Manifest[] } {
+    const web = manifest('argoproj.io/v1alpha1', 'Rollout', 'web', { spec: { template: { spec: { containers: [{ name: 'web', image: 'acme.internal/web:1.0.0' }] } } } });
+    const scaleTargetRef = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: 'web' };
+    const owner = kind === 'HorizontalPodAutoscaler'
+      ? manifest('autoscaling/v2', kind, 'web', { spec: { scaleTargetRef, minReplicas: 2, maxReplicas: 10 } })
+      : manifest('keda.sh/v1alpha1', kind, 'web', { spec: { scaleTargetRef, minReplicaCount: 0, maxReplicaCount: 10 } });
+    return { web, resources: [web, owner] };
+  }
+
+  test.each(['HorizontalPodAutoscaler', 'ScaledObject'] as const)('fails when a %s scales a Rollout the Application does not ignore', (kind) => {
+    // GIVEN an Application without ignoreDifferences
+    const { web, resources } = autoscaledRollout(kind);
+    // WHEN
+    const findings = findingsOf(autoscaledWithoutIgnore, resources, safeApplication());
+    // THEN
+    expect(findings.map((f) => [f.rule.id, f.object, f.message])).toEqual([
+      ['SA102', web, `${kind} web scales it, but Application checkout has no ignoreDifferences entry for its /spec/replicas`],
+    ]);
+  });
+
+  test.each(['HorizontalPodAutoscaler', 'ScaledObject'] as const)('passes when a %s scales a Rollout whose /spec/replicas the Application ignores', (kind) => {
+    const { resources } = autoscaledRollout(kind);
+    expect(findingsOf(autoscaledWithoutIgnore, resources, appIgnoring(rolloutEntry))).toEqual([]);
+  });
+
+  test('fails when the entry for the Rollout names the apps group', () => {
+    const { web, resources } = autoscaledRollout('HorizontalPodAutoscaler');
+    const findings = findingsOf(autoscaledWithoutIgnore, resources, appIgnoring({ ...rolloutEntry, group: 'apps' }));
+    expect(findings.map((f) => [f.rule.id, f.object])).toEqual([['SA102', web]]);
+  });
+
+  test('fails when the Rollout is ignored but RespectIgnoreDifferences=true is not set', () => {
+    const { web, resources } = autoscaledRollout('ScaledObject');
+    const app = safeApplication({ spec: { ignoreDifferences: [rolloutEntry], syncPolicy: { syncOptions: WITHOUT_RESPECT } } });
+    const findings = findingsOf(autoscaledWithoutIgnore, resources, app);
+    expect(findings.map((f) => [f.rule.id, f.object, f.message])).toEqual([
+      ['SA102', web, 'ScaledObject web scales it, and its /spec/replicas is ignored, but without RespectIgnoreDifferences=true a sync still applies the Git value'],
+    ]);
+  });
+
+  describe('the Deployment a Rollout references with workloadRef', () => {
+    const api = () => deployment('api');
+    const ro = manifest('argoproj.io/v1alpha1', 'Rollout', 'api', {
+      spec: { workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api', scaleDown: 'onsuccess' } },
+    });
+    const apiEntry = { group: 'apps', kind: 'Deployment', name: 'api', namespace: 'checkout' };
+
+    test('fails when the Application does not ignore the Deployment\'s /spec/replicas', () => {
+      const deploy = api();
+      const findings = findingsOf(autoscaledWithoutIgnore, [deploy, ro], safeApplication());
+      expect(findings.map((f) => [f.rule.id, f.object, f.message])).toEqual([
+        ['SA102', deploy, 'Rollout api (workloadRef, scaleDown onsuccess) scales it, but Application checkout has no ignoreDifferences entry for its /spec/replicas'],
+      ]);
+    });
+
+    test('passes when the Application ignores the Deployment\'s /spec/replicas', () => {
+      expect(findingsOf(autoscaledWithoutIgnore, [api(), ro], appIgnoring({ ...apiEntry, jsonPointers: ['/spec/replicas'] }))).toEqual([]);
+    });
+
+    test('fails when the entry only names the HPA controller\'s field manager, which is not who scales it down', () => {
+      const deploy = api();
+      const findings = findingsOf(autoscaledWithoutIgnore, [deploy, ro], appIgnoring({ ...apiEntry, managedFieldsManagers: ['kube-controller-manager'] }));
+      expect(findings.map((f) => [f.rule.id, f.object])).toEqual([['SA102', deploy]]);
+    });
+  });
+});

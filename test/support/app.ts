@@ -4,6 +4,7 @@ import { join, relative } from 'path';
 import { ApiObject } from 'cdk8s';
 import { parse } from 'yaml';
 import { ArgoProject, GitOpsApp, GitOpsAppProps, SafeApplication, SafeApplicationProps } from '../../src';
+import { Manifest } from '../../src/core/manifest';
 
 /** Props of a valid SafeApplication, for tests to override. */
 export function appProps(overrides: Partial<SafeApplicationProps> = {}): SafeApplicationProps {
@@ -32,6 +33,14 @@ export function addConfigMap(scope: SafeApplication, name: string, namespace?: s
     metadata: { name, ...(namespace ? { namespace } : {}) },
     data: { key: 'value' },
   });
+}
+
+/** The manifests `app` deploys, and its Application, as the audit reads them. */
+export function renderedForAudit(app: SafeApplication): { application: Manifest; resources: Manifest[] } {
+  const resources = app.node.findAll()
+    .filter((c): c is ApiObject => ApiObject.isApiObject(c) && c !== ApiObject.of(app))
+    .map((o) => o.toJson() as Manifest);
+  return { application: applicationOf(app), resources };
 }
 
 /** The rendered Application manifest of `app`. */

@@ -96,6 +96,24 @@ export function pairingBomb(pairs = 17_000): Record<string, string> {
   };
 }
 
+/**
+ * `triples` Deployments that declare replicas, each referenced by an Argo Rollout through workloadRef (scaleDown
+ * onsuccess) that also declares replicas, and an HPA scaling each Rollout, in one file an Application deploys (about
+ * 4.8 MB at 9,000): every Deployment and every Rollout is an SA101 and an SA102 finding.
+ */
+export function rolloutPairingBomb(triples = 9_000): Record<string, string> {
+  const docs: string[] = [];
+  for (let i = 0; i < triples; i++) {
+    docs.push(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"w${i}","namespace":"pairs"},"spec":{"replicas":2}}`);
+    docs.push(`{"apiVersion":"argoproj.io/v1alpha1","kind":"Rollout","metadata":{"name":"w${i}","namespace":"pairs"},"spec":{"replicas":2,"workloadRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"w${i}","scaleDown":"onsuccess"}}}`);
+    docs.push(`{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler","metadata":{"name":"w${i}","namespace":"pairs"},"spec":{"scaleTargetRef":{"apiVersion":"argoproj.io/v1alpha1","kind":"Rollout","name":"w${i}"}}}`);
+  }
+  return {
+    'applications/bombs/app.json': application('pairs', {}),
+    'workloads/pairs/all.yaml': `${docs.join('\n---\n')}\n`,
+  };
+}
+
 /** A `kind: List` of `items` objects of made-up kinds (about 5 MB at 175,000), in a folder no Application deploys. */
 export function hugeListBomb(items = 175_000): Record<string, string> {
   const lines = ['apiVersion: v1', 'kind: List', 'items:'];

@@ -6,7 +6,7 @@ describe('Autoscaler refusals, in full', () => {
     [
       'minReplicas is 0',
       { minReplicas: 0, maxReplicas: 5, cpuUtilizationPercent: 70 },
-      '[SAFE-019] Autoscaler.hpa: minReplicas is 0; it must be a whole number of at least 1 (scaling an HPA to zero needs an alpha feature gate; use KEDA for that). Fix: use e.g. minReplicas: 2',
+      '[SAFE-019] Autoscaler.hpa: minReplicas is 0; it must be a whole number of at least 1 (scaling an HPA to zero needs an alpha feature gate). Fix: use e.g. minReplicas: 2, or Autoscaler.keda with minReplicaCount: 0 to scale to zero',
     ],
     [
       'maxReplicas is below minReplicas',

@@ -1,5 +1,5 @@
 import * as fc from 'fast-check';
-import { Autoscaler, AutoscalerKind, HpaOptions } from '../../src';
+import { Autoscaler, AutoscalerKind, HpaOptions, KedaTrigger } from '../../src';
 
 describe('Autoscaler.hpa', () => {
   test('keeps the options and defaults minReplicas to 2', () => {
@@ -133,5 +133,62 @@ describe('Autoscaler.hpa properties', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('Autoscaler.keda', () => {
+  const cpu = KedaTrigger.cpuUtilization(70);
+  const prometheus = KedaTrigger.prometheus({ serverAddress: 'http://prometheus.monitoring.svc:9090', query: 'sum(rate(http_requests_total[2m]))', threshold: 50 });
+
+  test('keeps the options and defaults minReplicaCount to 2, not KEDA\'s 0', () => {
+    const autoscaler = Autoscaler.keda({ maxReplicaCount: 10, triggers: [cpu] });
+    expect(autoscaler.kind).toBe(AutoscalerKind.KEDA_SCALED_OBJECT);
+    expect(autoscaler.ownerName).toBeUndefined();
+    expect(autoscaler.hpaOptions).toBeUndefined();
+    expect(autoscaler.kedaOptions).toEqual({ minReplicaCount: 2, maxReplicaCount: 10, triggers: [cpu] });
+  });
+
+  test('allows minReplicaCount 0 when a trigger can wake the workload from zero', () => {
+    expect(Autoscaler.keda({ minReplicaCount: 0, maxReplicaCount: 1, triggers: [cpu, prometheus] }).kedaOptions?.minReplicaCount).toBe(0);
+  });
+
+  test.each([
+    ['minReplicaCount is 0 with CPU and memory triggers only', { minReplicaCount: 0, maxReplicaCount: 5, triggers: [cpu, KedaTrigger.memoryUtilization(80)] },
+      'minReplicaCount is 0; it needs a trigger that can wake the workload from zero, and cpu and memory cannot'],
+    ['minReplicaCount is negative', { minReplicaCount: -1, maxReplicaCount: 5, triggers: [prometheus] }, 'minReplicaCount is -1;'],
+    ['maxReplicaCount is 0', { minReplicaCount: 0, maxReplicaCount: 0, triggers: [prometheus] }, 'maxReplicaCount is 0; it must be a whole number from 1 to 10000'],
+    ['maxReplicaCount is below the default minReplicaCount', { maxReplicaCount: 1, triggers: [cpu] }, 'maxReplicaCount is 1; it must be a whole number from 2'],
+    ['there is no trigger', { maxReplicaCount: 5, triggers: [] }, 'triggers is []; it must hold at least one KedaTrigger'],
+  ])('fails when %s', (_label, options, message) => {
+    expect(() => Autoscaler.keda(options)).toThrow(/^\[SAFE-019\] Autoscaler\.keda: /);
+    expect(() => Autoscaler.keda(options)).toThrow(message);
+  });
+});
+
+describe('KedaTrigger', () => {
+  test('CPU and memory carry the metric type KEDA requires and cannot wake a workload from zero', () => {
+    const memory = KedaTrigger.memoryUtilization(80);
+    expect([memory.type, memory.metricType, memory.metadata, memory.activatesFromZero]).toEqual(['memory', 'Utilization', { value: '80' }, false]);
+  });
+
+  test('cron and custom triggers write their metadata as text, custom keys sorted', () => {
+    const cron = KedaTrigger.cron({ timezone: 'Europe/Berlin', start: '0 8 * * 1-5', end: '0 20 * * 1-5', desiredReplicas: 4 });
+    expect(cron.metadata).toEqual({ timezone: 'Europe/Berlin', start: '0 8 * * 1-5', end: '0 20 * * 1-5', desiredReplicas: '4' });
+    expect(cron.activatesFromZero).toBe(true);
+    const kafka = KedaTrigger.custom('kafka', { topic: 'orders', bootstrapServers: 'kafka:9092', lagThreshold: '10' });
+    expect(Object.keys(kafka.metadata)).toEqual(['bootstrapServers', 'lagThreshold', 'topic']);
+    expect(kafka.metricType).toBeUndefined();
+  });
+
+  test.each([
+    ['a CPU percentage of 0', () => KedaTrigger.cpuUtilization(0), /^\[SAFE-044\] KedaTrigger\.cpuUtilization: percent is 0;/],
+    ['a Prometheus address without a scheme', () => KedaTrigger.prometheus({ serverAddress: 'prometheus:9090', query: 'up', threshold: 1 }), /^\[SAFE-044\] KedaTrigger\.prometheus: serverAddress is "prometheus:9090";/],
+    ['a Prometheus threshold of 0', () => KedaTrigger.prometheus({ serverAddress: 'http://p:9090', query: 'up', threshold: 0 }), /threshold is 0; it must be a finite number greater than 0/],
+    ['a cron start of four fields', () => KedaTrigger.cron({ timezone: 'UTC', start: '0 8 * *', end: '0 20 * * *', desiredReplicas: 2 }), /^\[SAFE-044\] KedaTrigger\.cron: start is "0 8 \* \*";/],
+    ['cron desiredReplicas of 0', () => KedaTrigger.cron({ timezone: 'UTC', start: '0 8 * * *', end: '0 20 * * *', desiredReplicas: 0 }), /desiredReplicas is 0;/],
+    ['a custom type of cpu', () => KedaTrigger.custom('cpu', { value: '70' }), /Fix: use KedaTrigger\.cpuUtilization\(\.\.\.\)$/],
+    ['a custom metadata value that is not text', () => KedaTrigger.custom('kafka', { lagThreshold: 10 as unknown as string }), /metadata\.lagThreshold is 10; it must be a string/],
+  ])('fails on %s', (_label, make, message) => {
+    expect(make).toThrow(message);
   });
 });

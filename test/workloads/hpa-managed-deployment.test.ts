@@ -2,7 +2,7 @@ import { ApiObject, Chart, JsonPatch, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import * as fc from 'fast-check';
-import { Autoscaler, GitOpsApp, HpaManagedDeployment, SafeApplication } from '../../src';
+import { Autoscaler, GitOpsApp, HpaManagedDeployment, KedaTrigger, SafeApplication } from '../../src';
 import { autoscalerOf, scaler } from '../properties/support';
 import { applicationOf, appProps, newApp } from '../support/app';
 import { crdErrors } from '../support/crd';
@@ -155,6 +155,35 @@ describe('HpaManagedDeployment with an autoscaler defined elsewhere', () => {
     expect(kubeErrors(deployment)).toEqual([]);
     expect(crdErrors('application', '3.5', application)).toEqual([]);
     expect(() => gitops.renderFiles()).not.toThrow();
+  });
+});
+
+describe('HpaManagedDeployment with a KEDA ScaledObject it creates', () => {
+  test('renders a keda.sh/v1alpha1 ScaledObject named like the Deployment, targeting it, and one ignore entry', () => {
+    // GIVEN
+    const { app, gitops } = newApp();
+    // WHEN
+    const web = webDeployment(app, 'web', Autoscaler.keda({ minReplicaCount: 1, maxReplicaCount: 8, triggers: [KedaTrigger.cpuUtilization(65)] }), 'checkout-web');
+    // THEN
+    const scaled = web.scaledObject!.toJson();
+    expect([scaled.apiVersion, scaled.kind, scaled.metadata.name]).toEqual(['keda.sh/v1alpha1', 'ScaledObject', 'checkout-web']);
+    expect(scaled.spec).toEqual({
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'checkout-web' },
+      minReplicaCount: 1,
+      maxReplicaCount: 8,
+      triggers: [{ type: 'cpu', metricType: 'Utilization', metadata: { value: '65' } }],
+    });
+    expect(web.hpa).toBeUndefined();
+    expect(ApiObject.of(web).toJson().spec.replicas).toBeUndefined();
+    expect(applicationOf(app).spec.ignoreDifferences).toEqual([replicasEntry('checkout-web')]);
+    expect(gitops.renderFiles().map((f) => f.path)).toContain('workloads/checkout/ScaledObject.checkout-web.k8s.yaml');
+  });
+
+  test('fails at synth when an escape hatch adds spec.replicas back (SA101 names the ScaledObject)', () => {
+    const { app, gitops } = newApp();
+    const web = webDeployment(app, 'web', Autoscaler.keda({ maxReplicaCount: 8, triggers: [KedaTrigger.cpuUtilization(65)] }), 'checkout-web');
+    ApiObject.of(web).addJsonPatch(JsonPatch.add('/spec/replicas', 2));
+    expect(() => gitops.renderFiles()).toThrow(/SA101 [^\n]*Deployment payments\/checkout-web[^\n]*ScaledObject checkout-web scales it/);
   });
 });
 

@@ -2,14 +2,13 @@ import { ApiObject, Chart, JsonPatch, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import * as fc from 'fast-check';
-import { Autoscaler, HpaManagedDeployment, HpaManagedStatefulSet, HpaManagedStatefulSetProps, SafeApplication } from '../../src';
+import { Autoscaler, HpaManagedDeployment, HpaManagedStatefulSet, HpaManagedStatefulSetProps, KedaTrigger } from '../../src';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
-import { Manifest } from '../../src/core/manifest';
 import { runRules } from '../../src/rules/engine';
 import { replicasOnAutoscaledWorkload } from '../../src/rules/sa101-replicas-on-autoscaled-workload';
 import { autoscaledWithoutIgnore } from '../../src/rules/sa102-autoscaled-without-ignore';
 import { autoscalerOf, scaler } from '../properties/support';
-import { applicationOf, newApp } from '../support/app';
+import { applicationOf, newApp, renderedForAudit } from '../support/app';
 import { crdErrors } from '../support/crd';
 import { kubeErrors } from '../support/kube';
 
@@ -30,14 +29,6 @@ function cache(
     containers: [{ name: 'cache', image: 'registry.acme.internal/cache:7.2.4', portNumber: 6379 }],
     ...extra,
   });
-}
-
-/** The manifests the app deploys, and its Application, as audit reads them. */
-function rendered(app: SafeApplication): { application: Manifest; resources: Manifest[] } {
-  const resources = app.node.findAll()
-    .filter((c): c is ApiObject => ApiObject.isApiObject(c) && c !== ApiObject.of(app))
-    .map((o) => o.toJson() as Manifest);
-  return { application: applicationOf(app), resources };
 }
 
 describe('a plain cdk8s-plus StatefulSet, for contrast', () => {
@@ -94,7 +85,7 @@ describe('HpaManagedStatefulSet with an HPA', () => {
   });
 
   test('the audit rules SA101 and SA102 find nothing in what it renders', () => {
-    const { application: rendered_, resources } = rendered(app);
+    const { application: rendered_, resources } = renderedForAudit(app);
     const input = { application: rendered_, resources, argoCdVersion: ArgoCdVersion.LATEST };
     const findings = runRules(input, [replicasOnAutoscaledWorkload, autoscaledWithoutIgnore]);
     expect(findings).toEqual([]);
@@ -143,6 +134,30 @@ describe('HpaManagedStatefulSet options', () => {
     // THEN
     expect(applicationOf(app).spec.ignoreDifferences).toEqual([replicasEntry('cache'), { ...replicasEntry('cache'), kind: 'Deployment' }]);
     expect(() => gitops.renderFiles()).not.toThrow();
+  });
+});
+
+describe('HpaManagedStatefulSet with a KEDA ScaledObject it creates', () => {
+  test('the ScaledObject targets apps/v1 StatefulSet and may scale it to zero on an event trigger', () => {
+    // GIVEN
+    const { app, gitops } = newApp();
+    const trigger = KedaTrigger.custom('rabbitmq', { queueName: 'orders', mode: 'QueueLength', value: '20' });
+    // WHEN
+    const store = cache(app, 'cache', Autoscaler.keda({ minReplicaCount: 0, maxReplicaCount: 6, triggers: [trigger] }), 'cache');
+    // THEN
+    const scaled = store.scaledObject!.toJson();
+    expect(scaled.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'cache' });
+    expect([scaled.spec.minReplicaCount, scaled.spec.maxReplicaCount]).toEqual([0, 6]);
+    expect(ApiObject.of(store).toJson().spec.replicas).toBeUndefined();
+    expect(applicationOf(app).spec.ignoreDifferences).toEqual([replicasEntry('cache')]);
+    expect(() => gitops.renderFiles()).not.toThrow();
+  });
+
+  test('fails at synth when an escape hatch adds spec.replicas back (SA101 names the ScaledObject)', () => {
+    const { app, gitops } = newApp();
+    const store = cache(app, 'cache', Autoscaler.keda({ maxReplicaCount: 6, triggers: [KedaTrigger.memoryUtilization(75)] }), 'cache');
+    ApiObject.of(store).addJsonPatch(JsonPatch.add('/spec/replicas', 3));
+    expect(() => gitops.renderFiles()).toThrow(/SA101 [^\n]*StatefulSet payments\/cache[^\n]*ScaledObject cache scales it/);
   });
 });
 
