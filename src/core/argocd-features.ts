@@ -47,7 +47,10 @@ export type ArgoCdFeature =
   | 'respectIgnoreDifferences'
   | 'clientSideApplyMigrationOption'
   | 'applicationPruneDeleteOptions'
-  | 'syncWindowAndOperator';
+  | 'syncWindowAndOperator'
+  | 'gitFilesExclude'
+  | 'rollingSyncDeletionOrder'
+  | 'rollingSyncKeepsAutomatedBlock';
 
 /** One row of the feature table. */
 export interface FeatureRow {
@@ -161,6 +164,31 @@ export const FEATURES: readonly FeatureRow[] = [
     since: release(3, 0),
     source: 'argo-cd #16846 (v3.0.0); SyncWindows.Matches in pkg/apis/application/v1alpha1/types.go; andOperator is in '
       + 'manifests/crds/appproject-crd.yaml from v3.0.0, not at v2.14.21',
+  },
+  {
+    feature: 'gitFilesExclude',
+    description: 'a git files generator entry can be `exclude: true`, so files matching its path are left out; before, the field '
+      + 'is not in the ApplicationSet CRD and is dropped, so what it meant to exclude is generated',
+    since: release(3, 1),
+    source: 'argo-cd #22734 (v3.1.0); generateParamsForGitFiles in applicationset/generators/git.go; `files[].exclude` is in '
+      + 'manifests/crds/applicationset-crd.yaml from v3.1.0, not at v3.0.23',
+    renders: 'spec.generators[].git.files[].exclude',
+  },
+  {
+    feature: 'rollingSyncDeletionOrder',
+    description: '`strategy.deletionOrder: Reverse` deletes a RollingSync ApplicationSet\'s Applications step by step, last step first, '
+      + 'when the ApplicationSet is deleted, whatever its applicationsSync policy allows',
+    since: release(3, 2),
+    source: 'argo-cd #23465 (v3.2.0); PerformReverseDeletion in applicationset/progressivesync/progressive_sync.go at v3.5.1; '
+      + '`strategy.deletionOrder` is in manifests/crds/applicationset-crd.yaml from v3.2.0, not at v3.1.16',
+  },
+  {
+    feature: 'rollingSyncKeepsAutomatedBlock',
+    description: 'under a RollingSync strategy the ApplicationSet controller writes `automated.enabled: false` into each generated '
+      + 'Application and keeps prune and selfHeal; before, it removes the `automated` block. Either way the Applications do not auto-sync',
+    since: release(3, 3),
+    source: 'argo-cd #24507 (v3.3.0); the RollingSync loop of applicationset/controllers/applicationset_controller.go at v3.3.14 '
+      + '(`Automated.Enabled = ptr.To(false)`) and at v3.2.12 (`Automated = nil`)',
   },
 ];
 

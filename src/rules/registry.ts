@@ -12,6 +12,7 @@ import { duplicateApplicationName } from './sa011-duplicate-application-name';
 import { unknownSyncOption } from './sa012-unknown-sync-option';
 import { malformedIgnorePointer } from './sa013-malformed-ignore-pointer';
 import { missingSourcePath } from './sa014-missing-source-path';
+import { applicationSetDeletesApplications } from './sa015-application-set-deletes-applications';
 import { replicasOnAutoscaledWorkload } from './sa101-replicas-on-autoscaled-workload';
 import { autoscaledWithoutIgnore } from './sa102-autoscaled-without-ignore';
 import { jobInSyncWave } from './sa103-job-in-sync-wave';
@@ -43,6 +44,7 @@ export const ALL_RULES: readonly Rule[] = [
   unknownSyncOption,
   malformedIgnorePointer,
   missingSourcePath,
+  applicationSetDeletesApplications,
   replicasOnAutoscaledWorkload,
   autoscaledWithoutIgnore,
   jobInSyncWave,

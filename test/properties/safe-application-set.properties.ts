@@ -91,7 +91,7 @@ describe('SafeApplicationSet properties (list generator)', () => {
       expect([spec.goTemplate, spec.goTemplateOptions]).toEqual([true, ['missingkey=error']]);
       const sorted = i.elements.map((e) => Object.fromEntries(Object.keys(e).sort().map((k) => [k, e[k]])));
       expect(spec.generators).toEqual([{ list: { elements: sorted } }]);
-      expect(spec.syncPolicy).toEqual({ preserveResourcesOnDeletion: (i.deletionPolicy ?? DeletionPolicy.ORPHAN) === DeletionPolicy.ORPHAN });
+      expect(spec.syncPolicy).toEqual({ applicationsSync: 'create-update', preserveResourcesOnDeletion: (i.deletionPolicy ?? DeletionPolicy.ORPHAN) === DeletionPolicy.ORPHAN });
       expect(spec.ignoreApplicationDifferences).toEqual([{ jsonPointers: ['/spec/syncPolicy/automated'] }]);
       // THEN the template carries the hardened policy of the release
       const t: Doc = spec.template;
