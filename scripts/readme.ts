@@ -4,7 +4,7 @@ import { join } from 'path';
 import { buildCheckoutApp } from '../examples/checkout/app';
 import { simulateIncident } from '../examples/checkout/incident';
 import { mistakesText } from '../examples/mistakes';
-import { helmValuesOutput, kustomizeOptionsOutput, statefulSetOutput, syncWindowsOutput } from '../examples/snippets/outputs';
+import { gitFleetOutput, helmValuesOutput, kustomizeOptionsOutput, statefulSetOutput, syncWindowsOutput } from '../examples/snippets/outputs';
 import { errorTable } from '../src/core/error-meanings';
 
 async function main() {
@@ -14,6 +14,7 @@ async function main() {
   const runs: Record<string, () => Promise<string>> = {
     'examples/checkout/incident.ts': simulateIncident,
     'examples/mistakes.ts': async () => mistakesText(),
+    'examples/snippets/git-fleet.ts': async () => gitFleetOutput(),
     'examples/snippets/helm-values.ts': async () => helmValuesOutput(),
     'examples/snippets/kustomize-options.ts': async () => kustomizeOptionsOutput(),
     'examples/snippets/stateful-set.ts': async () => statefulSetOutput(),
