@@ -3,6 +3,7 @@ import { Construct, IConstruct } from 'constructs';
 import { ApplicationSetCluster } from './application-set-cluster';
 import { ApplicationSetGenerator } from './application-set-generator';
 import { RollingSyncOptions, RollingSyncStep } from './rolling-sync';
+import { renderApplicationSetRunbook } from '../application/runbook';
 import { SafeApplication } from '../application/safe-application';
 import { featureRow, releaseName } from '../core/argocd-features';
 import { ArgoCdVersion } from '../core/argocd-version';
@@ -237,6 +238,10 @@ export interface SafeApplicationSetProps {
  *   created afterwards. Only `automated` is ignored, not all of `/spec/syncPolicy` as in the Argo CD docs'
  *   example, because that would also freeze sync options and retry, e.g. keep RespectIgnoreDifferences from
  *   reaching existing Applications when an ignore rule is added (argo-cd #22832).
+ *
+ * With `rollingSync` the controller has already turned auto-sync off in every generated Application: there is
+ * nothing to suspend, and auto-sync must not be turned back on by hand. A GitOpsApp writes both cases, and the
+ * controller settings `applicationsSync` and `rollingSync` need, to `runbooks/ApplicationSet.<name>.md`.
  *
  * ```sh
  * argocd app set argocd/eu-checkout --sync-policy none        # suspend; the ApplicationSet leaves it alone
@@ -639,7 +644,8 @@ export class SafeApplicationSet extends Chart {
 
   /**
    * In a GitOpsApp, a set that no SafeApplication deploys goes next to its project's Applications
-   * (`applications/<project>/ApplicationSet.<name>`), where the project's app-of-apps root deploys it.
+   * (`applications/<project>/ApplicationSet.<name>`), where the project's app-of-apps root deploys it, with its
+   * runbook (`runbooks/ApplicationSet.<name>.md`: the controller settings it needs, break-glass on one Application).
    * Inside a SafeApplication it is one of that app's workloads instead.
    * @internal
    */
@@ -649,7 +655,28 @@ export class SafeApplicationSet extends Chart {
         return [];
       }
     }
-    return [{ path: `${layout.applicationsFolder(this.projectName)}/ApplicationSet.${this.applicationSetName}${layout.extension}`, manifest: this.resource.toJson() }];
+    return [
+      { path: `${layout.applicationsFolder(this.projectName)}/ApplicationSet.${this.applicationSetName}${layout.extension}`, manifest: this.resource.toJson() },
+      { path: `${layout.runbooksFolder}/ApplicationSet.${this.applicationSetName}.md`, text: this._runbook() },
+    ];
+  }
+
+  /**
+   * The operations runbook of this ApplicationSet: the controller settings its policy needs, and break-glass on one
+   * of its Applications.
+   * @internal
+   */
+  public _runbook(): string {
+    const spec = (this.resource.toJson() as Manifest).spec as Manifest;
+    const template = (spec.template as Manifest).spec as Manifest;
+    return renderApplicationSetRunbook({
+      name: this.applicationSetName,
+      applicationNamespace: this.applicationNamespace,
+      applicationsSync: this.applicationsSync,
+      rollingSync: this.rollingSync !== undefined,
+      cascades: hardenedFinalizers(this.deletionPolicy) !== undefined,
+      syncPolicy: template.syncPolicy as Record<string, unknown>,
+    });
   }
 }
 
