@@ -173,7 +173,7 @@ export function renderApplicationSetRunbook(f: ApplicationSetRunbookFacts): stri
     'ApplicationSet. Check both:',
     '',
     '```sh',
-    `kubectl -n argocd get configmap argocd-cmd-params-cm -o jsonpath='{.data.applicationsetcontroller\\.policy}{"|"}{.data.applicationsetcontroller\\.enable\\.policy\\.override}{"\\n"}'`,
+    'kubectl -n argocd get configmap argocd-cmd-params-cm -o jsonpath=\'{.data.applicationsetcontroller\\.policy}{"|"}{.data.applicationsetcontroller\\.enable\\.policy\\.override}{"\\n"}\'',
     '```',
     '',
     '`|` alone, or `<policy>|true`, is what this ApplicationSet needs.',
@@ -186,7 +186,7 @@ export function renderApplicationSetRunbook(f: ApplicationSetRunbookFacts): stri
       'auto-syncs at once.',
       '',
       '```sh',
-      `kubectl -n argocd get configmap argocd-cmd-params-cm -o jsonpath='{.data.applicationsetcontroller\\.enable\\.progressive\\.syncs}{"\\n"}'`,
+      'kubectl -n argocd get configmap argocd-cmd-params-cm -o jsonpath=\'{.data.applicationsetcontroller\\.enable\\.progressive\\.syncs}{"\\n"}\'',
       '```',
     );
   }
@@ -226,7 +226,7 @@ export function renderApplicationSetRunbook(f: ApplicationSetRunbookFacts): stri
     return lines.join('\n');
   }
   lines.push(
-    `The ApplicationSet ignores each Application's \`/spec/syncPolicy/automated\`, so auto-sync of one of them can be`,
+    'The ApplicationSet ignores each Application\'s `/spec/syncPolicy/automated`, so auto-sync of one of them can be',
     'turned off by hand and the controller does not turn it back on:',
     '',
     '```sh',

@@ -171,8 +171,8 @@ export const FEATURES: readonly FeatureRow[] = [
       + 'is not in the ApplicationSet CRD and is dropped, so what it meant to exclude is generated',
     since: release(3, 1),
     source: 'argo-cd #22734 (v3.1.0); generateParamsForGitFiles in applicationset/generators/git.go; `files[].exclude` is in '
-      + 'manifests/crds/applicationset-crd.yaml from v3.1.0, not at v3.0.23',
-    renders: 'spec.generators[].git.files[].exclude',
+      + 'manifests/crds/applicationset-crd.yaml from v3.1.0, not at v3.0.23; SafeApplicationSet refuses it for older releases '
+      + '(leaving it out would generate the excluded files)',
   },
   {
     feature: 'rollingSyncDeletionOrder',

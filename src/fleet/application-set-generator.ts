@@ -371,9 +371,9 @@ export class ApplicationSetGenerator {
    * The Argo CD features this generator's output needs, with the prop that asks for each.
    * @internal
    */
-  public _features(): { readonly feature: ArgoCdFeature; readonly what: string }[] {
+  public _features(): { readonly feature: ArgoCdFeature; readonly what: string; readonly field: string }[] {
     return this._gitSources().some((s) => s.excludesFiles)
-      ? [{ feature: 'gitFilesExclude', what: 'a git files generator with exclude' }] : [];
+      ? [{ feature: 'gitFilesExclude', what: 'a git files generator with exclude', field: 'spec.generators[].git.files[].exclude' }] : [];
   }
 
   /**

@@ -507,11 +507,11 @@ export class SafeApplicationSet extends Chart {
             'leave the generator\'s revision out, so that it reads targetRevision');
         }
       }
-      for (const { feature, what } of g._features()) {
+      for (const { feature, what, field } of g._features()) {
         const row = featureRow(feature);
         if (!this.argoCdVersion.isAtLeast(row.since.major, row.since.minor)) {
           throw badValue(ErrorCode.UNKNOWN_VERSION, this, `generators[${gi}]`, what,
-            `needs Argo CD ${releaseName(row.since)} or newer (${row.renders ?? row.feature}); Argo CD ${this.argoCdVersion.version} drops the field and generates what it should leave out`,
+            `needs Argo CD ${releaseName(row.since)} or newer (${field}); Argo CD ${this.argoCdVersion.version} drops the field and generates what it should leave out`,
             `upgrade Argo CD to ${releaseName(row.since)} and set argoCdVersion, or narrow include so that it matches only the files wanted`);
         }
       }

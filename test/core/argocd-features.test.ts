@@ -64,6 +64,9 @@ describe('the feature table', () => {
     clientSideApplyMigrationOption: '3.1',
     applicationPruneDeleteOptions: '3.4',
     syncWindowAndOperator: '3.0',
+    gitFilesExclude: '3.1',
+    rollingSyncDeletionOrder: '3.2',
+    rollingSyncKeepsAutomatedBlock: '3.3',
   };
 
   test('has one row per feature, with the first release its sources show', () => {
