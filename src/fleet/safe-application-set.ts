@@ -9,7 +9,7 @@ import { featureRow, releaseName } from '../core/argocd-features';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { badValue, ErrorCode, ErrorCodeValue } from '../core/errors';
 import { Manifest } from '../core/manifest';
-import { isDns1123Label, isLabelValue, isQualifiedName } from '../core/names';
+import { isDns1123Label, isGitRepoUrl, isLabelValue, isQualifiedName } from '../core/names';
 import { floatingRevisionProblem } from '../core/revisions';
 import { suppressionKey } from '../core/suppressions';
 import { toJson_ApplicationSpec } from '../imports/application-argoproj.io';
@@ -501,6 +501,11 @@ export class SafeApplicationSet extends Chart {
   private checkGitSources(): void {
     this.generatorList.forEach((g, gi) => {
       for (const source of g._gitSources()) {
+        if (source.repoUrl === undefined && !isGitRepoUrl(this.repoUrl)) {
+          throw badValue(ErrorCode.INVALID_URL, this, `generators[${gi}]`, this.repoUrl,
+            'is the repository a git generator without repoUrl reads, and is no Git repository (an OCI registry has no folders to list)',
+            'give the git generator the repoUrl of the Git repository it reads');
+        }
         if (source.revision !== undefined && (source.repoUrl ?? this.repoUrl) === this.repoUrl && source.revision !== this.targetRevision) {
           throw badValue(ErrorCode.INVALID_REVISION, this, `generators[${gi}].revision`, source.revision,
             `differs from targetRevision ${JSON.stringify(this.targetRevision)} of the same repository: the generator would find folders at one revision that the Applications deploy from another, where they may not exist`,

@@ -79,6 +79,8 @@ describe('SafeApplicationSet with a git directory generator', () => {
     ['the prefixed generator is read without its prefix', {
       generators: [ApplicationSetGenerator.gitDirectories({ include: ['apps/*'], pathParamPrefix: 'app' })],
     }, /reads the parameter "path\.basenameNormalized", but in generator 0 the git directories generator gives only app\.path/],
+    ['the generator would read the set\'s OCI repository', { repoUrl: 'oci://registry.acme.internal/charts' },
+      /^\[SAFE-003\] fleet\/apps: generators\[0\] is "oci:\/\/registry\.acme\.internal\/charts"; it is the repository a git generator without repoUrl reads, and is no Git repository/],
     ['the generator reads another revision of the same repository', {
       generators: [ApplicationSetGenerator.gitDirectories({ include: ['apps/*'], revision: 'release' })],
     }, /^\[SAFE-016\] fleet\/apps: generators\[0\]\.revision is "release"; it differs from targetRevision "main" of the same repository/],
