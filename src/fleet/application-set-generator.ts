@@ -1,7 +1,7 @@
 import { ArgoCdFeature } from '../core/argocd-features';
 import { badValue, ErrorCode } from '../core/errors';
 import { isGitRepoUrl, isLabelValue, isQualifiedName } from '../core/names';
-import { floatingRevisionProblem } from '../core/revisions';
+import { fixedRevisionProblem } from '../private/app-checks';
 import { hasAction } from '../private/go-template';
 
 /** The parameters the cluster generator gives every cluster (applicationset/generators/cluster.go, v3.5.1). */
@@ -528,10 +528,7 @@ function checkGit(where: string, options: GitGeneratorOptions, parameters: strin
   }
   const revision = options.revision;
   if (revision !== undefined) {
-    const problem = typeof revision !== 'string' ? 'is not a string'
-      : hasAction(revision) ? 'contains a template action: the generator reads one reviewed revision'
-        : /\s/.test(revision.trim()) ? 'contains whitespace'
-          : floatingRevisionProblem(revision, false);
+    const problem = fixedRevisionProblem(revision, 'the generator reads one reviewed revision');
     if (problem) {
       throw badValue(ErrorCode.INVALID_REVISION, where, 'revision', revision,
         `is refused: ${problem}`, 'name the branch, tag or commit to read, e.g. "main", or leave it out to read the ApplicationSet\'s targetRevision');

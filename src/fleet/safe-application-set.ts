@@ -10,10 +10,9 @@ import { ArgoCdVersion } from '../core/argocd-version';
 import { badValue, ErrorCode, ErrorCodeValue } from '../core/errors';
 import { Manifest } from '../core/manifest';
 import { isDns1123Label, isGitRepoUrl, isLabelValue, isQualifiedName } from '../core/names';
-import { floatingRevisionProblem } from '../core/revisions';
 import { suppressionKey } from '../core/suppressions';
 import { toJson_ApplicationSpec } from '../imports/application-argoproj.io';
-import { checkIgnoreRule, checkLabel, checkProject, checkRepoUrl } from '../private/app-checks';
+import { checkIgnoreRule, checkLabel, checkProject, checkRepoUrl, fixedRevisionProblem } from '../private/app-checks';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
 import { checkTemplateSyntax, fieldChainsOf, hasAction, parseTemplate, ParsedTemplate, renderSimple } from '../private/go-template';
@@ -714,10 +713,7 @@ function checkFixedRevision(scope: Construct, revision: string | undefined): str
   if (revision === undefined) {
     return 'main';
   }
-  const problem = typeof revision !== 'string' ? 'is not a string'
-    : hasAction(revision) ? 'contains a template action: every generated Application tracks the same, reviewed revision'
-      : /\s/.test(revision.trim()) ? 'contains whitespace'
-        : floatingRevisionProblem(revision, false);
+  const problem = fixedRevisionProblem(revision, 'every generated Application tracks the same, reviewed revision');
   if (problem) {
     throw badValue(ErrorCode.INVALID_REVISION, scope, 'targetRevision', revision,
       `is refused: ${problem}`, 'name the branch, tag or commit to track, e.g. "main"');
