@@ -51,7 +51,8 @@ export interface SafeApplicationSetProps {
   readonly name: string;
 
   /**
-   * Where the parameters come from; one Application per parameter set of each generator.
+   * Where the parameters come from; one Application per parameter set of each generator: list elements, clusters,
+   * folders or files of a Git repository, or a matrix or merge of them.
    */
   readonly generators: ApplicationSetGenerator[];
 
@@ -82,8 +83,9 @@ export interface SafeApplicationSetProps {
   readonly path: string;
 
   /**
-   * The branch, tag or commit Argo CD tracks, the same for every generated Application. `HEAD` and an
-   * empty value are refused: they follow whatever someone else decides.
+   * The branch, tag or commit Argo CD tracks, the same for every generated Application, and the one a git
+   * generator of the same repository reads. `HEAD` and an empty value are refused: they follow whatever someone
+   * else decides.
    *
    * @default 'main'
    * @see https://argo-cd.readthedocs.io/en/stable/user-guide/tracking_strategies/
@@ -108,7 +110,8 @@ export interface SafeApplicationSetProps {
   /**
    * The Argo CD release the ApplicationSet is rendered for. Fields the release lacks are not emitted
    * (`automated.enabled` before 3.1); every supported release has the ApplicationSet fields used here
-   * (`goTemplateOptions` from 2.8, `ignoreApplicationDifferences` from 2.9).
+   * (`goTemplateOptions` from 2.8, `ignoreApplicationDifferences` from 2.9), except `exclude` on a git files
+   * generator (3.1), which is refused for older releases: they would drop it and generate the excluded files.
    *
    * @default ArgoCdVersion.LATEST
    * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/upgrading/overview/
