@@ -1,4 +1,5 @@
 import { Chart, JsonPatch, Testing } from 'cdk8s';
+import * as fc from 'fast-check';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { ApplicationSetCluster } from '../../src/fleet/application-set-cluster';
 import { ApplicationSetGenerator } from '../../src/fleet/application-set-generator';
@@ -298,5 +299,25 @@ describe('SafeApplicationSet rollingSync', () => {
     ['more than 100%', () => RollingSyncMaxUpdate.percent(150), /percent is 150/],
   ])('maxUpdate fails with %s', (_label, build, message) => {
     expect(build).toThrow(message);
+  });
+});
+
+describe('SafeApplicationSet git parameter check, for any field read', () => {
+  // Written out from git.go at v3.5.1 (generateParamsFromApps), not read from the implementation.
+  const DIRECTORY_FIELDS = ['path', 'basename', 'basenameNormalized', 'segments'];
+  const WORDS = ['path', 'basename', 'basenameNormalized', 'segments', 'filename', 'name', 'app', 'Path', 'basenam'];
+
+  test('a git directories template is refused exactly when it reads a key Argo CD does not give a folder, or a field of a string or list', () => {
+    fc.assert(fc.property(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }), (chain) => {
+      // GIVEN a template that reads the field .a.b.c
+      const build = make({ applicationName: `x-{{.${chain.join('.')}}}` });
+      // WHEN the set is built / THEN it is refused exactly when missingkey=error would stop the controller
+      const ok = chain[0] === 'path' && (chain.length === 1 || (chain.length === 2 && DIRECTORY_FIELDS.includes(chain[1])));
+      if (ok) {
+        expect(build).not.toThrow();
+      } else {
+        expect(build).toThrow(/^\[SAFE-040\] fleet\/apps: applicationName .* reads the parameter /);
+      }
+    }), { numRuns: 60 });
   });
 });
