@@ -203,7 +203,8 @@ export interface SafeApplicationSetProps {
    * Application auto-syncs at once. With it, the controller turns auto-sync off in every generated Application
    * (before Argo CD 3.3 by removing `automated`, from 3.3 by setting `automated.enabled: false`, argo-cd #24507)
    * and syncs them itself, with the template's prune and retry. So there is no self-heal: a change made by hand in
-   * the cluster stays until the next Git change reaches that Application's step, or someone syncs it.
+   * the cluster stays until the next Git change reaches that Application's step, or someone syncs it. Argo CD calls
+   * progressive syncs alpha up to 3.2 and beta from 3.3 (its Progressive-Syncs page at those tags).
    *
    * @default - no strategy: every Application auto-syncs on its own
    * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/Progressive-Syncs/
