@@ -5,7 +5,7 @@ import { buildCheckoutApp } from '../examples/checkout/app';
 import { simulateIncident } from '../examples/checkout/incident';
 import { mistakesText } from '../examples/mistakes';
 import {
-  helmValuesFromGitOutput, helmValuesOutput, kustomizeOptionsOutput, rolloutOutput, statefulSetOutput, syncWindowsOutput,
+  gitFleetOutput, helmValuesFromGitOutput, helmValuesOutput, kustomizeOptionsOutput, rolloutOutput, statefulSetOutput, syncWindowsOutput,
 } from '../examples/snippets/outputs';
 import { errorTable } from '../src/core/error-meanings';
 
@@ -16,6 +16,7 @@ async function main() {
   const runs: Record<string, () => Promise<string>> = {
     'examples/checkout/incident.ts': simulateIncident,
     'examples/mistakes.ts': async () => mistakesText(),
+    'examples/snippets/git-fleet.ts': async () => gitFleetOutput(),
     'examples/snippets/helm-values.ts': async () => helmValuesOutput(),
     'examples/snippets/helm-values-from-git.ts': async () => helmValuesFromGitOutput(),
     'examples/snippets/kustomize-options.ts': async () => kustomizeOptionsOutput(),

@@ -35,3 +35,5 @@ export * from './secrets/external-secret';
 export * from './fleet/application-set-cluster';
 export * from './fleet/application-set-generator';
 export * from './fleet/safe-application-set';
+export * from './fleet/rolling-sync';
+export * from './values/applications-sync-policy';

@@ -1,5 +1,6 @@
 import { Testing } from 'cdk8s';
 import { parse, stringify } from 'yaml';
+import { addAppsFleet } from './git-fleet';
 import { addPaymentsApi } from './helm-values';
 import { addIngress } from './helm-values-from-git';
 import { addPaymentsProd } from './kustomize-options';
@@ -92,6 +93,18 @@ export function helmValuesFromGitOutput(): string {
 /** What the README shows of the Kustomize options snippet: the source of the Application it renders. */
 export function kustomizeOptionsOutput(): string {
   return sourceOf(addPaymentsProd(Testing.app()));
+}
+
+/** What the README shows of the git fleet snippet: the ApplicationSet's spec, without the template's sync policy. */
+export function gitFleetOutput(): string {
+  const set = addAppsFleet(Testing.app());
+  const errors = set.node.validate();
+  if (errors.length > 0) {
+    throw new Error(`the snippet does not synthesize: ${errors.join('\n')}`);
+  }
+  const { spec } = set.resource.toJson();
+  const { syncPolicy: _syncPolicy, ...templateSpec } = spec.template.spec;
+  return stringify({ spec: { ...spec, template: { ...spec.template, spec: templateSpec } } });
 }
 
 /** `spec.source` of an Application made outside a GitOpsApp, as YAML; its validation must pass. */

@@ -149,3 +149,115 @@ function syncWindowSection(f: RunbookFacts): string[] {
   }
   return lines;
 }
+
+/** What the runbook of an ApplicationSet needs to know. */
+export interface ApplicationSetRunbookFacts {
+  readonly name: string;
+  readonly applicationNamespace: string;
+  /** `spec.syncPolicy.applicationsSync` as rendered. */
+  readonly applicationsSync: string;
+  /** Whether the set syncs its Applications by a RollingSync strategy. */
+  readonly rollingSync: boolean;
+  /** Whether deleting a generated Application deletes what it deployed (the resources finalizer in the template). */
+  readonly cascades: boolean;
+  /** The full sync policy of every generated Application, as Argo CD's JSON. */
+  readonly syncPolicy: Record<string, unknown>;
+}
+
+/**
+ * The operations runbook of one ApplicationSet, in Markdown: the controller settings its policy needs, how to check
+ * them, and break-glass on one generated Application.
+ */
+export function renderApplicationSetRunbook(f: ApplicationSetRunbookFacts): string {
+  const ns = f.applicationNamespace;
+  const app = '<application>';
+  const restore = JSON.stringify({ spec: { syncPolicy: f.syncPolicy } });
+  const lines = [
+    `# Runbook: ApplicationSet ${f.name}`,
+    '',
+    `ApplicationSet \`${f.name}\` (namespace \`${ns}\`) generates Applications in \`${ns}\`. \`${app}\` below is the name of`,
+    'one of them; these are the Applications it owns:',
+    '',
+    '```sh',
+    `kubectl -n ${ns} get applications -o jsonpath='{range .items[?(@.metadata.ownerReferences[0].name=="${f.name}")]}{.metadata.name}{"\\n"}{end}'`,
+    '```',
+    '',
+    '## Controller settings this ApplicationSet relies on',
+    '',
+    `It sets \`applicationsSync: ${f.applicationsSync}\`, so that an Application whose folder, file, element or cluster stops`,
+    'being generated is not deleted by the ApplicationSet controller. The controller honours that only when',
+    '`applicationsetcontroller.policy` in `argocd-cmd-params-cm` is empty (its policy is then `sync`, which deletes), or',
+    'when `applicationsetcontroller.enable.policy.override` is `"true"`. Otherwise its own policy applies to every',
+    'ApplicationSet. Check both:',
+    '',
+    '```sh',
+    'kubectl -n argocd get configmap argocd-cmd-params-cm -o jsonpath=\'{.data.applicationsetcontroller\\.policy}{"|"}{.data.applicationsetcontroller\\.enable\\.policy\\.override}{"\\n"}\'',
+    '```',
+    '',
+    '`|` alone, or `<policy>|true`, is what this ApplicationSet needs.',
+  ];
+  if (f.rollingSync) {
+    lines.push(
+      '',
+      'It also rolls its Applications out step by step (RollingSync), which the controller does only with',
+      '`applicationsetcontroller.enable.progressive.syncs: "true"` in the same ConfigMap; without it every Application',
+      'auto-syncs at once.',
+      '',
+      '```sh',
+      'kubectl -n argocd get configmap argocd-cmd-params-cm -o jsonpath=\'{.data.applicationsetcontroller\\.enable\\.progressive\\.syncs}{"\\n"}\'',
+      '```',
+    );
+  }
+  lines.push(
+    '',
+    'The ConfigMap is read when the controller starts: after changing it, restart it',
+    '(`kubectl -n argocd rollout restart deployment argocd-applicationset-controller`).',
+    '',
+    '## An Application that is no longer generated',
+    '',
+    'Its folder (or file, element, cluster) is gone from Git, but the Application stays, and keeps its resources, until',
+    'someone deletes it on purpose. Check that its source path is really gone, then:',
+    '',
+    '```sh',
+    `kubectl -n ${ns} delete application ${app}`,
+    '```',
+    '',
+    f.cascades
+      ? 'The template carries the resources finalizer: this deletes everything the Application deployed too.'
+      : 'The template carries no resources finalizer: the deployed resources keep running, unmanaged; delete them on purpose.',
+    '',
+    '## Break-glass on one generated Application',
+    '',
+  );
+  if (f.rollingSync) {
+    lines.push(
+      'Under RollingSync the controller has already turned auto-sync off in every generated Application and syncs them',
+      'itself, step by step, when Git changes: a change made by hand stays until the next Git change reaches that',
+      'Application\'s step. Do not turn auto-sync on by hand. Act, then commit the same change to Git; to apply it at',
+      'once rather than with the next rollout:',
+      '',
+      '```sh',
+      `argocd app sync ${app} --app-namespace ${ns}`,
+      '```',
+      '',
+    );
+    return lines.join('\n');
+  }
+  lines.push(
+    'The ApplicationSet ignores each Application\'s `/spec/syncPolicy/automated`, so auto-sync of one of them can be',
+    'turned off by hand and the controller does not turn it back on:',
+    '',
+    '```sh',
+    `argocd app set ${app} --app-namespace ${ns} --sync-policy none`,
+    '```',
+    '',
+    'Act, commit the same change to Git, check that `argocd app diff` is empty, then restore the whole policy (re-enabling',
+    'auto-sync alone can come back without prune or selfHeal, argo-cd #23330, and the controller does not repair it):',
+    '',
+    '```sh',
+    `kubectl -n ${ns} patch application ${app} --type merge -p '${restore}'`,
+    '```',
+    '',
+  );
+  return lines.join('\n');
+}

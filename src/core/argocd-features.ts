@@ -49,7 +49,10 @@ export type ArgoCdFeature =
   | 'applicationPruneDeleteOptions'
   | 'syncWindowAndOperator'
   | 'multipleSources'
-  | 'multiSourceRollback';
+  | 'multiSourceRollback'
+  | 'gitFilesExclude'
+  | 'rollingSyncDeletionOrder'
+  | 'rollingSyncKeepsAutomatedBlock';
 
 /** One row of the feature table. */
 export interface FeatureRow {
@@ -177,6 +180,31 @@ export const FEATURES: readonly FeatureRow[] = [
     description: '`argocd app rollback` of an Application with `spec.sources` syncs every source back to the revisions of the chosen deployment',
     since: release(2, 12),
     source: 'argo-cd #14124 (v2.12.0); Rollback in server/application/application.go, which passes the history entry\'s Sources and Revisions',
+  },
+  {
+    feature: 'gitFilesExclude',
+    description: 'a git files generator entry can be `exclude: true`, so files matching its path are left out; before, the field '
+      + 'is not in the ApplicationSet CRD and is dropped, so what it meant to exclude is generated',
+    since: release(3, 1),
+    source: 'argo-cd #22734 (v3.1.0); generateParamsForGitFiles in applicationset/generators/git.go; `files[].exclude` is in '
+      + 'manifests/crds/applicationset-crd.yaml from v3.1.0, not at v3.0.23; SafeApplicationSet refuses it for older releases '
+      + '(leaving it out would generate the excluded files)',
+  },
+  {
+    feature: 'rollingSyncDeletionOrder',
+    description: '`strategy.deletionOrder: Reverse` deletes a RollingSync ApplicationSet\'s Applications step by step, last step first, '
+      + 'when the ApplicationSet is deleted, whatever its applicationsSync policy allows',
+    since: release(3, 2),
+    source: 'argo-cd #23465 (v3.2.0); PerformReverseDeletion in applicationset/progressivesync/progressive_sync.go at v3.5.1; '
+      + '`strategy.deletionOrder` is in manifests/crds/applicationset-crd.yaml from v3.2.0, not at v3.1.16',
+  },
+  {
+    feature: 'rollingSyncKeepsAutomatedBlock',
+    description: 'under a RollingSync strategy the ApplicationSet controller writes `automated.enabled: false` into each generated '
+      + 'Application and keeps prune and selfHeal; before, it removes the `automated` block. Either way the Applications do not auto-sync',
+    since: release(3, 3),
+    source: 'argo-cd #24507 (v3.3.0); the RollingSync loop of applicationset/controllers/applicationset_controller.go at v3.3.14 '
+      + '(`Automated.Enabled = ptr.To(false)`) and at v3.2.12 (`Automated = nil`)',
   },
 ];
 

@@ -66,6 +66,22 @@ export function parametersOf(action: string): string[] {
   return found;
 }
 
+/**
+ * The fields an action reads from the parameters, each as its chain of keys: `['path', 'basename']` for
+ * `.path.basename`, `['metadata', 'labels']` for `index .metadata.labels "env"`. Skipped as in {@link parametersOf}.
+ */
+export function fieldChainsOf(action: string): string[][] {
+  const code = action
+    .replace(/\/\*[\s\S]*?\*\//g, ' ')
+    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
+    .replace(/`[^`]*`/g, '""');
+  const found = new Map<string, string[]>();
+  for (const m of code.matchAll(/(?:^|[^\w)\].$])\$?\.([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)/g)) {
+    found.set(m[1], m[1].split('.'));
+  }
+  return [...found.values()];
+}
+
 /** The parameter of an action that only prints one top-level parameter (`.name`, `$.name`), else undefined. */
 export function simpleParameter(action: string): string | undefined {
   return /^\$?\.([A-Za-z_]\w*)$/.exec(action)?.[1];

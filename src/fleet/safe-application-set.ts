@@ -2,21 +2,25 @@ import { ApiObject, Chart, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { ApplicationSetCluster } from './application-set-cluster';
 import { ApplicationSetGenerator } from './application-set-generator';
+import { RollingSyncOptions, RollingSyncStep } from './rolling-sync';
+import { renderApplicationSetRunbook } from '../application/runbook';
 import { SafeApplication } from '../application/safe-application';
+import { featureRow, releaseName } from '../core/argocd-features';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { badValue, ErrorCode, ErrorCodeValue } from '../core/errors';
 import { Manifest } from '../core/manifest';
-import { isDns1123Label } from '../core/names';
-import { floatingRevisionProblem } from '../core/revisions';
+import { isDns1123Label, isGitRepoUrl, isLabelValue, isQualifiedName } from '../core/names';
+import { suppressionKey } from '../core/suppressions';
 import { toJson_ApplicationSpec } from '../imports/application-argoproj.io';
-import { checkIgnoreRule, checkLabel, checkProject, checkRepoUrl } from '../private/app-checks';
+import { checkIgnoreRule, checkLabel, checkProject, checkRepoUrl, fixedRevisionProblem } from '../private/app-checks';
 import { formatFinding } from '../private/format';
 import { GITOPS_PART, GitOpsLayout, PartFile } from '../private/gitops-part';
-import { checkTemplateSyntax, hasAction, parametersOf, parseTemplate, ParsedTemplate, renderSimple } from '../private/go-template';
+import { checkTemplateSyntax, fieldChainsOf, hasAction, parseTemplate, ParsedTemplate, renderSimple } from '../private/go-template';
 import { hardenedAnnotations, hardenedFinalizers, hardenedSpec, jqProblems } from '../private/hardened-application';
 import { renderSyncOptions, ResolvedRetry, resolveRetry } from '../private/sync-policy';
 import { SAFE_APPLICATION_SET } from '../private/synth-index';
 import { runRules, unsuppressed } from '../rules/engine';
+import { ApplicationsSyncPolicy } from '../values/applications-sync-policy';
 import { IArgoProject } from '../values/argo-project';
 import { DeletionPolicy } from '../values/deletion-policy';
 import { IgnoreRule } from '../values/ignore-rule';
@@ -28,6 +32,12 @@ import { RetryOptions } from '../values/retry-options';
  * sync options and retry of existing Applications (argo-cd #22832).
  */
 const BREAK_GLASS_POINTER = '/spec/syncPolicy/automated';
+
+/** The rule that reports an ApplicationSet whose controller may delete the Applications it generated. */
+const DELETES_APPLICATIONS_RULE = 'SA016';
+
+/** The policies under which the controller deletes an Application that is no longer generated. */
+const DELETING_POLICIES: readonly ApplicationsSyncPolicy[] = [ApplicationsSyncPolicy.SYNC, ApplicationsSyncPolicy.CREATE_DELETE];
 
 
 /**
@@ -41,7 +51,8 @@ export interface SafeApplicationSetProps {
   readonly name: string;
 
   /**
-   * Where the parameters come from; one Application per parameter set of each generator.
+   * Where the parameters come from; one Application per parameter set of each generator: list elements, clusters,
+   * folders or files of a Git repository, or a matrix or merge of them.
    */
   readonly generators: ApplicationSetGenerator[];
 
@@ -72,8 +83,9 @@ export interface SafeApplicationSetProps {
   readonly path: string;
 
   /**
-   * The branch, tag or commit Argo CD tracks, the same for every generated Application. `HEAD` and an
-   * empty value are refused: they follow whatever someone else decides.
+   * The branch, tag or commit Argo CD tracks, the same for every generated Application, and the one a git
+   * generator of the same repository reads. `HEAD` and an empty value are refused: they follow whatever someone
+   * else decides.
    *
    * @default 'main'
    * @see https://argo-cd.readthedocs.io/en/stable/user-guide/tracking_strategies/
@@ -98,7 +110,8 @@ export interface SafeApplicationSetProps {
   /**
    * The Argo CD release the ApplicationSet is rendered for. Fields the release lacks are not emitted
    * (`automated.enabled` before 3.1); every supported release has the ApplicationSet fields used here
-   * (`goTemplateOptions` from 2.8, `ignoreApplicationDifferences` from 2.9).
+   * (`goTemplateOptions` from 2.8, `ignoreApplicationDifferences` from 2.9), except `exclude` on a git files
+   * generator (3.1), which is refused for older releases: they would drop it and generate the excluded files.
    *
    * @default ArgoCdVersion.LATEST
    * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/upgrading/overview/
@@ -144,6 +157,59 @@ export interface SafeApplicationSetProps {
    * @see https://argo-cd.readthedocs.io/en/stable/user-guide/diffing/
    */
   readonly ignoreRules?: IgnoreRule[];
+
+  /**
+   * What the ApplicationSet controller may do to the Applications it generated, rendered as
+   * `syncPolicy.applicationsSync`. The default never deletes an Application: when a folder of a git generator is
+   * deleted or renamed (or a file, element or cluster goes), its Application stays, with its resources, and
+   * whoever removed the folder deletes the Application on purpose. Changes of the template still reach every
+   * Application, which `CREATE_ONLY` would stop.
+   *
+   * The controller honours this field only when `applicationsetcontroller.policy` in `argocd-cmd-params-cm` is
+   * empty (Argo CD's default) or `applicationsetcontroller.enable.policy.override` is `"true"`; with a policy
+   * set there and no override, that policy applies instead. Check it: `kubectl -n argocd get cm
+   * argocd-cmd-params-cm -o yaml`.
+   *
+   * A policy that deletes Applications (`SYNC`, `CREATE_DELETE`) needs `applicationsSyncReason`.
+   *
+   * @default ApplicationsSyncPolicy.CREATE_UPDATE
+   * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/Controlling-Resource-Modification/
+   */
+  readonly applicationsSync?: ApplicationsSyncPolicy;
+
+  /**
+   * Why the controller may delete Applications (`applicationsSync` `SYNC` or `CREATE_DELETE`), e.g. "preview
+   * environments: a closed pull request's Application must go". Recorded on the ApplicationSet as the reasoned
+   * suppression of SA016; refused with a policy that deletes nothing.
+   *
+   * @default - none: a deleting policy is refused
+   */
+  readonly applicationsSyncReason?: string;
+
+  /**
+   * Labels on every generated Application; a value may be a template that renders to a label value, e.g.
+   * `{ env: '{{index .path.segments 1}}' }`. A RollingSync selects Applications by one of them.
+   *
+   * @default - no labels
+   */
+  readonly applicationLabels?: { [key: string]: string };
+
+  /**
+   * Sync the generated Applications step by step (Argo CD's progressive sync, `strategy: RollingSync`), by one of
+   * `applicationLabels`, waiting for each step to be Healthy before the next.
+   *
+   * The ApplicationSet controller does this only with `applicationsetcontroller.enable.progressive.syncs: "true"`
+   * in `argocd-cmd-params-cm` (or `--enable-progressive-syncs`); without it the strategy is ignored and every
+   * Application auto-syncs at once. With it, the controller turns auto-sync off in every generated Application
+   * (before Argo CD 3.3 by removing `automated`, from 3.3 by setting `automated.enabled: false`, argo-cd #24507)
+   * and syncs them itself, with the template's prune and retry. So there is no self-heal: a change made by hand in
+   * the cluster stays until the next Git change reaches that Application's step, or someone syncs it. Argo CD calls
+   * progressive syncs alpha up to 3.2 and beta from 3.3 (its Progressive-Syncs page at those tags).
+   *
+   * @default - no strategy: every Application auto-syncs on its own
+   * @see https://argo-cd.readthedocs.io/en/stable/operator-manual/applicationset/Progressive-Syncs/
+   */
+  readonly rollingSync?: RollingSyncOptions;
 }
 
 /**
@@ -158,9 +224,10 @@ export interface SafeApplicationSetProps {
  *
  * Deleting the ApplicationSet, or dropping an element from a generator, does not delete what was deployed:
  * `preserveResourcesOnDeletion: true` keeps the controller from adding the resources finalizer (see
- * `deletionPolicy`). `syncPolicy.applicationsSync` is left to the controller (`sync` unless its `--policy`
- * says otherwise): `create-only` and `create-delete` would stop changes to this template from reaching
- * existing Applications.
+ * `deletionPolicy`). Nor does the controller delete an Application whose folder, file, element or cluster is no
+ * longer generated: `syncPolicy.applicationsSync` is `create-update` (see `applicationsSync`, and the controller
+ * setting it needs). Deleting the ApplicationSet itself still deletes its Applications through their owner
+ * references, whatever the policy (Argo CD documents this); their resources stay with `DeletionPolicy.ORPHAN`.
  *
  * Break-glass on one generated Application: the ApplicationSet ignores each Application's
  * `/spec/syncPolicy/automated` (`ignoreApplicationDifferences`, Argo CD 2.9+), so auto-sync can be turned
@@ -174,6 +241,10 @@ export interface SafeApplicationSetProps {
  *   created afterwards. Only `automated` is ignored, not all of `/spec/syncPolicy` as in the Argo CD docs'
  *   example, because that would also freeze sync options and retry, e.g. keep RespectIgnoreDifferences from
  *   reaching existing Applications when an ignore rule is added (argo-cd #22832).
+ *
+ * With `rollingSync` the controller has already turned auto-sync off in every generated Application: there is
+ * nothing to suspend, and auto-sync must not be turned back on by hand. A GitOpsApp writes both cases, and the
+ * controller settings `applicationsSync` and `rollingSync` need, to `runbooks/ApplicationSet.<name>.md`.
  *
  * ```sh
  * argocd app set argocd/eu-checkout --sync-policy none        # suspend; the ApplicationSet leaves it alone
@@ -225,12 +296,17 @@ export class SafeApplicationSet extends Chart {
   public readonly argoCdVersion: ArgoCdVersion;
   /** What deleting the ApplicationSet or one of its Applications does to the deployed resources. */
   public readonly deletionPolicy: DeletionPolicy;
+  /** What the ApplicationSet controller may do to the generated Applications. */
+  public readonly applicationsSync: ApplicationsSyncPolicy;
   /** The ApplicationSet object. */
   public readonly resource: ApiObject;
 
   private readonly generatorList: ApplicationSetGenerator[];
   private readonly retry: ResolvedRetry;
   private readonly rules: IgnoreRule[] = [];
+  private readonly applicationsSyncReason?: string;
+  private readonly templateLabels: { [key: string]: string };
+  private readonly rollingSync?: RollingSyncOptions;
 
   public constructor(scope: Construct, id: string, props: SafeApplicationSetProps) {
     super(scope, id);
@@ -246,6 +322,9 @@ export class SafeApplicationSet extends Chart {
     this.argoCdVersion = props.argoCdVersion ?? ArgoCdVersion.LATEST;
     this.deletionPolicy = props.deletionPolicy ?? DeletionPolicy.ORPHAN;
     this.retry = resolveRetry(this, props.retry ?? {});
+    this.checkGitSources();
+    this.applicationsSync = props.applicationsSync ?? ApplicationsSyncPolicy.CREATE_UPDATE;
+    this.applicationsSyncReason = this.checkApplicationsSync(props.applicationsSyncReason);
 
     this.applicationName = this.checkTemplateField('applicationName', props.applicationName, {
       required: true,
@@ -265,6 +344,8 @@ export class SafeApplicationSet extends Chart {
     });
     this.destinationCluster = this.checkCluster(props.destinationCluster ?? ApplicationSetCluster.IN_CLUSTER);
     this.checkListNames();
+    this.templateLabels = this.checkLabels(props.applicationLabels ?? {});
+    this.rollingSync = this.checkRollingSync(props.rollingSync);
 
     this.resource = new ApiObject(this, 'Resource', {
       apiVersion: 'argoproj.io/v1alpha1',
@@ -272,6 +353,9 @@ export class SafeApplicationSet extends Chart {
       metadata: {
         name: this.applicationSetName,
         namespace: this.applicationNamespace,
+        ...(this.applicationsSyncReason !== undefined
+          ? { annotations: { [suppressionKey(DELETES_APPLICATIONS_RULE)]: `applicationsSync ${this.applicationsSync} chosen in code: ${this.applicationsSyncReason}` } }
+          : {}),
       },
       // Rendered late, so that rules added after construction still show.
       spec: Lazy.any({ produce: () => this.renderSpec() }),
@@ -318,15 +402,18 @@ export class SafeApplicationSet extends Chart {
   private renderSpec(): Record<string, unknown> {
     const finalizers = hardenedFinalizers(this.deletionPolicy);
     const annotations = hardenedAnnotations(this.rules, this.deletionPolicy);
+    const defaults = { repoUrl: this.repoUrl, revision: this.targetRevision };
     return {
       goTemplate: true,
       goTemplateOptions: ['missingkey=error'],
-      generators: this.generatorList.map((g) => g._render()),
-      syncPolicy: { preserveResourcesOnDeletion: finalizers === undefined },
+      generators: this.generatorList.map((g) => g._render(defaults)),
+      syncPolicy: { applicationsSync: this.applicationsSync, preserveResourcesOnDeletion: finalizers === undefined },
+      ...(this.rollingSync ? { strategy: renderRollingSync(this.rollingSync) } : {}),
       ignoreApplicationDifferences: [{ jsonPointers: [BREAK_GLASS_POINTER] }],
       template: {
         metadata: {
           name: this.applicationName,
+          ...(Object.keys(this.templateLabels).length > 0 ? { labels: { ...this.templateLabels } } : {}),
           ...(annotations ? { annotations } : {}),
           ...(finalizers ? { finalizers } : {}),
         },
@@ -357,7 +444,8 @@ export class SafeApplicationSet extends Chart {
         + 'so it would generate nothing. Fix: remove the JSON patch that removed it.');
       return errors;
     }
-    for (const f of unsuppressed(runRules({ application, resources: [], argoCdVersion: this.argoCdVersion }))) {
+    // The ApplicationSet itself too, for the rules about it (SA016).
+    for (const f of unsuppressed(runRules({ application, resources: [this.resource.toJson() as Manifest], argoCdVersion: this.argoCdVersion }))) {
       errors.push(formatFinding(f, this.resource.node.path));
     }
     return errors;
@@ -398,15 +486,134 @@ export class SafeApplicationSet extends Chart {
   }
 
   private checkParameters(prop: string, value: string, parsed: ParsedTemplate): void {
-    for (const parameter of parsed.actions.flatMap(parametersOf)) {
+    for (const chain of parsed.actions.flatMap(fieldChainsOf)) {
       this.generatorList.forEach((g, gi) => {
-        const missing = g._missing(parameter);
+        const missing = g._missing(chain);
         if (missing !== undefined) {
           throw badValue(ErrorCode.INVALID_TEMPLATE, this, prop, value,
-            `reads the parameter "${parameter}", but in generator ${gi} ${missing}; with missingkey=error the controller would refuse to render the ApplicationSet`, 'read a parameter every generator gives, or add it to every list element');
+            `reads the parameter "${missing.parameter}", but in generator ${gi} ${missing.why}; with missingkey=error the controller would refuse to render the ApplicationSet`, 'read a parameter every generator gives, or add it to every list element');
         }
       });
     }
+  }
+
+  /**
+   * A git generator of the ApplicationSet's own repository reads the revision its Applications deploy, so that
+   * every folder it finds is there for them; and its fields exist in the release rendered for.
+   */
+  private checkGitSources(): void {
+    this.generatorList.forEach((g, gi) => {
+      for (const source of g._gitSources()) {
+        if (source.repoUrl === undefined && !isGitRepoUrl(this.repoUrl)) {
+          throw badValue(ErrorCode.INVALID_URL, this, `generators[${gi}]`, this.repoUrl,
+            'is the repository a git generator without repoUrl reads, and is no Git repository (an OCI registry has no folders to list)',
+            'give the git generator the repoUrl of the Git repository it reads');
+        }
+        if (source.revision !== undefined && (source.repoUrl ?? this.repoUrl) === this.repoUrl && source.revision !== this.targetRevision) {
+          throw badValue(ErrorCode.INVALID_REVISION, this, `generators[${gi}].revision`, source.revision,
+            `differs from targetRevision ${JSON.stringify(this.targetRevision)} of the same repository: the generator would find folders at one revision that the Applications deploy from another, where they may not exist`,
+            'leave the generator\'s revision out, so that it reads targetRevision');
+        }
+      }
+      for (const { feature, what, field } of g._features()) {
+        const row = featureRow(feature);
+        if (!this.argoCdVersion.isAtLeast(row.since.major, row.since.minor)) {
+          throw badValue(ErrorCode.UNKNOWN_VERSION, this, `generators[${gi}]`, what,
+            `needs Argo CD ${releaseName(row.since)} or newer (${field}); Argo CD ${this.argoCdVersion.version} drops the field and generates what it should leave out`,
+            `upgrade Argo CD to ${releaseName(row.since)} and set argoCdVersion, or narrow include so that it matches only the files wanted`);
+        }
+      }
+    });
+  }
+
+  private checkApplicationsSync(reason: string | undefined): string | undefined {
+    const policy = this.applicationsSync;
+    if (!Object.values(ApplicationsSyncPolicy).includes(policy)) {
+      throw badValue(ErrorCode.INVALID_GENERATOR, this, 'applicationsSync', policy,
+        `must be one of ${Object.values(ApplicationsSyncPolicy).join(', ')}`, 'use ApplicationsSyncPolicy.CREATE_UPDATE');
+    }
+    const deletes = DELETING_POLICIES.includes(policy);
+    if (deletes && (typeof reason !== 'string' || reason.trim() === '')) {
+      throw badValue(ErrorCode.INVALID_REASON, this, 'applicationsSync', policy,
+        'lets the ApplicationSet controller delete every Application whose folder, file, element or cluster stops being generated (a renamed folder, a moved file, a cluster Secret relabelled), and with it, under a cascading deletionPolicy, what it deployed; it needs applicationsSyncReason',
+        'leave applicationsSync at CREATE_UPDATE, or say why the Applications must be deleted in applicationsSyncReason');
+    }
+    if (!deletes && reason !== undefined) {
+      throw badValue(ErrorCode.INVALID_REASON, this, 'applicationsSyncReason', reason,
+        `is given, but applicationsSync ${policy} deletes no Application, so there is nothing to justify`, 'remove applicationsSyncReason');
+    }
+    if (reason !== undefined && hasAction(reason)) {
+      throw badValue(ErrorCode.INVALID_TEMPLATE, this, 'applicationsSyncReason', reason,
+        'contains "{{", which reads as a template action', 'reword the reason without "{{"');
+    }
+    return reason?.trim();
+  }
+
+  private checkLabels(labels: { [key: string]: string }): { [key: string]: string } {
+    if (typeof labels !== 'object' || labels === null || Array.isArray(labels)) {
+      throw badValue(ErrorCode.INVALID_GENERATOR, this, 'applicationLabels', labels, 'must be a map of label keys to values', 'e.g. { env: \'{{index .path.segments 1}}\' }');
+    }
+    const out: { [key: string]: string } = {};
+    for (const key of Object.keys(labels).sort()) {
+      if (!isQualifiedName(key)) {
+        throw badValue(ErrorCode.INVALID_GENERATOR, this, 'applicationLabels', key,
+          'is not a Kubernetes label key: an optional DNS subdomain and "/", then up to 63 letters, digits, "-", "_" or "."', 'use a key such as "env" or "example.com/tier"');
+      }
+      out[key] = this.checkTemplateField(`applicationLabels.${key}`, labels[key], {
+        shape: (v) => isLabelValue(v),
+        what: 'a Kubernetes label value (up to 63 letters, digits, "-", "_" or ".")',
+        code: ErrorCode.INVALID_GENERATOR,
+      });
+    }
+    return out;
+  }
+
+  private checkRollingSync(options: RollingSyncOptions | undefined): RollingSyncOptions | undefined {
+    if (options === undefined) {
+      return undefined;
+    }
+    const label = options?.label;
+    if (typeof label !== 'string' || !Object.prototype.hasOwnProperty.call(this.templateLabels, label)) {
+      throw badValue(ErrorCode.INVALID_GENERATOR, this, 'rollingSync.label', label,
+        `is not one of applicationLabels (${Object.keys(this.templateLabels).join(', ') || 'none'}): the steps select generated Applications by their labels, so no Application would be in any step and none would ever sync`,
+        'add the label to applicationLabels, e.g. { env: \'{{index .path.segments 1}}\' }');
+    }
+    const steps = options.steps;
+    if (!Array.isArray(steps) || steps.length === 0) {
+      throw badValue(ErrorCode.INVALID_GENERATOR, this, 'rollingSync.steps', steps,
+        'must hold at least one step: Argo CD ignores a RollingSync without steps', 'give one step per stage, e.g. [{ values: [\'staging\'] }, { values: [\'prod\'] }]');
+    }
+    const stepOf = new Map<string, number>();
+    steps.forEach((step: RollingSyncStep, i) => {
+      const values = step?.values;
+      if (!Array.isArray(values) || values.length === 0) {
+        throw badValue(ErrorCode.INVALID_GENERATOR, this, `rollingSync.steps[${i}].values`, values,
+          'must hold at least one label value', 'e.g. [\'staging\']');
+      }
+      for (const v of values) {
+        if (typeof v !== 'string' || !isLabelValue(v)) {
+          throw badValue(ErrorCode.INVALID_GENERATOR, this, `rollingSync.steps[${i}].values`, v,
+            'is not a Kubernetes label value', 'give the value the label renders to, e.g. "staging"');
+        }
+        const earlier = stepOf.get(v);
+        if (earlier !== undefined) {
+          throw badValue(ErrorCode.DUPLICATE, this, `rollingSync.steps[${i}].values`, v,
+            `is also in step ${earlier}: the controller puts such an Application in the first step only`, 'keep each value in one step');
+        }
+        stepOf.set(v, i);
+      }
+    });
+    // What list elements render to is known here: an Application in no step would never be synced.
+    const template = this.templateLabels[label];
+    this.generatorList.forEach((g, gi) => g._elements().forEach((element, ei) => {
+      const rendered = renderSimple(template, element);
+      if (rendered !== undefined && !stepOf.has(rendered)) {
+        throw badValue(ErrorCode.INVALID_GENERATOR, this, 'rollingSync.steps', rendered,
+          `is the ${label} label of list element ${ei} of generator ${gi}, which is in no step: the rollout never syncs that Application, and with auto-sync off nothing else does`,
+          `add ${JSON.stringify(rendered)} to a step's values`);
+      }
+    }));
+    return { label, steps: steps.map((s) => ({ values: [...s.values], ...(s.maxUpdate ? { maxUpdate: s.maxUpdate } : {}) })) };
   }
 
   private checkCluster(cluster: ApplicationSetCluster): ApplicationSetCluster {
@@ -445,7 +652,8 @@ export class SafeApplicationSet extends Chart {
 
   /**
    * In a GitOpsApp, a set that no SafeApplication deploys goes next to its project's Applications
-   * (`applications/<project>/ApplicationSet.<name>`), where the project's app-of-apps root deploys it.
+   * (`applications/<project>/ApplicationSet.<name>`), where the project's app-of-apps root deploys it, with its
+   * runbook (`runbooks/ApplicationSet.<name>.md`: the controller settings it needs, break-glass on one Application).
    * Inside a SafeApplication it is one of that app's workloads instead.
    * @internal
    */
@@ -455,7 +663,28 @@ export class SafeApplicationSet extends Chart {
         return [];
       }
     }
-    return [{ path: `${layout.applicationsFolder(this.projectName)}/ApplicationSet.${this.applicationSetName}${layout.extension}`, manifest: this.resource.toJson() }];
+    return [
+      { path: `${layout.applicationsFolder(this.projectName)}/ApplicationSet.${this.applicationSetName}${layout.extension}`, manifest: this.resource.toJson() },
+      { path: `${layout.runbooksFolder}/ApplicationSet.${this.applicationSetName}.md`, text: this._runbook() },
+    ];
+  }
+
+  /**
+   * The operations runbook of this ApplicationSet: the controller settings its policy needs, and break-glass on one
+   * of its Applications.
+   * @internal
+   */
+  public _runbook(): string {
+    const spec = (this.resource.toJson() as Manifest).spec as Manifest;
+    const template = (spec.template as Manifest).spec as Manifest;
+    return renderApplicationSetRunbook({
+      name: this.applicationSetName,
+      applicationNamespace: this.applicationNamespace,
+      applicationsSync: this.applicationsSync,
+      rollingSync: this.rollingSync !== undefined,
+      cascades: hardenedFinalizers(this.deletionPolicy) !== undefined,
+      syncPolicy: template.syncPolicy as Record<string, unknown>,
+    });
   }
 }
 
@@ -488,10 +717,7 @@ function checkFixedRevision(scope: Construct, revision: string | undefined): str
   if (revision === undefined) {
     return 'main';
   }
-  const problem = typeof revision !== 'string' ? 'is not a string'
-    : hasAction(revision) ? 'contains a template action: every generated Application tracks the same, reviewed revision'
-      : /\s/.test(revision.trim()) ? 'contains whitespace'
-        : floatingRevisionProblem(revision, false);
+  const problem = fixedRevisionProblem(revision, 'every generated Application tracks the same, reviewed revision');
   if (problem) {
     throw badValue(ErrorCode.INVALID_REVISION, scope, 'targetRevision', revision,
       `is refused: ${problem}`, 'name the branch, tag or commit to track, e.g. "main"');
@@ -512,5 +738,19 @@ function templateAsApplication(set: Manifest): Manifest | undefined {
     kind: 'Application',
     metadata: { ...metadata, namespace: (set.metadata as Manifest | undefined)?.namespace },
     spec: template.spec,
+  };
+}
+
+
+/** `spec.strategy` of a RollingSync: one `In` expression on the label a step. */
+function renderRollingSync(options: RollingSyncOptions): Record<string, unknown> {
+  return {
+    type: 'RollingSync',
+    rollingSync: {
+      steps: options.steps.map((step) => ({
+        matchExpressions: [{ key: options.label, operator: 'In', values: [...step.values] }],
+        ...(step.maxUpdate ? { maxUpdate: step.maxUpdate._render() } : {}),
+      })),
+    },
   };
 }

@@ -1,6 +1,8 @@
 import { IConstruct } from 'constructs';
 import { badValue, ErrorCode } from '../core/errors';
+import { hasAction } from '../core/go-template';
 import { isDns1123Subdomain, isDns1123Label, isGitRepoUrl, suggestDns1123Label } from '../core/names';
+import { floatingRevisionProblem } from '../core/revisions';
 import { IArgoProject } from '../values/argo-project';
 import { IgnoreRule } from '../values/ignore-rule';
 
@@ -54,4 +56,15 @@ export function checkIgnoreRule(scope: IConstruct, prop: string, rule: IgnoreRul
       prop === 'ignoreRules' ? 'must hold rules built with an IgnoreRule factory' : 'must be built with an IgnoreRule factory', `use IgnoreRule.jsonPointer(${target}, '/spec/replicas', 'reason') or another factory`);
   }
   return rule;
+}
+
+/**
+ * Why a Git revision that every generated Application (or a generator) reads is refused, or undefined: it must be a
+ * string without template actions (`templated` says why) or whitespace, that does not float with the default branch.
+ */
+export function fixedRevisionProblem(revision: unknown, templated: string): string | undefined {
+  return typeof revision !== 'string' ? 'is not a string'
+    : hasAction(revision) ? `contains a template action: ${templated}`
+      : /\s/.test(revision.trim()) ? 'contains whitespace'
+        : floatingRevisionProblem(revision, false);
 }

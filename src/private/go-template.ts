@@ -3,7 +3,7 @@ import { badValue, ErrorCode } from '../core/errors';
 import { parseTemplate, ParsedTemplate } from '../core/go-template';
 
 // The parsing is pure and shared with the audit: it lives in core/go-template.ts.
-export { hasAction, parametersOf, parseTemplate, renderSimple, simpleParameter } from '../core/go-template';
+export { fieldChainsOf, hasAction, parametersOf, parseTemplate, renderSimple, simpleParameter } from '../core/go-template';
 export type { ParsedTemplate } from '../core/go-template';
 
 /**

@@ -13,6 +13,7 @@ import { unknownSyncOption } from './sa012-unknown-sync-option';
 import { malformedIgnorePointer } from './sa013-malformed-ignore-pointer';
 import { missingSourcePath } from './sa014-missing-source-path';
 import { unresolvedValueFileRef } from './sa015-unresolved-value-file-ref';
+import { applicationSetDeletesApplications } from './sa016-application-set-deletes-applications';
 import { replicasOnAutoscaledWorkload } from './sa101-replicas-on-autoscaled-workload';
 import { autoscaledWithoutIgnore } from './sa102-autoscaled-without-ignore';
 import { jobInSyncWave } from './sa103-job-in-sync-wave';
@@ -46,6 +47,7 @@ export const ALL_RULES: readonly Rule[] = [
   malformedIgnorePointer,
   missingSourcePath,
   unresolvedValueFileRef,
+  applicationSetDeletesApplications,
   replicasOnAutoscaledWorkload,
   autoscaledWithoutIgnore,
   jobInSyncWave,

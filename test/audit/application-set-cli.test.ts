@@ -28,7 +28,12 @@ describe('safe-argocd audit of a repository of ApplicationSets', () => {
       ['SA006', '/spec/template/spec/syncPolicy/retry', lineOf('bootstrap/unsafe.yaml', 'syncPolicy:')],
     ]);
     // The pull request previews: not expanded, its literal default project judged, its {{head_sha}} revision not.
-    expect(at('bootstrap/previews.yaml')).toEqual([['SA005', '/spec/template/spec/project', lineOf('bootstrap/previews.yaml', 'project: default')]]);
+    // Neither it nor the git directory generator sets applicationsSync, so the controller deletes what they drop (SA016).
+    expect(at('bootstrap/previews.yaml')).toEqual([
+      ['SA016', '/spec', lineOf('bootstrap/previews.yaml', 'spec:')],
+      ['SA005', '/spec/template/spec/project', lineOf('bootstrap/previews.yaml', 'project: default')],
+    ]);
+    expect(at('bootstrap/apps.yaml')).toEqual([['SA016', '/spec', lineOf('bootstrap/apps.yaml', 'spec:')]]);
     // The git directory generator: billing's autoscaled Deployment is checked with the Application generated for it.
     expect(report.findings.filter((f) => f.ruleId === 'SA102').map((f) => [f.location.file, f.application])).toEqual([
       ['apps/billing/deployment.yaml', 'billing (ApplicationSet apps)'],

@@ -31,7 +31,8 @@ function appSet(generators: unknown[], tmpl: Record<string, unknown>, extra: Rec
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'ApplicationSet',
     metadata: { name: 'set', namespace: 'argocd' },
-    spec: { generators, template: tmpl, ...extra },
+    // create-update, so that SA016 (which test/rules covers) stays out of what these tests look at.
+    spec: { generators, template: tmpl, syncPolicy: { applicationsSync: 'create-update' }, ...extra },
   });
 }
 
@@ -195,7 +196,7 @@ describe('auditFiles: suppressing findings on an ApplicationSet template', () =>
 });
 
 describe('auditFiles: git generators over the audited repository', () => {
-  const gitSet = (git: Record<string, unknown>, tmpl: Record<string, unknown>, extra: Record<string, unknown> = {}) => appSet([{ git: { repoURL: REPO, revision: 'HEAD', ...git } }], tmpl, extra);
+  const gitSet = (git: Record<string, unknown>, tmpl: Record<string, unknown>, extra: Record<string, unknown> = {}) => appSet([{ git: { repoURL: REPO, revision: 'main', ...git } }], tmpl, extra);
 
   test('directories: one Application a folder, named and paired by {{path.basename}} and {{path}}', () => {
     // GIVEN a git directory generator over apps/*, excluding apps/legacy, and autoscaled workloads in each folder
@@ -292,7 +293,7 @@ describe('auditFiles: matrix, merge and cluster generators', () => {
     const text = appSet([{
       matrix: {
         generators: [
-          { git: { repoURL: REPO, directories: [{ path: 'apps/*' }] } },
+          { git: { repoURL: REPO, revision: 'main', directories: [{ path: 'apps/*' }] } },
           list({ env: 'prod', revision: 'HEAD' }, { env: 'dev', revision: '{{path.basename}}-v1' }),
         ],
       },

@@ -66,6 +66,9 @@ describe('the feature table', () => {
     syncWindowAndOperator: '3.0',
     multipleSources: '2.6',
     multiSourceRollback: '2.12',
+    gitFilesExclude: '3.1',
+    rollingSyncDeletionOrder: '3.2',
+    rollingSyncKeepsAutomatedBlock: '3.3',
   };
 
   test('has one row per feature, with the first release its sources show', () => {

@@ -6,7 +6,7 @@ import { simulateIncident } from '../../examples/checkout/incident';
 import { MISTAKES, mistakesText } from '../../examples/mistakes';
 import { tuneCheckout } from '../../examples/snippets/ignore-rules';
 import {
-  helmValuesFromGitOutput, helmValuesOutput, kustomizeOptionsOutput, rolloutOutput, statefulSetOutput, syncWindowsOutput,
+  gitFleetOutput, helmValuesFromGitOutput, helmValuesOutput, kustomizeOptionsOutput, rolloutOutput, statefulSetOutput, syncWindowsOutput,
 } from '../../examples/snippets/outputs';
 import { SafeApplication } from '../../src';
 import { yamlOf } from '../support/app';
@@ -52,8 +52,9 @@ describe('README', () => {
   test('the incident simulation block is what examples/checkout/incident.ts prints', async () => {
     const blocks = markedBlocks('run');
     expect(blocks.map((b) => b.target).sort()).toEqual([
-      'examples/checkout/incident.ts', 'examples/mistakes.ts', 'examples/snippets/helm-values-from-git.ts', 'examples/snippets/helm-values.ts',
-      'examples/snippets/kustomize-options.ts', 'examples/snippets/rollout.ts', 'examples/snippets/stateful-set.ts', 'examples/snippets/sync-windows.ts',
+      'examples/checkout/incident.ts', 'examples/mistakes.ts', 'examples/snippets/git-fleet.ts', 'examples/snippets/helm-values-from-git.ts',
+      'examples/snippets/helm-values.ts', 'examples/snippets/kustomize-options.ts', 'examples/snippets/rollout.ts', 'examples/snippets/stateful-set.ts',
+      'examples/snippets/sync-windows.ts',
     ]);
     expect(blocks.find((b) => b.target === 'examples/checkout/incident.ts')!.body).toBe(await simulateIncident());
   });
@@ -63,6 +64,19 @@ describe('README', () => {
     expect(blocks.find((b) => b.target === 'examples/snippets/sync-windows.ts')!.body).toBe(syncWindowsOutput());
     expect(blocks.find((b) => b.target === 'examples/snippets/stateful-set.ts')!.body).toBe(statefulSetOutput());
     expect(blocks.find((b) => b.target === 'examples/snippets/rollout.ts')!.body).toBe(rolloutOutput());
+  });
+
+  test('the block after the git fleet snippet is the ApplicationSet it renders: the folders it reads, the policy that keeps Applications, the rollout', () => {
+    const body = markedBlocks('run').find((b) => b.target === 'examples/snippets/git-fleet.ts')!.body;
+    expect(body).toBe(gitFleetOutput());
+    const spec = yamlOf(body).spec;
+    expect(spec.generators[0].git).toEqual(expect.objectContaining({ revision: 'main', directories: [{ path: 'apps/*/*' }, { path: 'apps/sandbox/*', exclude: true }] }));
+    expect(spec.syncPolicy.applicationsSync).toBe('create-update');
+    expect(spec.strategy.type).toBe('RollingSync');
+    // and the section names the controller settings the output needs
+    const section = README.slice(README.indexOf('### Git-generated fleets'), README.indexOf('## Sync windows on a `SafeProject`'));
+    expect(section).toContain('applicationsetcontroller.enable.policy.override');
+    expect(section).toContain('applicationsetcontroller.enable.progressive.syncs');
   });
 
   test('the block after the Helm values snippet is the source of the Application it renders', () => {

@@ -71,7 +71,7 @@ describe('SafeApplicationSet defaults', () => {
   });
 
   test('preserves resources when the set or an element is deleted, and names no finalizer in the template', () => {
-    expect(manifest.spec.syncPolicy).toEqual({ preserveResourcesOnDeletion: true });
+    expect(manifest.spec.syncPolicy).toEqual({ applicationsSync: 'create-update', preserveResourcesOnDeletion: true });
     expect(manifest.spec.template.metadata).toEqual({ name: '{{.name}}-checkout' });
     expect(set.deletionPolicy).toBe(DeletionPolicy.ORPHAN);
   });
@@ -264,7 +264,7 @@ describe('SafeApplicationSet options', () => {
     const foreground = manifestOf(newSet({ deletionPolicy: DeletionPolicy.CASCADE_FOREGROUND }).set);
     const background = manifestOf(newSet({ deletionPolicy: DeletionPolicy.CASCADE_BACKGROUND }).set);
     // THEN the choice is written out
-    expect(foreground.spec.syncPolicy).toEqual({ preserveResourcesOnDeletion: false });
+    expect(foreground.spec.syncPolicy).toEqual({ applicationsSync: 'create-update', preserveResourcesOnDeletion: false });
     expect(foreground.spec.template.metadata.finalizers).toEqual(['resources-finalizer.argocd.argoproj.io']);
     expect(background.spec.template.metadata.finalizers).toEqual(['resources-finalizer.argocd.argoproj.io/background']);
     expect(crdErrors('applicationset', '3.5', foreground)).toEqual([]);

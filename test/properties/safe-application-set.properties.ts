@@ -84,14 +84,14 @@ describe('SafeApplicationSet properties (list generator)', () => {
       // WHEN the tree is rendered THEN it passes every check (the 3.5 ApplicationSet CRD, and the template as an
       // Application of its own release, included)
       const { files, byKindName } = checkTree(build);
-      expect(files.map((f) => f.path)).toEqual([`applications/${i.project}/ApplicationSet.${i.name}.k8s.yaml`]);
+      expect(files.map((f) => f.path)).toEqual([`applications/${i.project}/ApplicationSet.${i.name}.k8s.yaml`, `runbooks/ApplicationSet.${i.name}.md`]);
       const spec = byKindName.get(`ApplicationSet/${i.name}`)!.spec;
       // THEN missing parameters stop the controller, deleting keeps what was deployed unless a cascade was asked for,
       // and one generated Application's automated block may be changed by hand (break-glass)
       expect([spec.goTemplate, spec.goTemplateOptions]).toEqual([true, ['missingkey=error']]);
       const sorted = i.elements.map((e) => Object.fromEntries(Object.keys(e).sort().map((k) => [k, e[k]])));
       expect(spec.generators).toEqual([{ list: { elements: sorted } }]);
-      expect(spec.syncPolicy).toEqual({ preserveResourcesOnDeletion: (i.deletionPolicy ?? DeletionPolicy.ORPHAN) === DeletionPolicy.ORPHAN });
+      expect(spec.syncPolicy).toEqual({ applicationsSync: 'create-update', preserveResourcesOnDeletion: (i.deletionPolicy ?? DeletionPolicy.ORPHAN) === DeletionPolicy.ORPHAN });
       expect(spec.ignoreApplicationDifferences).toEqual([{ jsonPointers: ['/spec/syncPolicy/automated'] }]);
       // THEN the template carries the hardened policy of the release
       const t: Doc = spec.template;

@@ -185,9 +185,15 @@ describe('purity and robustness', () => {
       // An audit of a repository that holds none of the app's folders (SA014)
       repository: { isAudited: () => true, hasDirectory: () => false },
     });
+    // and an ApplicationSet whose controller deletes the Applications of folders that go (SA016)
     const manual: RuleInput = deepFreeze({
       application: safeApplication({ spec: { syncPolicy: { automated: undefined } } }),
-      resources: [],
+      resources: [{
+        apiVersion: 'argoproj.io/v1alpha1',
+        kind: 'ApplicationSet',
+        metadata: { name: 'apps', namespace: 'argocd' },
+        spec: { generators: [{ git: { repoURL: 'https://git.acme.internal/platform/gitops.git', revision: 'main', directories: [{ path: 'apps/*' }] } }] },
+      }],
       argoCdVersion: ArgoCdVersion.LATEST,
     });
     const before = JSON.stringify([input, manual]);

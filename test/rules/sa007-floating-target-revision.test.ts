@@ -101,4 +101,32 @@ describe('SA007 floating-target-revision', () => {
     expectFindings(findings, app, ['SA007 /spec/sources/1/targetRevision']);
     expect(findings[0].value).toBe('HEAD');
   });
+
+  describe('an ApplicationSet\'s git generators', () => {
+    const set = (revision: string | undefined): Manifest => ({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'ApplicationSet',
+      metadata: { name: 'apps', namespace: 'argocd' },
+      spec: {
+        generators: [{ matrix: { generators: [{ clusters: {} }, { git: { repoURL: 'https://git.acme.internal/platform/fleet.git', revision, directories: [{ path: 'apps/*' }] } }] } }],
+      },
+    });
+    const check = (manifest: Manifest, audited = false) => runRules({
+      resources: [manifest],
+      argoCdVersion: ArgoCdVersion.LATEST,
+      ...(audited ? { repository: { identified: true, isAudited: () => true, hasDirectory: () => true } } : {}),
+    }, [floatingTargetRevision]);
+
+    test.each([undefined, 'HEAD', ''])('fails when a nested git generator reads revision %j, at that revision', (revision) => {
+      const manifest = set(revision);
+      const findings = check(manifest);
+      expect(findings.map((f) => [f.rule.id, f.path, f.object])).toEqual([['SA007', '/spec/generators/0/matrix/generators/1/git/revision', manifest]]);
+      expect(findings[0].message).toContain('decides which Applications exist');
+    });
+
+    test('passes when it reads a named branch, or HEAD of the audited repository', () => {
+      expect(check(set('main'))).toEqual([]);
+      expect(check(set('HEAD'), true)).toEqual([]);
+    });
+  });
 });
