@@ -58,7 +58,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     ignorePatterns: [
       '/examples/', '/scripts/', '/.ci/', '/bench/', '/schemas/',
       '/MUTATION.md', '/ARCHITECTURE.md', '/stryker.config.json', '/.stryker-tmp/', '/reports/',
-      '/pkg/', '/dist-fleet/', '*.tgz', '*.safe-argocd-*',
+      '/pkg/', '/dist-fleet/', '/dist-platform/', '*.tgz', '*.safe-argocd-*',
     ],
   },
 });

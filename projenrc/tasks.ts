@@ -17,6 +17,11 @@ export function addProjectTasks(project: cdk8s.ConstructLibraryCdk8s): void {
     exec: `${TS_NODE} examples/fleet/main.ts`,
   });
   project.gitignore.exclude('/dist-fleet/');
+  project.addTask('example:platform', {
+    description: 'Synthesize the platform example (charts, overlays, a StatefulSet, a Rollout, a git-generated fleet) into dist-platform/',
+    exec: `${TS_NODE} examples/platform/main.ts`,
+  });
+  project.gitignore.exclude('/dist-platform/');
 
   // The Argo CD types in src/imports are generated from the CRDs of the newest supported release.
   // Re-run after changing the CRD; never edit src/imports by hand.
