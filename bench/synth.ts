@@ -1,8 +1,9 @@
 /*
  * Benchmark: synthesizing a fleet with the library against the plain-cdk8s floor, in the same run.
  *
- * For each N, N services (each a SafeApplication with an HpaManagedDeployment, its HPA and Service, a
- * MigrationHook and an ExternalSecret; 20 services a team, each team with its AppProject and app-of-apps root):
+ * For each N, N services (each a SafeApplication with an autoscaled workload and its Service, a MigrationHook and an
+ * ExternalSecret; the workloads are Deployments, StatefulSets and Argo Rollouts, scaled by an HPA or a KEDA
+ * ScaledObject; 20 services a team, each team with its AppProject and app-of-apps root):
  * - library: build the fleet (examples/fleet) and call renderFiles(): validation, rules and YAML, no disk writes;
  * - plain: the same manifests, taken from the library's output as plain JSON, created as ApiObjects in one cdk8s
  *   App with no validation and rendered with cdk8s's Yaml.stringify per object (as `cdk8s synth` writes), no disk writes.
@@ -19,7 +20,7 @@ import { isDeepStrictEqual } from 'util';
 import { ApiObject, App, Chart, JsonPatch, Yaml } from 'cdk8s';
 import { parse } from 'yaml';
 import { buildFleet } from '../examples/fleet/app';
-import { ServiceSpec } from '../examples/fleet/services';
+import { ServiceSpec, WorkloadKind } from '../examples/fleet/services';
 
 const SIZES = [100, 400, 2000];
 const ROUNDS = 3;
@@ -27,14 +28,21 @@ const RUNS = 3;
 const SERVICES_PER_TEAM = 20;
 const OUTDIR = 'dist-bench';
 
-/** N services of N/20 teams, every one with an HPA, a migration and a secret. */
+/** What runs the pods of service i: three in five a Deployment, then a StatefulSet, then an Argo Rollout. */
+const WORKLOADS: WorkloadKind[] = ['Deployment', 'Deployment', 'Deployment', 'StatefulSet', 'Rollout'];
+
+/**
+ * N services of N/20 teams, every one autoscaled (by KEDA one in three, by an HPA otherwise), with a migration and a
+ * secret; the workloads mix Deployments, StatefulSets and Rollouts.
+ */
 function fleetTable(n: number): ServiceSpec[] {
   return Array.from({ length: n }, (_, i) => ({
     name: `svc-${String(i).padStart(4, '0')}`,
     team: `team-${String(Math.floor(i / SERVICES_PER_TEAM)).padStart(3, '0')}`,
     version: `1.${i % 50}.0`,
     port: 8080,
-    hpa: { min: 2, max: 10 },
+    hpa: { min: 2, max: 10, keda: i % 3 === 2 },
+    workload: WORKLOADS[i % WORKLOADS.length],
     migration: true,
     secrets: ['db-password'],
   }));

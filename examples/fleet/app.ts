@@ -1,9 +1,9 @@
-import { Size } from 'cdk8s';
+import { Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { ServiceSpec } from './services';
 import {
-  AppOfApps, Autoscaler, ExternalSecret, ExternalSecretStore, GitOpsApp, GitOpsAppProps, HpaManagedDeployment,
-  MigrationHook, NotificationTrigger, SafeApplication, SafeProject, SecretStoreKind,
+  AppOfApps, Autoscaler, CanaryStep, ExternalSecret, ExternalSecretStore, GitOpsApp, GitOpsAppProps, HpaManagedDeployment, HpaManagedRollout,
+  HpaManagedStatefulSet, KedaTrigger, MigrationHook, NotificationTrigger, RolloutStrategy, SafeApplication, SafeProject, SecretStoreKind,
 } from '../../src';
 
 const REPO = 'https://git.example.com/platform/gitops.git';
@@ -55,7 +55,10 @@ export function buildFleet(services: ServiceSpec[], props: GitOpsAppProps = {}):
   return app;
 }
 
-/** One service: its Application, Deployment (HPA-managed or fixed), Service, secret and optional migration. */
+/**
+ * One service: its Application, its workload (a Deployment, StatefulSet or Rollout, autoscaled by an HPA or KEDA, or
+ * a Deployment of fixed size), Service, secret and optional migration.
+ */
 function addService(scope: GitOpsApp, spec: ServiceSpec, project: SafeProject): SafeApplication {
   const app = new SafeApplication(scope, spec.name, {
     name: spec.name,
@@ -85,17 +88,36 @@ function addService(scope: GitOpsApp, spec: ServiceSpec, project: SafeProject): 
   }
 
   const container: kplus.ContainerProps = { name: 'web', image, portNumber: spec.port, envVariables, securityContext: USER, resources: RESOURCES };
-  let deployment: kplus.Deployment;
-  if (spec.hpa) {
-    // The HPA owns the replica count: no replicas in Git, and Argo CD leaves /spec/replicas alone.
-    deployment = new HpaManagedDeployment(app, 'web', {
-      metadata: { name: spec.name },
-      autoscaler: Autoscaler.hpa({ minReplicas: spec.hpa.min, maxReplicas: spec.hpa.max, cpuUtilizationPercent: spec.hpa.cpuPercent ?? 70 }),
-      containers: [container],
-    }).deployment;
-  } else {
-    deployment = new kplus.Deployment(app, 'web', { metadata: { name: spec.name }, replicas: spec.replicas ?? 2, containers: [container] });
+  const ports = [{ port: 80, targetPort: spec.port }];
+  if (!spec.hpa) {
+    // A fixed replica count, kept by self-heal.
+    new kplus.Deployment(app, 'web', { metadata: { name: spec.name }, replicas: spec.replicas ?? 2, containers: [container] })
+      .exposeViaService({ name: spec.name, ports });
+    return app;
   }
-  deployment.exposeViaService({ name: spec.name, ports: [{ port: 80, targetPort: spec.port }] });
+  // The HPA (or KEDA's HPA) owns the replica count: no replicas in Git, and Argo CD leaves /spec/replicas alone.
+  const cpuPercent = spec.hpa.cpuPercent ?? 70;
+  const autoscaler = spec.hpa.keda
+    ? Autoscaler.keda({ minReplicaCount: spec.hpa.min, maxReplicaCount: spec.hpa.max, triggers: [KedaTrigger.cpuUtilization(cpuPercent)] })
+    : Autoscaler.hpa({ minReplicas: spec.hpa.min, maxReplicas: spec.hpa.max, cpuUtilizationPercent: cpuPercent });
+  switch (spec.workload ?? 'Deployment') {
+    case 'StatefulSet':
+      // Pods that keep their names, behind the headless Service the StatefulSet needs.
+      new HpaManagedStatefulSet(app, 'web', { metadata: { name: spec.name }, autoscaler, containers: [container] });
+      break;
+    case 'Rollout':
+      // Released as a canary; the pod template stays in a Deployment the Rollout references and scales down.
+      new HpaManagedRollout(app, 'web', {
+        metadata: { name: spec.name },
+        autoscaler,
+        strategy: RolloutStrategy.canary({ steps: [CanaryStep.weight(20), CanaryStep.pause(Duration.minutes(5))] }),
+        workloadRef: { deploymentMetadata: { name: `${spec.name}-template` } },
+        containers: [container],
+      }).deployment!.exposeViaService({ name: spec.name, ports });
+      break;
+    default:
+      new HpaManagedDeployment(app, 'web', { metadata: { name: spec.name }, autoscaler, containers: [container] })
+        .deployment.exposeViaService({ name: spec.name, ports });
+  }
   return app;
 }

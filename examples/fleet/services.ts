@@ -10,7 +10,16 @@ export interface HpaBounds {
    * @default 70
    */
   readonly cpuPercent?: number;
+  /**
+   * A KEDA ScaledObject owns the replica count (on the same CPU target) instead of an HPA.
+   *
+   * @default false
+   */
+  readonly keda?: boolean;
 }
+
+/** What runs a service's pods; a StatefulSet or a Rollout only with HPA bounds (the point is an autoscaled one). */
+export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'Rollout';
 
 /** One service of the fleet: one row of the platform team's table. */
 export interface ServiceSpec {
@@ -34,6 +43,12 @@ export interface ServiceSpec {
    * @default 2
    */
   readonly replicas?: number;
+  /**
+   * What runs the pods: a Deployment, a StatefulSet whose pods keep their names, or an Argo Rollout released as a canary.
+   *
+   * @default 'Deployment'
+   */
+  readonly workload?: WorkloadKind;
   /** Whether a PreSync migration (`./<name> migrate`) runs before each sync. */
   readonly migration: boolean;
   /** The keys of the service's secret, read from `<team>/<name>` in the vault and passed to the containers as env variables. */
@@ -46,8 +61,8 @@ export const SERVICES: ServiceSpec[] = [
   { name: 'refunds', team: 'payments', version: '0.9.3', port: 8080, hpa: { min: 2, max: 6 }, migration: true, secrets: ['db-password'] },
   { name: 'payouts', team: 'payments', version: '2.1.0', port: 8080, replicas: 2, migration: false, secrets: ['bank-api-token'] },
   { name: 'catalog', team: 'catalog', version: '3.7.1', port: 8080, hpa: { min: 4, max: 20, cpuPercent: 60 }, migration: true, secrets: ['db-password'] },
-  { name: 'search', team: 'catalog', version: '5.0.2', port: 9200, hpa: { min: 2, max: 10 }, migration: false, secrets: ['index-api-key'] },
+  { name: 'search', team: 'catalog', version: '5.0.2', port: 9200, hpa: { min: 2, max: 10 }, workload: 'StatefulSet', migration: false, secrets: ['index-api-key'] },
   { name: 'pricing', team: 'catalog', version: '1.3.0', port: 8080, replicas: 3, migration: true, secrets: ['db-password'] },
-  { name: 'accounts', team: 'identity', version: '4.2.0', port: 8443, hpa: { min: 3, max: 9 }, migration: true, secrets: ['db-password', 'jwt-signing-key'] },
+  { name: 'accounts', team: 'identity', version: '4.2.0', port: 8443, hpa: { min: 3, max: 9, keda: true }, workload: 'Rollout', migration: true, secrets: ['db-password', 'jwt-signing-key'] },
   { name: 'sessions', team: 'identity', version: '1.0.4', port: 8080, replicas: 2, migration: false, secrets: ['redis-password'] },
 ];

@@ -57,12 +57,18 @@ describe('examples/fleet', () => {
     }
   });
 
-  test('every service gets a Deployment, a Service and an ExternalSecret; an HPA and a PreSync Job exactly when the table asks', () => {
+  test('every service gets its workload, a Service and an ExternalSecret; its autoscaler and a PreSync Job exactly when the table asks', () => {
     for (const s of SERVICES) {
       const kinds = files.filter((f) => f.path.startsWith(`workloads/${s.name}/`)).map((f) => parse(f.content).kind).sort();
-      const expected = ['Deployment', 'ExternalSecret', 'Service', ...(s.hpa ? ['HorizontalPodAutoscaler'] : []), ...(s.migration ? ['Job'] : [])];
+      // A Rollout keeps its pod template in a Deployment it references.
+      const workload = !s.hpa ? ['Deployment'] : s.workload === 'Rollout' ? ['Rollout', 'Deployment'] : [s.workload ?? 'Deployment'];
+      const autoscaler = !s.hpa ? [] : s.hpa.keda ? ['ScaledObject'] : ['HorizontalPodAutoscaler'];
+      const expected = [...workload, 'ExternalSecret', 'Service', ...autoscaler, ...(s.migration ? ['Job'] : [])];
       expect(kinds).toEqual(expected.sort());
     }
+    // The table holds each kind of workload and autoscaler.
+    expect(new Set(SERVICES.map((s) => s.workload ?? 'Deployment'))).toEqual(new Set(['Deployment', 'StatefulSet', 'Rollout']));
+    expect(SERVICES.some((s) => s.hpa?.keda)).toBe(true);
   });
 
   test('audits clean, with every Application paired with what it deploys', () => {
@@ -88,9 +94,12 @@ describe('examples/fleet', () => {
     });
     // WHEN it is audited
     const result = auditFiles(asAuditFiles(stripped), AUDIT_OPTIONS);
-    // THEN SA102 fires once per HPA-managed Deployment, attributed to the service's own Application
+    // THEN SA102 fires once per autoscaled workload (and a Rollout's template Deployment, which the Rollout scales down),
+    // attributed to the service's own Application
     expect(result.findings.map((f) => [f.ruleId, f.application, f.object]).sort()).toEqual(
-      SERVICES.filter((s) => s.hpa).map((s) => ['SA102', s.name, `Deployment ${s.team}/${s.name}`]).sort(),
+      SERVICES.filter((s) => s.hpa).flatMap((s) => (s.workload === 'Rollout'
+        ? [['SA102', s.name, `Rollout ${s.team}/${s.name}`], ['SA102', s.name, `Deployment ${s.team}/${s.name}-template`]]
+        : [['SA102', s.name, `${s.workload ?? 'Deployment'} ${s.team}/${s.name}`]])).sort(),
     );
   });
 
@@ -101,7 +110,7 @@ describe('examples/fleet', () => {
   });
 
   test('for any table, every Application validates against the CRD and the tree audits clean (property, 25 runs)', () => {
-    // GIVEN generated tables: unique names, a few teams, HPA bounds or fixed replicas, migrations on or off
+    // GIVEN generated tables: unique names, a few teams, HPA or KEDA bounds or fixed replicas, any workload, migrations on or off
     const spec = (name: string) => fc.record({
       name: fc.constant(name),
       team: fc.constantFrom('payments', 'catalog', 'identity', 'search'),
@@ -111,7 +120,9 @@ describe('examples/fleet', () => {
         min: fc.constant(min),
         max: fc.integer({ min, max: min + 20 }),
         cpuPercent: fc.option(fc.integer({ min: 10, max: 95 }), { nil: undefined }),
+        keda: fc.boolean(),
       })), { nil: undefined }),
+      workload: fc.option(fc.constantFrom('Deployment' as const, 'StatefulSet' as const, 'Rollout' as const), { nil: undefined }),
       replicas: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
       migration: fc.boolean(),
       secrets: fc.uniqueArray(fc.constantFrom('db-password', 'api-key', 'jwt-signing-key'), { minLength: 1, maxLength: 3 }),
