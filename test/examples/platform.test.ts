@@ -18,7 +18,7 @@ describe('examples/platform', () => {
   test('deploys each shape a platform repository holds: charts, overlays, a StatefulSet, a Rollout and a git-generated fleet', () => {
     expect(manifests.map((m) => `${m.manifest.kind}/${m.manifest.metadata.name}`).sort()).toEqual([
       'AppProject/payments', 'AppProject/platform',
-      'Application/cert-manager', 'Application/checkout', 'Application/ingress-nginx', 'Application/payments-apps',
+      'Application/checkout', 'Application/ingress', 'Application/payments-api', 'Application/payments-apps',
       'Application/payments-production', 'Application/payments-staging', 'Application/platform-apps',
       'ApplicationSet/apps',
       'HorizontalPodAutoscaler/checkout-sessions', 'HorizontalPodAutoscaler/checkout-web',
@@ -35,11 +35,12 @@ describe('examples/platform', () => {
   });
 
   test('each shape carries its guarantee', () => {
-    // A chart at one exact version, its values inline; another with its values from the platform repository.
-    expect(byName('Application', 'ingress-nginx').spec.source).toEqual(expect.objectContaining({ chart: 'ingress-nginx', targetRevision: '4.11.3' }));
-    const certManager = byName('Application', 'cert-manager').spec;
-    expect(certManager.source).toBeUndefined();
-    expect(certManager.sources.map((s: any) => s.ref ?? s.chart)).toEqual(['cert-manager', 'values']);
+    // A chart at one exact version with its values inline; ingress-nginx with its values from the platform's values repository.
+    expect(byName('Application', 'payments-api').spec.source).toEqual(expect.objectContaining({ chart: 'payments-api', targetRevision: '2.7.1' }));
+    expect(byName('Application', 'payments-api').spec.source.helm.valuesObject.database.existingSecret).toBe('payments-db-credentials');
+    const ingress = byName('Application', 'ingress').spec;
+    expect(ingress.source).toBeUndefined();
+    expect(ingress.sources.map((s: any) => s.ref ?? `${s.chart}@${s.targetRevision}`)).toEqual(['ingress-nginx@4.11.3', 'values']);
     // An overlay per environment, each promoted by the image digest it pins.
     for (const env of ['staging', 'production']) {
       expect(byName('Application', `payments-${env}`).spec.source.kustomize.images[0]).toMatch(/^ghcr\.io\/acme\/payments-api=ghcr\.io\/acme\/payments-api@sha256:/);
