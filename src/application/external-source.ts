@@ -2,7 +2,7 @@ import { checkKustomizeOptions, KustomizeOptions } from './kustomize-options';
 import { badValue, ErrorCode } from '../core/errors';
 import { isDns1123Subdomain, isGitRepoUrl } from '../core/names';
 import { refusedRevisionProblem } from '../core/revisions';
-import { isRefName, valueFileRef } from '../core/source-paths';
+import { isBuildEnvironmentVariable, isRefName, valueFileRef } from '../core/source-paths';
 import { stripTrailing } from '../core/text';
 import { readHelmValues } from '../private/helm-values';
 
@@ -307,7 +307,7 @@ function checkList<T>(list: T[] | undefined, prop: string, check: (item: T, prop
 function checkValueFile(file: string, prop: string, at: Place): string {
   const ref = typeof file === 'string' ? valueFileRef(file) : undefined;
   const inside = ref === undefined ? file : file.slice(ref.length + 2);
-  if (ref !== undefined && (!isRefName(ref) || !file.startsWith(`$${ref}/`))) {
+  if (ref !== undefined && ((!isRefName(ref) && !isBuildEnvironmentVariable(ref)) || !file.startsWith(`$${ref}/`))) {
     throw badValue(ErrorCode.INVALID_HELM_SOURCE, at.where, prop, file,
       'starts with "$", so Argo CD reads it as "$<ref>/<path>" in the source named by ref, and the ref must be letters, digits, "_" and "-", followed by "/"',
       'write the file as "$values/path/from/the/repository/root.yaml", with "values" the ref of an ExternalSource.gitRef in additionalSources');

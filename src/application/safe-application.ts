@@ -13,7 +13,7 @@ import { isCalendarDate } from '../core/break-glass';
 import { badValue, ErrorCode } from '../core/errors';
 import { isApplication, Manifest } from '../core/manifest';
 import { refusedRevisionProblem } from '../core/revisions';
-import { repositoryKey, valueFileRef } from '../core/source-paths';
+import { isBuildEnvironmentVariable, repositoryKey, valueFileRef } from '../core/source-paths';
 import { suppressionsOf } from '../core/suppressions';
 import { syncWindowsOf, windowApplies } from '../core/sync-windows';
 import { ApplicationSpec, ApplicationSpecSyncPolicy, toJson_ApplicationSpec, toJson_ApplicationSpecSyncPolicy } from '../imports/application-argoproj.io';
@@ -690,7 +690,8 @@ function checkAdditionalSources(scope: IConstruct, sources: ExternalSource[] | u
   const named = new Set<string>();
   valueFiles.forEach((file, i) => {
     const ref = valueFileRef(file);
-    if (ref === undefined) {
+    // `$ARGOCD_APP_NAME/...` names no ref source when none has that name: Argo CD substitutes the build variable.
+    if (ref === undefined || (!byRef.has(ref) && isBuildEnvironmentVariable(ref))) {
       return;
     }
     named.add(ref);

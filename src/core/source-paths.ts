@@ -72,3 +72,14 @@ export function valueFileRef(valueFile: string): string | undefined {
   const slash = valueFile.indexOf('/');
   return slash < 0 ? valueFile.slice(1) : valueFile.slice(1, slash);
 }
+
+/**
+ * Whether what follows a value file's leading `$` is a variable of Argo CD's build environment (`ARGOCD_APP_NAME`,
+ * `{ARGOCD_APP_NAME}`, `KUBE_VERSION`...). The repo server substitutes those in a value file that names no ref
+ * source (reposerver/repository getResolvedValueFiles: `env.Envsubst`), so such a file reads no ref.
+ *
+ * @see https://argo-cd.readthedocs.io/en/stable/user-guide/build-environment/
+ */
+export function isBuildEnvironmentVariable(ref: string): boolean {
+  return /^(\{(ARGOCD_[A-Z0-9_]+|KUBE_VERSION|KUBE_API_VERSIONS)\}|ARGOCD_[A-Z0-9_]+|KUBE_VERSION|KUBE_API_VERSIONS)$/.test(ref);
+}

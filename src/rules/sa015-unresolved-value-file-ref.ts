@@ -1,13 +1,7 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
 import { at, describeObject, listAt, Manifest, readSourcesOf, stringAt } from '../core/manifest';
-import { isRefName, valueFileRef } from '../core/source-paths';
-
-/**
- * Variables of Argo CD's build environment a value file may start with: substituted in a single-source
- * Application (docs/user-guide/build-environment.md), where `$` starts no ref.
- */
-const BUILD_ENV = /^(ARGOCD_[A-Z0-9_]+|KUBE_VERSION|KUBE_API_VERSIONS)$/;
+import { isBuildEnvironmentVariable, isRefName, valueFileRef } from '../core/source-paths';
 
 /** A Helm value file `$<ref>/<path>` that names no ref source Argo CD can read, or a ref Argo CD refuses. */
 export const unresolvedValueFileRef: Rule = {
@@ -58,7 +52,7 @@ export const unresolvedValueFileRef: Rule = {
         }
         const pointer = `${path}/helm/valueFiles/${i}`;
         if (!multi) {
-          if (!BUILD_ENV.test(ref)) {
+          if (!isBuildEnvironmentVariable(ref)) {
             found.push(violation(application, pointer, `value file ${JSON.stringify(file)} names ref "${ref}", but ${describeObject(application)} has only spec.source and so no ref source: `
               + `Argo CD substitutes "$${ref}" from the build environment, where it is empty, and reads ${JSON.stringify(file.slice(ref.length + 1) || '/')} `
               + 'from the root of this source\'s own repository instead', file));
@@ -66,6 +60,10 @@ export const unresolvedValueFileRef: Rule = {
           return;
         }
         const target = refs.get(ref);
+        if (target === undefined && isBuildEnvironmentVariable(ref)) {
+          // Names no ref: the repo server substitutes the build environment's variable instead.
+          return;
+        }
         if (target === undefined) {
           const known = [...refs.keys()].map((k) => JSON.stringify(k));
           found.push(violation(application, pointer, `value file ${JSON.stringify(file)} names ref "${ref}", but ${known.length === 0 ? 'no source has a ref' : `the refs are ${known.join(', ')}`}: `

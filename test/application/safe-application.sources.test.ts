@@ -73,6 +73,17 @@ describe('a chart with value files from a Git ref source', () => {
       + 'to additionalSources, or correct the ref');
   });
 
+  test('a value file that starts with a build variable names no ref: Argo CD substitutes it, with or without ref sources', () => {
+    // GIVEN value files named after the app, as $ARGOCD_APP_NAME and ${ARGOCD_APP_NAME}, in a single-source app
+    const single = chartApp({ valueFiles: ['$ARGOCD_APP_NAME/values.yaml', '${KUBE_VERSION}/values.yaml'] }).app;
+    expect(applicationOf(single).spec.source.helm.valueFiles).toEqual(['$ARGOCD_APP_NAME/values.yaml', '${KUBE_VERSION}/values.yaml']);
+    // and beside a real ref in a multi-source app
+    const multi = chartApp({ valueFiles: ['$values/ingress/values-eu.yaml', '$ARGOCD_APP_NAME/values.yaml'] }, [values()]).app;
+    expect(applicationOf(multi).spec.sources[0].helm.valueFiles).toEqual(['$values/ingress/values-eu.yaml', '$ARGOCD_APP_NAME/values.yaml']);
+    // but a name that is no build variable still has to be a ref source
+    expect(() => chartApp({ valueFiles: ['$ARGOCD/values.yaml'] })).toThrow(/\[SAFE-038\] ingress: externalSource\.helm\.valueFiles\[0\] is "\$ARGOCD\/values\.yaml"; it names the ref source "ARGOCD"/);
+  });
+
   test('fails when a value file names a ref and the app has no additional source', () => {
     expect(() => chartApp(FROM_GIT)).toThrow(/\[SAFE-038\] ingress: externalSource\.helm\.valueFiles\[1\] .* the app has no ref source/);
   });

@@ -22,6 +22,10 @@ describe('SA015 unresolved-value-file-ref', () => {
     // WHEN / THEN
     expect(findingsOf(unresolvedValueFileRef, [], multi)).toEqual([]);
     expect(findingsOf(unresolvedValueFileRef, [], single)).toEqual([]);
+    // and build variables in braces, and beside a ref in several sources, are substituted, not refs
+    const braces = safeApplication({ spec: { source: { ...CHART, helm: { valueFiles: ['${ARGOCD_APP_NAME}/values.yaml'] } } } });
+    expect(findingsOf(unresolvedValueFileRef, [], braces)).toEqual([]);
+    expect(findingsOf(unresolvedValueFileRef, [], withSources(chartWith('$values/a.yaml', '$ARGOCD_APP_NAMESPACE/b.yaml'), VALUES))).toEqual([]);
   });
 
   test('fails when a value file names a ref no source has', () => {
