@@ -71,15 +71,17 @@ export const jobInSyncWave: Rule = {
     const applied = resources.filter(isApplied);
     // Each object's annotation read once, for the count below and for the Jobs among them.
     const declared = applied.map(waveOf);
+    const candidates = applied.flatMap((obj, i) => (declared[i] !== undefined && isJobOrPod(obj) && !onlyWaits(obj) ? [i] : []));
+    // Most resources hold no Job or Pod in a wave: then there is nothing to count, and nothing is sorted.
+    if (candidates.length === 0) {
+      return [];
+    }
     // Sorted once, so that counting the resources at or after a wave is a binary search: linear-logarithmic however many Jobs.
     const waves = declared.map(waveNumber).sort((a, b) => a - b);
     const found: Violation[] = [];
-    for (let i = 0; i < applied.length; i++) {
+    for (const i of candidates) {
       const obj = applied[i];
-      const wave = declared[i];
-      if (wave === undefined || !isJobOrPod(obj) || onlyWaits(obj)) {
-        continue;
-      }
+      const wave = declared[i]!;
       const number = waveNumber(wave);
       const withOrAfter = waves.length - firstAtOrAfter(waves, number) - 1;
       if (withOrAfter === 0) {
