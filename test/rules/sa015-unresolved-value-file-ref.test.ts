@@ -69,3 +69,20 @@ describe('SA015 unresolved-value-file-ref', () => {
     expect(findingsOf(unresolvedValueFileRef, [], app)).toEqual([]);
   });
 });
+
+describe('SA015 on unusual input', () => {
+  test('finds nothing without an Application, and skips value files that are not text and sources with an empty ref', () => {
+    expect(findingsOf(unresolvedValueFileRef, [withSources(chartWith('$nope/a.yaml'))])).toEqual([]);
+    const app = withSources({ ...CHART, helm: { valueFiles: [5, '$values/a.yaml'] } }, { ...VALUES, ref: '' }, VALUES);
+    expect(findingsOf(unresolvedValueFileRef, [], app)).toEqual([]);
+  });
+
+  test('reports a ref that is not text, names every ref when one is missing, and a build variable\'s name given to a chart source', () => {
+    const numbered = withSources(chartWith('$values/a.yaml'), VALUES, { ...VALUES, repoURL: 'https://git.acme.internal/other.git', ref: 5 });
+    expect(findingsOf(unresolvedValueFileRef, [], numbered).map((f) => f.path)).toEqual(['/spec/sources/2/ref']);
+    const two = withSources(chartWith('$missing/a.yaml', '$values/b.yaml', '$other/c.yaml'), VALUES, { ...VALUES, repoURL: 'https://git.acme.internal/other.git', ref: 'other' });
+    expect(findingsOf(unresolvedValueFileRef, [], two)[0].message).toContain('the refs are "values", "other"');
+    const chartRef = withSources(chartWith('$KUBE_VERSION/values.yaml'), { ...CHART, chart: 'base', ref: 'KUBE_VERSION' });
+    expect(findingsOf(unresolvedValueFileRef, [], chartRef).map((f) => f.path)).toEqual(['/spec/sources/0/helm/valueFiles/0']);
+  });
+});

@@ -53,6 +53,26 @@ describe('SA016 application-set-deletes-applications', () => {
     expect(findings.map((f) => [f.rule.id, f.path])).toEqual([['SA016', '/spec/syncPolicy']]);
   });
 
+  test('searches past a matrix of lists and skips entries that are no generator; a null applicationsSync is unset', () => {
+    // GIVEN a junk entry, a matrix that can drop nothing, then a git generator, and applicationsSync: null
+    const findings = check(set({
+      generators: [null, 'git', { matrix: { generators: [{ list: { elements: [] } }, { list: { elements: [] } }] } }, { git: { directories: [{ path: 'apps/*' }] } }],
+      syncPolicy: { applicationsSync: null },
+    }));
+    // THEN the git generator is named, and the policy reads as unset
+    expect(findings.map((f) => [f.rule.id, f.path])).toEqual([['SA016', '/spec/syncPolicy']]);
+    expect(findings[0].message).toContain('sets no applicationsSync');
+    expect(findings[0].message).toContain('a git generator stops generating');
+  });
+
+  test('looks three levels of matrix and merge deep and no further (Argo CD nests one level), so hostile nesting costs nothing', () => {
+    const nest = (levels: number): Record<string, unknown> => (levels === 0
+      ? { clusters: {} }
+      : { matrix: { generators: [{ list: { elements: [] } }, nest(levels - 1)] } });
+    expect(check(set({ generators: [nest(3)] })).map((f) => f.rule.id)).toEqual(['SA016']);
+    expect(check(set({ generators: [nest(4)] }))).toEqual([]);
+  });
+
   test('looks at ApplicationSets only', () => {
     expect(check({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, spec: { generators: [{ git: {} }] } })).toEqual([]);
   });
