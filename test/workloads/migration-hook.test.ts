@@ -299,6 +299,18 @@ describe('MigrationHook failure notice: a failed migration stops the sync, and s
     expect(subscriptionsOf(app)).toEqual({ 'on-sync-failed.slack': '#a;#b', 'on-health-degraded.slack': '#b;#a' });
   });
 
+  test('compares recipients as Argo CD reads them, without the spaces around them', () => {
+    const { app } = newApp({
+      notifications: [
+        { trigger: NotificationTrigger.ON_SYNC_FAILED, service: 'slack', recipients: [' #a'] },
+        { trigger: NotificationTrigger.ON_DEPLOYED, service: 'slack', recipients: ['#a ', ' #b '] },
+      ],
+    });
+    const first = migration(app, 'migrate', { onFailure: undefined });
+    migration(app, 'seed', { onFailure: FailureNotice.to('slack', ['#b', '#c ']), after: first });
+    expect(subscriptionsOf(app)).toEqual({ 'on-sync-failed.slack': '#a;#b;#c', 'on-deployed.slack': '#a;#b' });
+  });
+
   test('fails synth, naming the hook, the prop and the fix, when the app and its project notify nobody', () => {
     const { app } = newApp();
     migration(app, 'migrate', { onFailure: undefined });
