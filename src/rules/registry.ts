@@ -14,6 +14,7 @@ import { malformedIgnorePointer } from './sa013-malformed-ignore-pointer';
 import { missingSourcePath } from './sa014-missing-source-path';
 import { unresolvedValueFileRef } from './sa015-unresolved-value-file-ref';
 import { applicationSetDeletesApplications } from './sa016-application-set-deletes-applications';
+import { ignoreMissingValueFiles } from './sa017-ignore-missing-value-files';
 import { replicasOnAutoscaledWorkload } from './sa101-replicas-on-autoscaled-workload';
 import { autoscaledWithoutIgnore } from './sa102-autoscaled-without-ignore';
 import { jobInSyncWave } from './sa103-job-in-sync-wave';
@@ -48,6 +49,7 @@ export const ALL_RULES: readonly Rule[] = [
   missingSourcePath,
   unresolvedValueFileRef,
   applicationSetDeletesApplications,
+  ignoreMissingValueFiles,
   replicasOnAutoscaledWorkload,
   autoscaledWithoutIgnore,
   jobInSyncWave,

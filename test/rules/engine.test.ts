@@ -22,7 +22,7 @@ function breakingEveryRule(): Manifest {
       source: {
         targetRevision: 'HEAD',
         repoURL: 'https://git.example.com/payments/checkout.git',
-        helm: { parameters: [{ name: 'postgresql.auth.password', value: 'hunter2' }], valueFiles: ['$values/checkout.yaml'] },
+        helm: { parameters: [{ name: 'postgresql.auth.password', value: 'hunter2' }], valueFiles: ['$values/checkout.yaml'], ignoreMissingValueFiles: true },
       },
       ignoreDifferences: [{ group: '*', kind: 'Deployment', name: 'checkout', jsonPointers: ['spec/replicas'] }],
       syncPolicy: {
@@ -106,6 +106,7 @@ describe('runRules', () => {
       'SA012 /spec/syncPolicy/syncOptions/1',
       'SA013 /spec/ignoreDifferences/0/jsonPointers/0',
       'SA015 /spec/source/helm/valueFiles/0',
+      'SA017 /spec/source/helm/ignoreMissingValueFiles',
       'SA207 /spec/source/helm/parameters/0/value',
     ]);
   });
