@@ -30,6 +30,14 @@ describe('SA017 ignore-missing-value-files', () => {
     expect(found[0].message).toContain('skips any of its 4 value file(s) that is missing ("values.yaml", "values-prod.yaml", "values-eu.yaml", ...)');
   });
 
+  test('names up to three files, leaves out what is no file name, and says nothing of files when none are listed', () => {
+    const [three] = findingsOf(ignoreMissingValueFiles, [], chartApp({ valueFiles: ['a.yaml', 5, 'b.yaml', 'c.yaml'], ignoreMissingValueFiles: true }));
+    expect(three.message).toContain('skips any of its 3 value file(s) that is missing ("a.yaml", "b.yaml", "c.yaml"): ');
+    expect(three.value).toBe(true);
+    const [none] = findingsOf(ignoreMissingValueFiles, [], chartApp({ ignoreMissingValueFiles: true }));
+    expect(none.message).toContain('skips any of its 0 value file(s) that is missing: a renamed');
+  });
+
   test('judges each source Argo CD reads: the chart of a multi-source Application, not a spec.source beside spec.sources', () => {
     const app = safeApplication({
       spec: {
