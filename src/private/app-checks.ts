@@ -2,7 +2,7 @@ import { IConstruct } from 'constructs';
 import { badValue, ErrorCode } from '../core/errors';
 import { hasAction } from '../core/go-template';
 import { isDns1123Subdomain, isDns1123Label, isGitRepoUrl, suggestDns1123Label } from '../core/names';
-import { floatingRevisionProblem } from '../core/revisions';
+import { refusedRevisionProblem } from '../core/revisions';
 import { IArgoProject } from '../values/argo-project';
 import { IgnoreRule } from '../values/ignore-rule';
 
@@ -60,11 +60,10 @@ export function checkIgnoreRule(scope: IConstruct, prop: string, rule: IgnoreRul
 
 /**
  * Why a Git revision that every generated Application (or a generator) reads is refused, or undefined: it must be a
- * string without template actions (`templated` says why) or whitespace, that does not float with the default branch.
+ * string without template actions (`templated` says why), and is otherwise refused as a SafeApplication's is.
  */
 export function fixedRevisionProblem(revision: unknown, templated: string): string | undefined {
   return typeof revision !== 'string' ? 'is not a string'
     : hasAction(revision) ? `contains a template action: ${templated}`
-      : /\s/.test(revision.trim()) ? 'contains whitespace'
-        : floatingRevisionProblem(revision, false);
+      : refusedRevisionProblem(revision, false);
 }

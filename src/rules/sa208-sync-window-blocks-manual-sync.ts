@@ -1,6 +1,6 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { at, isAppProject, listAt } from '../core/manifest';
+import { at, isAppProject, listAt, objectsWhere } from '../core/manifest';
 import { manualSyncBlocked, syncWindowsOf } from '../core/sync-windows';
 
 /** An AppProject sync window that stops the manual sync a break-glass fix needs. */
@@ -18,9 +18,7 @@ export const syncWindowBlocksManualSync: Rule = {
     + 'SA208 on the AppProject (SafeProject\'s manualSyncBlockedReason writes one).',
   check({ application, resources }) {
     const found: Violation[] = [];
-    // The Application first, then the resources, without copying a list that may hold 100,000 objects.
-    const projects = resources.filter(isAppProject);
-    for (const project of application && isAppProject(application) ? [application, ...projects] : projects) {
+    for (const project of objectsWhere(application, resources, isAppProject)) {
       for (const window of syncWindowsOf(project)) {
         const message = manualSyncBlocked(window);
         if (message !== undefined) {
