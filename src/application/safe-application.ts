@@ -241,6 +241,8 @@ export class SafeApplication extends Chart {
   private readonly waves = new Map<ApiObject, number>();
   private subscriptions: NotificationSubscription[] = [];
   private failureNotices: { where: IConstruct; notice: FailureNotice }[] = [];
+  /** The `on-sync-failed` subscriptions the failure notices add, as last rendered. */
+  private addedFailureSubscriptions: NotificationSubscription[] = [];
 
   public constructor(scope: Construct, id: string, props: SafeApplicationProps) {
     super(scope, id, { namespace: props.destinationNamespace });
@@ -369,6 +371,7 @@ export class SafeApplication extends Chart {
       this.resource.metadata.addAnnotation(key, value);
     }
     this.subscriptions = subscriptions;
+    this.addedFailureSubscriptions = added;
   }
 
   /**
@@ -381,9 +384,7 @@ export class SafeApplication extends Chart {
       return [];
     }
     const failed = (subs: readonly NotificationSubscription[]) => subs.some((s) => s.trigger.name === NotificationTrigger.ON_SYNC_FAILED.name);
-    const notices = this.failureNotices.map((n) => n.notice);
-    const added = failureSubscriptions(notices, this.subscriptions, asSafeProject(this.project)?.notifications ?? []);
-    if (failed(this.subscriptions) || failed(added) || failed(project?.notifications ?? [])) {
+    if (this.addedFailureSubscriptions.length > 0 || failed(this.subscriptions) || failed(project?.notifications ?? [])) {
       return [];
     }
     return [`[${ErrorCode.UNNOTIFIED_MIGRATION}] ${onCall.where.node.path}: onFailure is FailureNotice.onCall(), but app ${this.applicationName} `

@@ -81,5 +81,6 @@ export function valueFileRef(valueFile: string): string | undefined {
  * @see https://argo-cd.readthedocs.io/en/stable/user-guide/build-environment/
  */
 export function isBuildEnvironmentVariable(ref: string): boolean {
-  return /^(\{(ARGOCD_[A-Z0-9_]+|KUBE_VERSION|KUBE_API_VERSIONS)\}|ARGOCD_[A-Z0-9_]+|KUBE_VERSION|KUBE_API_VERSIONS)$/.test(ref);
+  const name = ref.startsWith('{') && ref.endsWith('}') ? ref.slice(1, -1) : ref;
+  return /^(ARGOCD_[A-Z0-9_]+|KUBE_VERSION|KUBE_API_VERSIONS)$/.test(name);
 }
