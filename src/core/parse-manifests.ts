@@ -120,7 +120,7 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
     if (/depth|nest/i.test(String((e as Error).message))) {
       return tooDeep(text) ?? { objects: [], skipped: 0, problem: `nests too deeply: ${firstLine(e)}` };
     }
-    return undefined;
+    return syntaxError(e);
   }
   if (anchored) {
     return undefined;
@@ -159,6 +159,31 @@ function parseFast(file: string, text: string): ParsedFile | undefined {
       (manifest, location, item) => new FastLocated(manifest, location, document, item));
   }
   return { objects, skipped };
+}
+
+/**
+ * js-yaml's errors that every YAML parser agrees on, at the place they are: a key with no colon, a missing comma, a
+ * line indented where nothing can start. A file that fails with one of them is refused at js-yaml's position without
+ * being read a second time. Every other error is handed to the careful path, which decides: an unknown tag or a
+ * duplicate key, anything js-yaml may refuse where YAML 1.2 does not, and an unclosed bracket or quote (js-yaml
+ * places it at the end of the file, the careful path where it was opened).
+ */
+const UNAMBIGUOUS_SYNTAX_ERRORS: ReadonlySet<string> = new Set([
+  'missed comma between flow collection entries',
+  'bad indentation of a mapping entry',
+  'can not read an implicit mapping pair; a colon is missed',
+  'can not read a block mapping entry; a multiline key may not be an implicit key',
+  'end of the stream or a document separator is expected',
+]);
+
+/** The problem of a file js-yaml refused with an error in {@link UNAMBIGUOUS_SYNTAX_ERRORS}, else undefined (the careful path decides). */
+function syntaxError(e: unknown): ParsedFile | undefined {
+  const { reason, mark } = e as { reason?: unknown; mark?: { line?: unknown; column?: unknown } };
+  if (!(e instanceof jsyaml.YAMLException) || typeof reason !== 'string' || !UNAMBIGUOUS_SYNTAX_ERRORS.has(reason)
+    || typeof mark?.line !== 'number' || typeof mark.column !== 'number') {
+    return undefined;
+  }
+  return { objects: [], skipped: 0, problem: `YAML error at line ${mark.line + 1}, column ${mark.column + 1}: ${reason}` };
 }
 
 /** The item starts of a document that is no List: one array for all of them. */

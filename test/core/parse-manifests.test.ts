@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { join } from 'path';
+import { parseAllDocuments } from 'yaml';
 import { escapeToken } from '../../src/core/json-pointer';
 import { LocatedManifest } from '../../src/core/manifest';
 import { hasTemplateExpressions, parseManifests } from '../../src/core/parse-manifests';
@@ -247,6 +248,27 @@ describe('parseManifests', () => {
     // WHEN it is parsed
     // THEN the duplicate is refused, located at line 5
     expect(parsed.problem).toBe('YAML error at line 5, column 3: Map keys must be unique');
+  });
+
+  // Each text is refused by js-yaml with the reason given, and by the careful parser too: the premise on which a file
+  // failing with that reason is refused at once, at js-yaml's position, without being read a second time.
+  test.each([
+    ['a missing comma', 'metadata:\n  labels: {app: web tier: front}\n', 2, 25, 'missed comma between flow collection entries'],
+    ['a key indented less than its siblings', 'metadata:\n  name: web\n  annotations:\n    a: "1"\n   b: "2"\n', 5, 4, 'bad indentation of a mapping entry'],
+    ['a placeholder line where a key belongs', 'metadata:\n  name: web\n  <PLACEHOLDER>\n  labels: {}\n', 4, 9, 'can not read a block mapping entry; a multiline key may not be an implicit key'],
+    ['two scalars without a colon', 'spec:\n  template: x\n  "a" "b"\n', 3, 7, 'can not read an implicit mapping pair; a colon is missed'],
+    ['a sequence after a mapping', 'a: 1\n- b\n', 2, 1, 'end of the stream or a document separator is expected'],
+  ])('fails at js-yaml\'s position when the text is not YAML to any parser: %s', (_name, text, line, column, reason) => {
+    // GIVEN text that both parsers refuse
+    const careful = parseAllDocuments(text, { uniqueKeys: true, merge: true });
+    expect((Array.isArray(careful) ? careful : [careful]).some((d) => d.errors.length > 0)).toBe(true);
+
+    // WHEN it is parsed
+    const parsed = parse(text);
+
+    // THEN the problem is js-yaml's, at its line and column
+    expect(parsed.objects).toEqual([]);
+    expect(parsed.problem).toBe(`YAML error at line ${line}, column ${column}: ${reason}`);
   });
 
   test.each([
