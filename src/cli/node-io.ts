@@ -39,7 +39,7 @@ export function debugFor(env: Env): boolean {
 /** The CLI's access to this process's streams, environment and the file system. */
 export function nodeIo(): CliIo {
   return {
-    stdout: (text) => process.stdout.write(text),
+    stdout: (text) => writeInPieces((piece) => process.stdout.write(piece), text),
     stderr: (text) => process.stderr.write(text),
     readBytes,
     readStdin,
@@ -50,6 +50,29 @@ export function nodeIo(): CliIo {
     color: colorFor(process.env, Boolean(process.stdout.isTTY)),
     debug: debugFor(process.env),
   };
+}
+
+/** How much of a long text is written at once: about 1 MB of ASCII. */
+const PIECE = 1048576;
+
+/**
+ * Writes `text` in pieces of about `size` characters, never splitting a surrogate pair, so each piece encodes to the
+ * same UTF-8 as the whole would. A report of many megabytes written in one call is encoded into one buffer as large,
+ * which costs several times more than encoding it piece by piece.
+ */
+export function writeInPieces(write: (piece: string) => unknown, text: string, size: number = PIECE): void {
+  let start = 0;
+  while (text.length - start > size) {
+    let end = start + size;
+    const last = text.charCodeAt(end - 1);
+    // A high surrogate at the end of a piece stays with the low surrogate that follows it.
+    if (last >= 0xd800 && last <= 0xdbff) {
+      end += end - 1 > start ? -1 : 1;
+    }
+    write(text.slice(start, end));
+    start = end;
+  }
+  write(start === 0 ? text : text.slice(start));
 }
 
 /** Reads standard input to its end, refusing it as soon as it passes `maxBytes`. */
