@@ -136,6 +136,8 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   // Kustomize builds only what its kustomization files list: patches and unlisted files there are not objects Argo CD applies.
   const layout = kustomizeLayout([...all.map((f) => f.path), ...options.repository?.otherFiles ?? []], objects);
   const unbuilt = new Set<string>();
+  // Kustomization files are read, not counted as manifests: Argo CD applies what they build, not them.
+  let kustomizations = 0;
   const built = objects.filter((o) => {
     const file = o.location.file;
     if (layout.isPatch(file)) {
@@ -143,6 +145,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     }
     // A kustomization is no object Argo CD applies, but its secretGenerator puts values in Git (SA203).
     if (KUSTOMIZATION_FILES.includes(path.posix.basename(file))) {
+      kustomizations++;
       return true;
     }
     const kept = !layout.isKustomizeDir(path.posix.dirname(file)) || layout.isListedResource(file);
@@ -257,7 +260,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     staleBaselineEntries: 0,
     stats: {
       files: fileCount + (options.rendered?.length ?? 0),
-      manifests: objects.length + [...rendered.values()].reduce((n, r) => n + r.objects.length, 0),
+      manifests: objects.length - kustomizations + [...rendered.values()].reduce((n, r) => n + r.objects.length, 0),
       applications: units.filter((u) => u.application).length,
       skippedDocuments,
       skippedTemplates: templateFiles.length,

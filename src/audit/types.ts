@@ -78,6 +78,7 @@ export interface AuditResult {
 
 export interface AuditStats {
   readonly files: number;
+  /** Kubernetes objects audited: those of the files Argo CD applies as written, and of the rendered manifests given; kustomization files are read but not counted. */
   readonly manifests: number;
   readonly applications: number;
   /** YAML documents that are not Kubernetes objects (no apiVersion and kind), skipped quietly. */
