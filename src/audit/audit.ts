@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { expandApplicationSet, RepositoryView, valueAt } from './application-set';
 import { isExcluded } from './exclude';
-import { kustomizeLayout } from './kustomize';
+import { KustomizeLayout, kustomizeLayout } from './kustomize';
 import { AuditedRepository, AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, RenderedManifests } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { at, describeObject, isApplication, isApplicationSet, isAppProject, isObject, listAt, LocatedManifest, Manifest, readSourcesOf, SourceLocation, stringAt } from '../core/manifest';
@@ -138,21 +138,19 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   const unbuilt = new Set<string>();
   // Kustomization files are read, not counted as manifests: Argo CD applies what they build, not them.
   let kustomizations = 0;
+  // A file's objects are contiguous: its role is worked out once for all of them (a List may hold 150,000).
+  let lastFile: string | undefined;
+  let role: KustomizeRole = 'built';
   const built = objects.filter((o) => {
-    const file = o.location.file;
-    if (layout.isPatch(file)) {
-      return false;
+    if (o.location.file !== lastFile) {
+      lastFile = o.location.file;
+      role = kustomizeRole(layout, lastFile);
+      if (role === 'unbuilt') {
+        unbuilt.add(lastFile);
+      }
     }
-    // A kustomization is no object Argo CD applies, but its secretGenerator puts values in Git (SA203).
-    if (KUSTOMIZATION_FILES.includes(path.posix.basename(file))) {
-      kustomizations++;
-      return true;
-    }
-    const kept = !layout.isKustomizeDir(path.posix.dirname(file)) || layout.isListedResource(file);
-    if (!kept) {
-      unbuilt.add(file);
-    }
-    return kept;
+    kustomizations += role === 'kustomization' ? 1 : 0;
+    return role === 'built' || role === 'kustomization';
   });
   if (built.length < objects.length) {
     objects.length = 0;
@@ -268,6 +266,20 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       ...(sets.expanded + sets.literal > 0 ? { applicationSets: { ...sets } } : {}),
     },
   };
+}
+
+/** What a file is to Kustomize: a patch (a fragment), a kustomization, a file no kustomization lists (never built), or built as written. */
+type KustomizeRole = 'patch' | 'kustomization' | 'unbuilt' | 'built';
+
+function kustomizeRole(layout: KustomizeLayout, file: string): KustomizeRole {
+  if (layout.isPatch(file)) {
+    return 'patch';
+  }
+  // A kustomization is no object Argo CD applies, but its secretGenerator puts values in Git (SA203).
+  if (KUSTOMIZATION_FILES.includes(path.posix.basename(file))) {
+    return 'kustomization';
+  }
+  return !layout.isKustomizeDir(path.posix.dirname(file)) || layout.isListedResource(file) ? 'built' : 'unbuilt';
 }
 
 /** The Kubernetes objects of one file, or nothing with a problem saying why it could not be read. */
