@@ -268,6 +268,55 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   };
 }
 
+/**
+ * Finds the AppProject an Application names in `spec.project` as Argo CD resolves it: by name, wherever it is written.
+ * A repository holding several copies of one platform (one per cloud, say) has several AppProjects of that name: the
+ * one nearest the Application's file is taken (the most leading folders in common), none when the nearest are in
+ * several files. Each AppProject is filed under every folder above it, so a lookup walks the Application's folders,
+ * not the AppProjects.
+ */
+function projectIndex(objects: readonly LocatedManifest[]): (application: LocatedManifest) => LocatedManifest[] {
+  // Per name, per folder: the AppProject of that name in or below it, if all of that name there are in one file (the
+  // last of them: applied in order, it is what Argo CD holds); undefined if they are in several.
+  const byName = new Map<string, Map<string, LocatedManifest | undefined>>();
+  for (const o of objects) {
+    if (!isAppProject(o.manifest)) {
+      continue;
+    }
+    const name = stringAt(o.manifest, 'metadata', 'name') ?? '';
+    const byFolder = byName.get(name) ?? new Map<string, LocatedManifest | undefined>();
+    byName.set(name, byFolder);
+    for (const folder of foldersAbove(o.location.file)) {
+      const found = byFolder.get(folder);
+      byFolder.set(folder, !byFolder.has(folder) || found?.location.file === o.location.file ? o : undefined);
+    }
+  }
+  return (application) => {
+    const byFolder = byName.get(stringAt(application.manifest, 'spec', 'project') ?? '');
+    if (byFolder === undefined) {
+      return [];
+    }
+    // The deepest folder of the Application's that holds any: those share the most folders with it.
+    for (const folder of foldersAbove(application.location.file)) {
+      if (byFolder.has(folder)) {
+        const project = byFolder.get(folder);
+        return project ? [project] : [];
+      }
+    }
+    return [];
+  };
+}
+
+/** The folders holding a file, the deepest first: `a/b/c.yaml` is in `a/b`, `a` and the root (``). */
+function foldersAbove(file: string): string[] {
+  const folders: string[] = [];
+  for (let end = file.lastIndexOf('/'); end > 0; end = file.lastIndexOf('/', end - 1)) {
+    folders.push(file.slice(0, end));
+  }
+  folders.push('');
+  return folders;
+}
+
 /** What a file is to Kustomize: a patch (a fragment), a kustomization, a file no kustomization lists (never built), or built as written. */
 type KustomizeRole = 'patch' | 'kustomization' | 'unbuilt' | 'built';
 
@@ -617,15 +666,7 @@ function groupUnits(
     }
     inDir.push(o);
   }
-  const projectsByDir = new Map<string, LocatedManifest[]>();
-  for (const o of others) {
-    if (isAppProject(o.manifest)) {
-      const dir = path.posix.dirname(o.location.file);
-      const list = projectsByDir.get(dir) ?? [];
-      list.push(o);
-      projectsByDir.set(dir, list);
-    }
-  }
+  const projects = projectIndex(others);
   const claimed = new Set<LocatedManifest>();
   const units: AuditUnit[] = [];
   // The Applications of one ApplicationSet share their template: one note for all of them that it holds for.
@@ -691,10 +732,10 @@ function groupUnits(
         claimed.add(m);
       }
     }
-    // The AppProjects in the Application's own folder (applications/<project>/ in the app-of-apps layout).
-    const projects = (projectsByDir.get(path.posix.dirname(located.location.file)) ?? []).filter((p) => !inUnit.has(p));
+    // The AppProject the Application names, wherever in the repository it is written (a projects/ folder, say).
+    const named = projects(located).filter((p) => !inUnit.has(p));
     units.push({
-      application: located, applicationName: name, resources, ...(set ? { set } : {}), ...(projects.length > 0 ? { context: projects } : {}),
+      application: located, applicationName: name, resources, ...(set ? { set } : {}), ...(named.length > 0 ? { context: named } : {}),
     });
   }
   for (const [application, input] of context.rendered) {

@@ -11,8 +11,10 @@ export const destinationNotAllowed: Rule = {
   summary: 'An Application deploys to a destination, or reads a repository, that its AppProject does not allow.',
   explanation:
     'Argo CD refuses to sync an Application whose destination or source its project does not permit; the app sits '
-    + 'in an error state while its owners believe it is deployed. The check runs when the AppProject is audited together '
-    + 'with the Application (for example in the folder an app-of-apps root deploys).',
+    + 'in an error state while its owners believe it is deployed. The check runs when the AppProject the Application names '
+    + 'is among the audited files: Argo CD resolves a project by its name, so it may be written anywhere in the repository '
+    + '(a projects/ folder, beside the Application, in the folder an app-of-apps root deploys); of several AppProjects of '
+    + 'that name (one per copy of a platform), the one nearest the Application\'s file is taken.',
   fix: 'Add the destination or repository to the AppProject, or point the Application at an allowed one.',
   check({ application, resources }) {
     const projects = new Map<string, Manifest>();

@@ -23,6 +23,19 @@ function jobYaml(name: string, namespace: string, annotations: Record<string, st
   });
 }
 
+/** An AppProject allowing the gitops repository and the given namespaces on the local cluster. */
+function appProjectYaml(name: string, namespaces: readonly string[]): string {
+  return stringify({
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'AppProject',
+    metadata: { name, namespace: 'argocd' },
+    spec: {
+      sourceRepos: ['https://git.acme.internal/platform/gitops.git'],
+      destinations: namespaces.map((namespace) => ({ server: 'https://kubernetes.default.svc', namespace })),
+    },
+  });
+}
+
 /** An HPA-scaled Deployment that keeps replicas: SA101 always, SA102 when an Application deploys it. */
 function autoscaledWorkload(dir: string, namespace: string): Record<string, string> {
   return {
@@ -108,6 +121,54 @@ describe('auditFiles: pairing Applications with their manifests', () => {
       expect(r.findings.filter((f) => f.ruleId === 'SA205').map((f) => f.location.file)).toEqual(['applications/payments/AppProject.payments.yaml']);
     }
     expect(result.findings.find((f) => f.ruleId === 'SA205')!.application).toBe('root');
+  });
+
+  test('an AppProject in a folder of its own is the one its Applications name (SA202), as Argo CD resolves projects by name', () => {
+    // GIVEN the projects in projects/ and the Applications in applications/, one deploying where its project does not allow
+    const files = {
+      'projects/payments.yaml': appProjectYaml('payments', ['web']),
+      'applications/web.yaml': applicationYaml('web'),
+      'applications/api.yaml': applicationYaml('api'),
+    };
+
+    // WHEN it is audited
+    const result = audit(files);
+
+    // THEN the Application outside its project is reported, once, at its destination
+    expect(result.findings.filter((f) => f.ruleId === 'SA202').map((f) => `${f.location.file} ${f.pointer} ${f.message}`)).toEqual([
+      'applications/api.yaml /spec/destination project payments does not allow namespace "api" on https://kubernetes.default.svc',
+    ]);
+  });
+
+  test('copies of one platform: each Application is checked against the AppProject of its name nearest to it (SA202)', () => {
+    // GIVEN two copies of a platform, each with its own payments project allowing a different namespace
+    const files = {
+      'aws/projects/payments.yaml': appProjectYaml('payments', ['web']),
+      'aws/applications/web.yaml': applicationYaml('web'),
+      'gcp/projects/payments.yaml': appProjectYaml('payments', ['api']),
+      'gcp/applications/web.yaml': applicationYaml('web'),
+      'gcp/applications/api.yaml': applicationYaml('api'),
+    };
+
+    // WHEN it is audited
+    const result = audit(files);
+
+    // THEN only gcp's web is outside its own copy's project
+    expect(result.findings.filter((f) => f.ruleId === 'SA202').map((f) => `${f.location.file} ${f.message}`)).toEqual([
+      'gcp/applications/web.yaml project payments does not allow namespace "web" on https://kubernetes.default.svc',
+    ]);
+  });
+
+  test('two AppProjects of one name, equally near in different files: neither is taken to be the Application\'s (no SA202)', () => {
+    // GIVEN two files defining the payments project differently, beside each other
+    const files = {
+      'projects/payments-a.yaml': appProjectYaml('payments', ['web']),
+      'projects/payments-b.yaml': appProjectYaml('payments', ['api']),
+      'applications/api.yaml': applicationYaml('api'),
+    };
+
+    // WHEN it is audited / THEN which one Argo CD holds cannot be told, and nothing is claimed
+    expect(audit(files).findings.filter((f) => f.ruleId === 'SA202')).toEqual([]);
   });
 
   test('without directory.recurse, manifests in subfolders are not paired but still checked as loose manifests', () => {

@@ -3,7 +3,7 @@ import fs, { existsSync, symlinkSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { auditJson, CliRun, GOOD_REPO_FINDING, JsonReport, keysOf, writeGoodRepo, writeTree } from './support';
 import { tempDir } from '../support/app';
-import { GLOB_BOMB_VALUE, globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, pairingBomb, slashBomb } from '../support/bombs';
+import { GLOB_BOMB_VALUE, globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, pairingBomb, projectBomb, slashBomb } from '../support/bombs';
 import { BILLION_LAUGHS, writeDeepBlock } from '../support/hostile';
 
 /** Hostile input must never take long; this bounds the whole run, it does not measure speed. */
@@ -302,6 +302,21 @@ describe('safe-argocd audit of bombs', () => {
     const messages = report.findings.filter((f) => f.ruleId === 'SA202').map((f) => f.message);
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatch(/^project bombs does not allow repository "https:\/\/git\.acme\.internal\/x\/{300000}y"$/);
+  }, BOMB_TIMEOUT);
+
+  test('7,500 AppProjects of one name and 7,500 Applications naming it: each Application is checked against one, not all', async () => {
+    // GIVEN the AppProjects in one file and the Applications in another, each deploying where the last project does not allow
+    const root = tempDir();
+    writeTree(root, projectBomb(7_500));
+
+    // WHEN it is audited
+    const { report } = await auditJson(root);
+
+    // THEN each Application has its SA202 finding, against the project of that name (the last, which Argo CD holds)
+    const messages = report.findings.filter((f) => f.ruleId === 'SA202').map((f) => f.message);
+    expect(messages).toHaveLength(7_500);
+    expect(messages[0]).toBe('project bombs does not allow namespace "app-0" on https://kubernetes.default.svc');
+    expect(report.problems).toEqual([]);
   }, BOMB_TIMEOUT);
 
   test('34,000 autoscaled Deployments in one 10 MB file: every pair is found, without quadratic pairing', async () => {

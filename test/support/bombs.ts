@@ -97,6 +97,30 @@ export function pairingBomb(pairs = 17_000): Record<string, string> {
 }
 
 /**
+ * `count` AppProjects of one name in one file and as many Applications naming that project in another, deploying where
+ * it does not allow (4.9 MB of Applications and 2 MB of AppProjects at 7,500): every Application is an SA202 finding
+ * against the last of the projects. A naive audit gave each Application every project of that name to check, `count`
+ * times `count` checks.
+ */
+export function projectBomb(count = 7_500): Record<string, string> {
+  const projects: string[] = [];
+  const applications: string[] = [];
+  for (let i = 0; i < count; i++) {
+    projects.push(JSON.stringify({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'AppProject',
+      metadata: { name: 'bombs', namespace: 'argocd' },
+      spec: { sourceRepos: ['https://git.acme.internal/platform/gitops.git'], destinations: [{ server: 'https://kubernetes.default.svc', namespace: `allowed-${i}` }] },
+    }));
+    applications.push(application(`app-${i}`, {}));
+  }
+  return {
+    'projects/all.yaml': `${projects.join('\n---\n')}\n`,
+    'applications/all.yaml': `${applications.join('\n---\n')}\n`,
+  };
+}
+
+/**
  * `triples` Deployments that declare replicas, each referenced by an Argo Rollout through workloadRef (scaleDown
  * onsuccess) that also declares replicas, and an HPA scaling each Rollout, in one file an Application deploys (about
  * 4.8 MB at 9,000): every Deployment and every Rollout is an SA101 and an SA102 finding.
