@@ -1,6 +1,6 @@
-import { parseDocument } from 'yaml';
 import { badValue, ErrorCode } from '../core/errors';
 import { isDns1123Label, isLabelValue, isQualifiedName, suggestDns1123Label } from '../core/names';
+import { parseYamlDocument } from '../core/yaml-text';
 
 /**
  * One image override, as `kustomize edit set image` takes it: the image named `name` in the manifests is
@@ -345,7 +345,7 @@ function checkPatch(patch: KustomizePatch, prop: string): KustomizePatch {
   if (typeof text !== 'string' || text.trim() === '') {
     throw refuse(`${prop}.patch`, text, 'must be the patch as YAML or JSON text', 'give a strategic merge patch or a list of JSON 6902 operations');
   }
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  const doc = parseYamlDocument(text, { uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length > 0) {
     throw refuse(`${prop}.patch`, `text of ${text.length} characters`, `must be YAML: ${doc.errors[0].message.split('\n')[0]}`, 'correct the YAML');
   }

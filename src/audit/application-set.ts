@@ -1,10 +1,10 @@
 import * as path from 'path';
-import { parseAllDocuments } from 'yaml';
 import { globMatches } from '../core/glob';
 import { renderGoTemplate, RenderBudget, sanitizeName, Symbolic } from '../core/go-template';
 import { keysFromPointer } from '../core/json-pointer';
 import { at, isObject, listAt, Manifest, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
+import { parseYamlDocuments } from '../core/yaml-text';
 
 /**
  * The Applications an ApplicationSet generates, as far as they can be known offline: list generators, git
@@ -747,7 +747,7 @@ function select(sets: Params[], selector: Manifest): Generated {
 /** The first YAML document of a text as data (what sigs.k8s.io/yaml reads): null when there is none, undefined when it is not YAML. */
 function readYaml(text: string): unknown {
   try {
-    const [doc] = parseAllDocuments(text, { prettyErrors: false });
+    const [doc] = parseYamlDocuments(text, { prettyErrors: false });
     if (doc === undefined) {
       return null;
     }

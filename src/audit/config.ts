@@ -1,8 +1,8 @@
-import { parse } from 'yaml';
 import { excludeProblem } from './exclude';
 import { ConfigSuppression } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { isObject } from '../core/manifest';
+import { parseYamlValue } from '../core/yaml-text';
 import { findRule } from '../rules/registry';
 import { Severity } from '../rules/severity';
 
@@ -44,7 +44,7 @@ export function parseAuditConfig(text: string, file: string = CONFIG_FILE): Audi
   let raw: unknown;
   try {
     // Every scalar as written: `argocdVersion: 3.10` must not become the number 3.1.
-    raw = parse(text, { maxAliasCount: 100, schema: 'failsafe' }) ?? {};
+    raw = parseYamlValue(text, { maxAliasCount: 100, schema: 'failsafe' }) ?? {};
   } catch (e) {
     throw new Error(`${file}: not valid YAML: ${String((e as Error).message).split('\n')[0]}`);
   }

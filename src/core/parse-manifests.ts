@@ -4,6 +4,7 @@ import { Alias, Document, isAlias, isMap, isScalar, isSeq, LineCounter, Node, pa
 import { keysFromPointer } from './json-pointer';
 import { isObject, LocatedManifest, Manifest, SourceLocation } from './manifest';
 import { KUSTOMIZATION_FILES } from './source-paths';
+import { parseYamlDocuments } from './yaml-text';
 
 /** Deeper than any real manifest; deeper input is refused before it can exhaust the stack. */
 const MAX_DEPTH = 200;
@@ -294,7 +295,8 @@ class FastLocated implements LocatedManifest {
 function readAgain(text: string): { docs: Document.Parsed[]; lineCounter: LineCounter } {
   const lineCounter = new LineCounter();
   try {
-    const all = parseAllDocuments(text, { lineCounter, prettyErrors: false });
+    // Only positions are wanted: the fast path already found no repeated key.
+    const all = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
     const docs = (Array.isArray(all) ? all : [all]).filter((d) => d.contents !== null && !(isScalar(d.contents) && d.contents.value === null));
     return { docs, lineCounter };
   } catch {
@@ -435,7 +437,7 @@ function parseCareful(file: string, text: string): ParsedFile {
   const lineCounter = new LineCounter();
   let docs;
   try {
-    docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: true });
+    docs = parseYamlDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: true });
   } catch (e) {
     return { objects: [], skipped: 0, problem: `cannot be parsed: ${firstLine(e)}` };
   }

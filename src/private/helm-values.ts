@@ -1,5 +1,5 @@
-import { parseDocument } from 'yaml';
 import { badValue, ErrorCode } from '../core/errors';
+import { parseYamlDocument } from '../core/yaml-text';
 
 /** How deep Helm values may nest: deeper is data no chart reads. */
 const MAX_VALUES_DEPTH = 64;
@@ -16,7 +16,7 @@ export function readHelmValues(text: string, where: string, prop: string): { [ke
   if (typeof text !== 'string') {
     throw refuse(prop, text, 'must be YAML or JSON text of Helm values', 'give the values as text, e.g. JSON.stringify({ controller: { replicaCount: 2 } })');
   }
-  const doc = parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false });
+  const doc = parseYamlDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length > 0) {
     throw refuse(prop, `text of ${text.length} characters`, `must be YAML: ${doc.errors[0].message.split('\n')[0]}`,
       'correct the YAML, or build it with JSON.stringify');

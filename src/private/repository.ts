@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { parse } from 'yaml';
+import { parseYamlValue } from '../core/yaml-text';
 
 /**
  * The root of the Git work tree that holds `dir`: the nearest folder, from `dir` up, with a `.git` entry
@@ -29,7 +29,7 @@ export function cdk8sConfiguredOutput(dir: string): string | undefined {
     return undefined;
   }
   try {
-    const output = parse(text, { maxAliasCount: 0 })?.output;
+    const output = (parseYamlValue(text, { maxAliasCount: 0 }) as { output?: unknown } | null)?.output;
     return typeof output === 'string' && output.length > 0 ? output : undefined;
   } catch {
     return undefined;

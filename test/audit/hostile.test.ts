@@ -3,7 +3,7 @@ import fs, { existsSync, symlinkSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { auditJson, CliRun, GOOD_REPO_FINDING, JsonReport, keysOf, writeGoodRepo, writeTree } from './support';
 import { tempDir } from '../support/app';
-import { GLOB_BOMB_VALUE, globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, pairingBomb, projectBomb, slashBomb } from '../support/bombs';
+import { GLOB_BOMB_VALUE, globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, manyKeysBomb, pairingBomb, projectBomb, slashBomb } from '../support/bombs';
 import { BILLION_LAUGHS, writeDeepBlock } from '../support/hostile';
 
 /** Hostile input must never take long; this bounds the whole run, it does not measure speed. */
@@ -302,6 +302,19 @@ describe('safe-argocd audit of bombs', () => {
     const messages = report.findings.filter((f) => f.ruleId === 'SA202').map((f) => f.message);
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatch(/^project bombs does not allow repository "https:\/\/git\.acme\.internal\/x\/{300000}y"$/);
+  }, BOMB_TIMEOUT);
+
+  test('a mapping of 60,000 keys the careful parser reads: read in one pass, not compared key by key', async () => {
+    // GIVEN a ConfigMap of 60,000 data keys with a custom tag, which sends it to the careful parser
+    const root = tempDir();
+    writeTree(root, manyKeysBomb(60_000));
+
+    // WHEN it is audited
+    const { report } = await auditJson(root);
+
+    // THEN it is read (one manifest, no problem)
+    expect(report.problems).toEqual([]);
+    expect(report.stats.manifests).toBe(1);
   }, BOMB_TIMEOUT);
 
   test('7,500 AppProjects of one name and 7,500 Applications naming it: each Application is checked against one, not all', async () => {

@@ -121,6 +121,19 @@ export function projectBomb(count = 7_500): Record<string, string> {
 }
 
 /**
+ * A ConfigMap of `keys` data keys that also carries a custom tag, so that the careful parser reads it (about 1 MB at
+ * 60,000): a duplicate-key check that compares each key with every one before it takes minutes on it.
+ */
+export function manyKeysBomb(keys = 60_000): Record<string, string> {
+  const lines = ['apiVersion: v1', 'kind: ConfigMap', 'metadata: {name: keys, namespace: keys}', 'data:'];
+  for (let i = 0; i < keys; i++) {
+    lines.push(`  key-${i}: value-${i}`);
+  }
+  lines.push('  tagged: !custom value');
+  return { 'workloads/keys/configmap.yaml': `${lines.join('\n')}\n` };
+}
+
+/**
  * `triples` Deployments that declare replicas, each referenced by an Argo Rollout through workloadRef (scaleDown
  * onsuccess) that also declares replicas, and an HPA scaling each Rollout, in one file an Application deploys (about
  * 4.8 MB at 9,000): every Deployment and every Rollout is an SA101 and an SA102 finding.
