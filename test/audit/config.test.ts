@@ -50,6 +50,14 @@ describe('parseAuditConfig', () => {
     expect(config.suppressions.flatMap((s) => s.paths)).toEqual([]);
   });
 
+  test('fails on thousands of unknown keys with one short error: five named, the rest counted', () => {
+    // GIVEN a config of 15,000 stray keys
+    const text = Array.from({ length: 15_000 }, (_, i) => `stray${i}: x`).join('\n');
+
+    // WHEN it is parsed / THEN the error names the first five and counts the others
+    expect(() => parseAuditConfig(text)).toThrow(/^\.safe-argocd\.yaml: unknown key "stray0" .*unknown key "stray4" \(allowed: [^)]*\); 14995 more unknown keys$/);
+  });
+
   test('fails when there are several mistakes: one error names each of them and the file', () => {
     // GIVEN a config with an unknown key, an unknown rule, a short reason and a bad applications list
     const text = 'colour: red\nsuppressions:\n  - ruleId: SA999\n    reason: ok\n    applications: web\n';
