@@ -4,7 +4,7 @@
  */
 import { ArgoCdVersion } from '../src/core/argocd-version';
 import { auditFiles } from '../src/audit/audit';
-import { globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, manyKeysBomb, pairingBomb, projectBomb, rolloutPairingBomb, slashBomb } from '../test/support/bombs';
+import { globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, manyKeysBomb, pairingBomb, pemValuesBomb, projectBomb, rolloutPairingBomb, slashBomb } from '../test/support/bombs';
 
 /** What every bomb must be answered within. */
 const BUDGET_MS = 1000;
@@ -27,6 +27,7 @@ const BOMBS: Record<string, Bomb> = {
   'rollout-pairing-4.8mb': { make: () => rolloutPairingBomb(9_000) },
   'list-150k': { make: () => hugeListBomb(150_000) },
   'projects-7.5k': { make: () => projectBomb(7_500) },
+  'pem-values-25k': { make: () => pemValuesBomb(25_000) },
   // Linear now, but read by the careful parser (the `yaml` package), which parses about 1 MB a second here.
   'keys-60k': { make: () => manyKeysBomb(60_000), reportOnly: 'a file with a custom tag is read by the careful parser, several times slower than js-yaml; pairwise key checks took minutes' },
   // ...and the sizes of the attack, which the CLI refuses unread unless --max-file-size is raised.

@@ -62,8 +62,16 @@ function violation(application: Violation['object'], path: string, where: string
   return {
     object: application,
     path,
-    message: `the Helm ${where} ${sorted.length === 1 ? 'sets' : 'set'} ${sorted.map((k) => JSON.stringify(k)).join(', ')} in plain text, `
+    message: `the Helm ${where} ${sorted.length === 1 ? 'sets' : 'set'} ${keyList(sorted)} in plain text, `
       + 'in Git and in the Application Argo CD shows',
     value: sorted,
   };
+}
+
+/** How many of the keys a finding names; the rest are counted (a values text may set thousands). */
+const NAMED_KEYS = 10;
+
+function keyList(keys: readonly string[]): string {
+  const named = keys.slice(0, NAMED_KEYS).map((k) => JSON.stringify(k)).join(', ');
+  return keys.length > NAMED_KEYS ? `${named} and ${keys.length - NAMED_KEYS} more` : named;
 }

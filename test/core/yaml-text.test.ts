@@ -2,8 +2,9 @@ import { parseAllDocuments, parseDocument } from 'yaml';
 import { parseYamlDocument, parseYamlDocuments, parseYamlValue } from '../../src/core/yaml-text';
 
 /** The errors of every document, as code and offset. */
-function errorsOf(docs: ReturnType<typeof parseAllDocuments>): string[] {
-  return (Array.isArray(docs) ? docs : []).flatMap((d) => d.errors.map((e) => `${e.code}@${e.pos[0]}`));
+function errorsOf(docs: unknown): string[] {
+  const list = (Array.isArray(docs) ? docs : []) as Array<{ errors: Array<{ code: string; pos: [number, number] }> }>;
+  return list.flatMap((d) => d.errors.map((e) => `${e.code}@${e.pos[0]}`));
 }
 
 // Texts with and without repeated keys, in every form the package's own check knows.

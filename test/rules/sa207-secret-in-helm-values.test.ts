@@ -51,6 +51,22 @@ describe('SA207 secret-in-helm-values', () => {
     expect(findings[0].message).not.toContain('hunter2');
   });
 
+  test('fails once on values text setting 15,000 private keys: every key found, ten named in the message and the rest counted', () => {
+    // GIVEN a values text whose every line holds a private key header under a key of its own
+    const values = Array.from({ length: 15_000 }, (_, i) => `k${String(i).padStart(5, '0')}_password: -----BEGIN RSA PRIVATE KEY-----`).join('\n');
+    const app = helmApp({ values });
+
+    // WHEN
+    const findings = findingsOf(secretInHelmValues, [], app);
+
+    // THEN one finding holds all 15,000 keys, and its message names the first ten and counts the others
+    expectFindings(findings, app, ['SA207 /spec/source/helm/values']);
+    expect(findings[0].value).toHaveLength(15_000);
+    expect(findings[0].message).toBe('the Helm values set "k00000_password", "k00001_password", "k00002_password", "k00003_password", '
+      + '"k00004_password", "k00005_password", "k00006_password", "k00007_password", "k00008_password", "k00009_password" and 14990 more '
+      + 'in plain text, in Git and in the Application Argo CD shows');
+  });
+
   test('fails on a token and a private key in the values text, once for the text, naming the keys', () => {
     // GIVEN
     const app = helmApp({ values: `slack:\n  apiToken: xoxb-123456\ntls:\n  key: |\n    ${PEM.split('\n').join('\n    ')}` });

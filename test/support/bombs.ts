@@ -134,6 +134,19 @@ export function manyKeysBomb(keys = 60_000): Record<string, string> {
 }
 
 /**
+ * An Application whose Helm values text sets `keys` keys to a private key header, one a line (about 1.4 MB at 25,000):
+ * SA207 once looked each key up among all found before it.
+ */
+export function pemValuesBomb(keys = 25_000): Record<string, string> {
+  const lines = Array.from({ length: keys }, (_, i) => `k${i}_password: -----BEGIN RSA PRIVATE KEY-----`);
+  return {
+    'applications/bombs/pem.json': application('pem', {
+      source: { repoURL: 'https://charts.acme.internal', chart: 'db', targetRevision: '1.2.3', helm: { values: lines.join('\n') } },
+    }),
+  };
+}
+
+/**
  * `triples` Deployments that declare replicas, each referenced by an Argo Rollout through workloadRef (scaleDown
  * onsuccess) that also declares replicas, and an HPA scaling each Rollout, in one file an Application deploys (about
  * 4.8 MB at 9,000): every Deployment and every Rollout is an SA101 and an SA102 finding.
