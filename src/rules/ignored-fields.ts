@@ -32,18 +32,49 @@ export function isDefaultingArtefact(path: string, jq: boolean): boolean {
 }
 
 /**
- * Whether one ignored path is a narrow field a controller or a tool owns on every object of the entry's kind, so that
- * ignoring it on all of them hides no human change: an Application's `/status` (Argo CD writes it), the `caBundle` of
- * webhook configurations and APIServices, a CRD's conversion webhook `clientConfig` (a cert controller such as
- * external-secrets' injects the CA and the service it serves from), and the defaulting artefacts above.
+ * Fields fixed when the object is created: the API server refuses a change to them, so no human changes them in place
+ * and a sync leaves them as they are (Git's value cannot be applied either). A PersistentVolumeClaim's spec but its
+ * `resources` (the binder writes `volumeName`, admission the storage class), a StatefulSet's `volumeClaimTemplates`, a
+ * Job's pod `template` and `selector` (the API server adds the job-name and controller-uid labels).
+ */
+const IMMUTABLE_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['PersistentVolumeClaim', ['spec.volumeName', 'spec.dataSource', 'spec.dataSourceRef', 'spec.storageClassName', 'spec.volumeMode', 'spec.accessModes', 'spec.selector']],
+  ['StatefulSet', ['spec.volumeClaimTemplates', 'spec.serviceName', 'spec.selector', 'spec.podManagementPolicy']],
+  ['Job', ['spec.template', 'spec.selector']],
+]);
+
+/** Whether a path (a JSON pointer, or a jq path) is `field` (dot-separated) or lies under it. */
+function isUnder(compact: string, jq: boolean, field: string): boolean {
+  const prefix = jq ? `.${field}` : `/${field.split('.').join('/')}`;
+  if (!compact.startsWith(prefix)) {
+    return false;
+  }
+  const next = compact.charAt(prefix.length);
+  return next === '' || (jq ? next === '.' || next === '[' : next === '/');
+}
+
+/**
+ * Whether a sync leaves the live value of an ignored field as it is, so that ignoring it without
+ * RespectIgnoreDifferences loses nothing: the defaulting artefacts, `/status` of any kind (a sync does not write it),
+ * and the fields fixed at creation above.
+ */
+export function isLeftAloneBySync(kind: string, path: string, jq: boolean): boolean {
+  const compact = path.replace(/\s/g, '');
+  return isDefaultingArtefact(compact, jq) || isUnder(compact, jq, 'status')
+    || (IMMUTABLE_FIELDS.get(kind) ?? []).some((field) => isUnder(compact, jq, field));
+}
+
+/**
+ * Whether one ignored path is a field no human changes on the live object, so that ignoring it on every object of the
+ * entry's kind hides no human change: what a sync leaves alone (above; `/status` is written by its controller, and
+ * Argo CD 3.0 and later leave it out of every diff), the `caBundle` of webhook configurations and APIServices, and a
+ * CRD's conversion webhook `clientConfig` (a cert controller such as external-secrets' injects the CA and the service
+ * it serves from).
  */
 export function isControllerOwnedField(kind: string, path: string, jq: boolean): boolean {
   const compact = path.replace(/\s/g, '');
-  if (isDefaultingArtefact(compact, jq)) {
+  if (isLeftAloneBySync(kind, compact, jq)) {
     return true;
-  }
-  if (kind === 'Application') {
-    return jq ? compact === '.status' : compact === '/status';
   }
   if (kind === 'CustomResourceDefinition'
     && (jq ? /^\.spec\.conversion\.webhook\.clientConfig(\.[\w]+)*$/.test(compact) : /^\/spec\/conversion\/webhook\/clientConfig(\/[\w]+)*$/.test(compact))) {

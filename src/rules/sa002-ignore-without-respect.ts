@@ -1,7 +1,8 @@
-import { ignoredPaths, isDefaultingArtefact } from './ignored-fields';
+import { ignoredPaths, isLeftAloneBySync } from './ignored-fields';
 import { Severity } from './severity';
 import { Rule } from './types';
 import { isObject, listAt, syncOptionsOf } from '../core/manifest';
+import { hasGlob } from '../core/names';
 
 /** ignoreDifferences without RespectIgnoreDifferences=true. */
 export const ignoreWithoutRespect: Rule = {
@@ -13,14 +14,15 @@ export const ignoreWithoutRespect: Rule = {
     'ignoreDifferences alone only changes the diff. When the app syncs for any other reason, Argo CD still '
     + 'applies the Git value of the ignored field, so an HPA\'s replica count or an injected sidecar is reverted '
     + '(argo-cd #6520, #7820). RespectIgnoreDifferences=true (Argo CD 2.3+) copies the live values of ignored '
-    + 'fields into the object before applying it. Entries that ignore only values the API server or a client fills in '
-    + '(an env var\'s resourceFieldRef divisor, the tracking-id and last-applied annotations) lose nothing to a sync and '
-    + 'are not reported.',
+    + 'fields into the object before applying it. Entries that ignore only what a sync leaves as it is lose nothing to it '
+    + 'and are not reported: values the API server or a client fills in (an env var\'s resourceFieldRef divisor, the '
+    + 'tracking-id and last-applied annotations), /status, and fields fixed when the object is created (a '
+    + 'PersistentVolumeClaim\'s spec but its resources, a StatefulSet\'s volumeClaimTemplates, a Job\'s pod template).',
   fix: 'Add "RespectIgnoreDifferences=true" to spec.syncPolicy.syncOptions.',
   check({ application }) {
-    // Entries that ignore only defaulting artefacts (a divisor the API server fills in) lose nothing to a sync.
+    // Entries that ignore only what a sync leaves alone (a divisor the API server fills in, status, immutable fields) lose nothing to it.
     const entries = listAt(application, 'spec', 'ignoreDifferences').filter((e) => !isObject(e)
-      || listAt(e, 'managedFieldsManagers').length > 0 || !ignoredPaths(e).every((p) => isDefaultingArtefact(p.path, p.jq)) || ignoredPaths(e).length === 0);
+      || listAt(e, 'managedFieldsManagers').length > 0 || ignoredPaths(e).length === 0 || !leftAlone(e));
     if (!application || entries.length === 0) {
       return [];
     }
@@ -35,3 +37,9 @@ export const ignoreWithoutRespect: Rule = {
     }];
   },
 };
+
+/** Whether every field an entry ignores is one a sync leaves as it is, on the kind it names (a glob kind may be any). */
+function leftAlone(entry: Record<string, unknown>): boolean {
+  const kind = typeof entry.kind === 'string' && !hasGlob(entry.kind) ? entry.kind : '';
+  return ignoredPaths(entry).every((p) => isLeftAloneBySync(kind, p.path, p.jq));
+}

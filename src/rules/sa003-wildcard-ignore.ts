@@ -27,7 +27,9 @@ export const wildcardIgnore: Rule = {
     + 'Such an entry silences the same field on resources nobody meant to cover, so a human\'s change to them '
     + 'is never reported or reverted; a broad path (/, /data, /spec, /webhooks, a jq "..") on every object of a kind '
     + 'hides nearly everything. Fields a controller owns on every object of the kind are the exception and are not '
-    + 'reported: the /status of an Application (Argo CD writes it), the caBundle of webhook configurations and APIServices '
+    + 'reported: /status of any kind (its controller writes it; Argo CD 3.0 and later ignore it anyway), fields fixed when '
+    + 'the object is created (a PersistentVolumeClaim\'s spec but its resources, a StatefulSet\'s volumeClaimTemplates, a '
+    + 'Job\'s pod template and selector), the caBundle of webhook configurations and APIServices '
     + '(injected by cert-manager\'s cainjector or the webhook\'s operator), a CRD\'s conversion webhook clientConfig (a cert '
     + 'controller injects its CA and service), an env var\'s resourceFieldRef divisor (defaulted by the API server), and the '
     + 'tracking-id and last-applied-configuration annotations. A platform that writes other fields on every object of a kind '
@@ -47,10 +49,13 @@ export const wildcardIgnore: Rule = {
       }
       const kind = typeof entry.kind === 'string' ? entry.kind : '';
       const paths = ignoredPaths(entry);
-      if (kind !== '' && !hasGlob(kind) && paths.length > 0 && paths.every((p) => isControllerOwnedField(kind, p.path, p.jq))) {
+      // A glob or missing kind may be any kind: only what no human changes on any kind (/status) is exempt then.
+      const concrete = kind !== '' && !hasGlob(kind) ? kind : '';
+      if (paths.length > 0 && paths.every((p) => isControllerOwnedField(concrete, p.path, p.jq))) {
         return;
       }
-      const broad = paths.find((p) => isBroadIgnorePath(p.path, p.jq));
+      // The broad path named is one that hides human changes: an Application entry's /status beside /operation names /operation.
+      const broad = paths.find((p) => isBroadIgnorePath(p.path, p.jq) && !isControllerOwnedField(concrete, p.path, p.jq));
       const what = broad ? `, and it ignores all of ${JSON.stringify(broad.path)}` : '';
       for (const field of ['group', 'kind']) {
         const value = entry[field];

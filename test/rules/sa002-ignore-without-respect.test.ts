@@ -31,6 +31,25 @@ describe('SA002 ignore-without-respect', () => {
     expect(findingsFor(both).map((f) => f.rule.id)).toEqual(['SA002']);
   });
 
+  test.each([
+    ['a Job\'s pod template labels (the API server adds job-name, and the template is fixed)', { group: 'batch', kind: 'Job', jsonPointers: ['/spec/template/metadata/labels'] }],
+    ['a claim\'s volumeName (the binder writes it)', { kind: 'PersistentVolumeClaim', jsonPointers: ['/spec/volumeName'] }],
+    ['status on every kind', { group: '*', kind: '*', jsonPointers: ['/status'] }],
+  ])('passes when the entry ignores only what a sync leaves alone: %s', (_name, entry) => {
+    // GIVEN no sync option
+    const app = safeApplication({ spec: { ignoreDifferences: [entry], syncPolicy: { syncOptions: ['CreateNamespace=true'] } } });
+    // WHEN / THEN
+    expect(findingsFor(app)).toEqual([]);
+  });
+
+  test('fails when the entry ignores a webhook\'s caBundle: Git\'s empty or placeholder value would overwrite the injected one', () => {
+    // GIVEN
+    const caBundle = { group: 'admissionregistration.k8s.io', kind: 'MutatingWebhookConfiguration', jqPathExpressions: ['.webhooks[].clientConfig.caBundle'] };
+    const app = safeApplication({ spec: { ignoreDifferences: [caBundle], syncPolicy: { syncOptions: ['CreateNamespace=true'] } } });
+    // WHEN / THEN
+    expect(findingsFor(app).map((f) => f.rule.id)).toEqual(['SA002']);
+  });
+
   test('fails when the sync option is missing', () => {
     // GIVEN
     const app = safeApplication({ spec: { ignoreDifferences: IGNORE_REPLICAS, syncPolicy: { syncOptions: ['CreateNamespace=true'] } } });

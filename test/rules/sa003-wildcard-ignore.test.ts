@@ -136,17 +136,54 @@ describe('SA003 fields a controller owns', () => {
     expectFindings(findings, app, ['SA003 /spec/ignoreDifferences/0/name']);
   });
 
-  test('fails when /status is ignored on every kind, not only on Applications', () => {
+  test('passes when /status is ignored on every kind: controllers write it, and Argo CD 3.0 and later ignore it anyway', () => {
     // GIVEN
     const app = ignoring({ group: '*', kind: '*', jsonPointers: ['/status'] });
     // WHEN
     const findings = findingsFor(app);
     // THEN
-    expectFindings(findings, app, [
-      'SA003 /spec/ignoreDifferences/0/group',
-      'SA003 /spec/ignoreDifferences/0/kind',
-      'SA003 /spec/ignoreDifferences/0/name',
+    expect(findings.filter((f) => f.rule.id === 'SA003')).toEqual([]);
+  });
+
+  test('fails when every kind ignores /status and a field humans change: the message names that field, not /status', () => {
+    // GIVEN
+    const app = ignoring({ group: '*', kind: '*', jsonPointers: ['/status', '/data'] });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expect(findings.filter((f) => f.rule.id === 'SA003').map((f) => f.message)).toEqual([
+      'group "*" is a glob and matches more than one kind of resource, and it ignores all of "/data"',
+      'kind "*" is a glob and matches more than one kind of resource, and it ignores all of "/data"',
+      'the entry for kind "*" names no object, so it applies to every one, and it ignores all of "/data"',
     ]);
+  });
+
+  test.each([
+    ['PersistentVolumeClaim', ['/spec/volumeName', '/spec/dataSource', '/spec/dataSourceRef'], false],
+    ['PersistentVolumeClaim', ['.spec.storageClassName'], true],
+    ['StatefulSet', ['.spec.volumeClaimTemplates[].metadata.creationTimestamp'], true],
+    ['Job', ['/spec/template/metadata/labels', '/spec/selector'], false],
+  ])('passes when an unscoped %s entry ignores only fields fixed at creation: %j', (kind, paths, jq) => {
+    // GIVEN an entry for every object of the kind, ignoring fields the API server refuses to change
+    const app = ignoring({ group: kind === 'PersistentVolumeClaim' ? '' : kind === 'Job' ? 'batch' : 'apps', kind, ...(jq ? { jqPathExpressions: paths } : { jsonPointers: paths }) });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expect(findings.filter((f) => f.rule.id === 'SA003')).toEqual([]);
+  });
+
+  test.each([
+    ['PersistentVolumeClaim', '/spec/resources/requests/storage'],
+    ['StatefulSet', '/spec/template/spec/containers'],
+    ['Job', '/spec/parallelism'],
+    ['Deployment', '/spec/template/metadata/labels'],
+  ])('fails when an unscoped %s entry ignores %s, which a human can change', (kind, path) => {
+    // GIVEN
+    const app = ignoring({ group: 'apps', kind, jsonPointers: [path] });
+    // WHEN
+    const findings = findingsFor(app);
+    // THEN
+    expect(findings.filter((f) => f.rule.id === 'SA003').map((f) => f.path)).toEqual(['/spec/ignoreDifferences/0/name']);
   });
 
   test.each([['/data', false], ['', false], ['/', false], ['..', true], ['.data', true], ['.', true]])(
