@@ -145,12 +145,15 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     if (o.location.file !== lastFile) {
       lastFile = o.location.file;
       role = kustomizeRole(layout, lastFile);
-      if (role === 'unbuilt') {
-        unbuilt.add(lastFile);
-      }
     }
     kustomizations += role === 'kustomization' ? 1 : 0;
-    return role === 'built' || role === 'kustomization';
+    // An Application, ApplicationSet or AppProject no kustomization lists is applied by hand: an app-of-apps root
+    // beside the kustomization that installs Argo CD, `kubectl apply -f root.yaml`. It is still audited.
+    if (role === 'unbuilt' && !isArgoCdObject(o.manifest)) {
+      unbuilt.add(lastFile);
+      return false;
+    }
+    return role !== 'patch';
   });
   if (built.length < objects.length) {
     objects.length = 0;
@@ -315,6 +318,11 @@ function foldersAbove(file: string): string[] {
   }
   folders.push('');
   return folders;
+}
+
+/** Argo CD's own objects, which are applied to bootstrap it as often as they are built. */
+function isArgoCdObject(manifest: Manifest): boolean {
+  return isApplication(manifest) || isApplicationSet(manifest) || isAppProject(manifest);
 }
 
 /** What a file is to Kustomize: a patch (a fragment), a kustomization, a file no kustomization lists (never built), or built as written. */

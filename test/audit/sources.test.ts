@@ -141,6 +141,24 @@ describe('auditFiles: what Kustomize builds', () => {
       + 'as objects: workloads/web/base/leftover-secret.yaml');
   });
 
+  test('an Application no kustomization lists is still audited: an app-of-apps root applied by hand beside the Argo CD install', () => {
+    // GIVEN the folder that installs Argo CD with Kustomize, and beside it the root Application, which it does not list
+    const tree = {
+      'argocd/kustomization.yaml': stringify({ resources: ['install.yaml'] }),
+      'argocd/install.yaml': configMapYaml('argocd-cm', 'argocd'),
+      'argocd/root.yaml': applicationYaml('root', { path: 'apps', spec: { project: 'default' } }),
+      'argocd/leftover-secret.yaml': stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'aws', namespace: 'argocd' }, stringData: { key: 'UPDATE_ME' } }),
+    };
+
+    // WHEN audited
+    const result = audit(tree);
+
+    // THEN the root is judged (its default project, SA005), while the unlisted Secret is still left out, and named
+    expect(keysOf(result.findings).filter((k) => k.startsWith('SA005'))).toEqual([key('SA005', 'argocd/root.yaml', 'root')]);
+    expect(result.notes).toContain('1 file(s) in Kustomize folders that no kustomization lists as a resource are not built by Kustomize, so not audited '
+      + 'as objects: argocd/leftover-secret.yaml');
+  });
+
   test('a patch listed inline in patchesStrategicMerge, and a remote base, do not confuse the listing', () => {
     const tree = {
       ...OVERLAY,
