@@ -1,6 +1,6 @@
 import * as path from 'path';
 import { expandApplicationSet, RepositoryView, valueAt } from './application-set';
-import { isExcluded } from './exclude';
+import { excludeMatcher } from './exclude';
 import { KustomizeLayout, kustomizeLayout } from './kustomize';
 import { AuditedRepository, AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, RenderedManifests } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
@@ -104,12 +104,13 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   let excludedFiles = 0;
 
   const exclude = options.exclude ?? [];
+  const leftOut = excludeMatcher(exclude);
   // Excluded files are not read, but their folders are still there for Argo CD.
   const allPaths: string[] = [];
   const all = [...files].filter((f) => {
     allPaths.push(f.path);
     // Before its content is touched: an excluded file is never read.
-    const excluded = exclude.length > 0 && isExcluded(f.path, exclude);
+    const excluded = exclude.length > 0 && leftOut(f.path);
     excludedFiles += excluded ? 1 : 0;
     return !excluded;
   });

@@ -10,7 +10,7 @@ import { COMMANDS, isCommand, OVERVIEW, usageOf } from './usage';
 import { atLeast, auditFiles, rulesFor } from '../audit/audit';
 import { applyBaseline, BaselineEntry, parseBaseline, renderBaseline } from '../audit/baseline';
 import { AuditConfig, CONFIG_FILE, parseAuditConfig } from '../audit/config';
-import { excludeProblem, isExcluded } from '../audit/exclude';
+import { excludeMatcher, excludeProblem } from '../audit/exclude';
 import { formatJson } from '../audit/report/json';
 import { formatMarkdown } from '../audit/report/markdown';
 import { formatSarif } from '../audit/report/sarif';
@@ -254,7 +254,8 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   // so is a rendering that no Application takes.
   const renderedFiles = rendered.map((r) => r.file.path);
   const unusable = [...paths.filter((p) => !isFileOrFolder(p)), ...audited.problems.filter((p) => renderedFiles.includes(p.file))];
-  const problems = [...collected.problems.filter((p) => !isExcluded(p.file, exclude)), ...audited.problems]
+  const excluded = excludeMatcher(exclude);
+  const problems = [...collected.problems.filter((p) => !excluded(p.file)), ...audited.problems]
     .sort((a, b) => compareStrings(a.file, b.file));
   let result = applyBaseline({ ...audited, problems }, baseline);
   if (values['write-baseline'] !== undefined) {
