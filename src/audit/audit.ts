@@ -374,7 +374,9 @@ interface RenderedInput {
 function renderedByApplication(given: readonly RenderedManifests[], budget: number, problems: FileProblem[]): Map<string, RenderedInput> {
   const byApplication = new Map<string, RenderedInput>();
   for (const { application, file } of given) {
-    const objects = readObjects(file, budget, problems).objects;
+    const own: FileProblem[] = [];
+    const objects = readObjects(file, budget, own).objects;
+    problems.push(...own.map((p) => ({ ...p, rendered: true })));
     const earlier = byApplication.get(application);
     // Two files for one Application (helm template and a Kustomize overlay of it, say) are one rendering.
     byApplication.set(application, { files: [...earlier?.files ?? [], file.path], objects: [...earlier?.objects ?? [], ...objects], used: false });
@@ -745,6 +747,7 @@ function groupUnits(
     for (const file of input.used ? [] : input.files) {
       problems.push({
         file,
+        rendered: true,
         message: candidates.length > 1
           ? `given with --rendered ${application}, which names ${candidates.length} Applications (${namesOf(matches)}); give namespace/name`
           : `given with --rendered ${application}, which names no Application of the audited files; give the name of an Application (or of one an ApplicationSet generates)`,

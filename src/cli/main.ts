@@ -252,8 +252,7 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   const audited = auditFiles(collected.files, { ...options, repository: { urls, otherFiles: collected.otherFiles } });
   // A path given on the command line that is not there, or not a file or folder, is a mistake, never a file to skip;
   // so is a rendering that no Application takes.
-  const renderedFiles = rendered.map((r) => r.file.path);
-  const unusable = [...paths.filter((p) => !isFileOrFolder(p)), ...audited.problems.filter((p) => renderedFiles.includes(p.file))];
+  const unusable = [...paths.filter((p) => !isFileOrFolder(p)), ...audited.problems.filter((p) => p.rendered)];
   const excluded = excludeMatcher(exclude);
   const problems = [...collected.problems.filter((p) => !excluded(p.file)), ...audited.problems]
     .sort((a, b) => compareStrings(a.file, b.file));

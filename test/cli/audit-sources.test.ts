@@ -1,6 +1,7 @@
 import { execFileSync } from 'child_process';
 import { join } from 'path';
 import { runCli } from './support';
+import { nodeIo } from '../../src/cli/node-io';
 import { applicationYaml, deploymentYaml, hpaYaml, JsonReport, kustomizeOverlayTree, writeTree } from '../audit/support';
 import { tempDir } from '../support/app';
 
@@ -64,7 +65,25 @@ describe('safe-argocd audit --rendered', () => {
     writeTree(join(build, '..'), { 'wbe.yaml': BUILD });
     const run = await report([root, '--repo-root', root, '--rendered', `wbe=${build}`]);
     expect(run.code).toBe(2);
-    expect(run.report!.problems).toEqual([{ file: build, message: expect.stringContaining('given with --rendered wbe, which names no Application') }]);
+    expect(run.report!.problems).toEqual([{ file: build, rendered: true, message: expect.stringContaining('given with --rendered wbe, which names no Application') }]);
+  });
+});
+
+describe('safe-argocd audit --rendered beside an unreadable file of the same path', () => {
+  test('an unreadable tree file whose path equals the --rendered path does not make the rendering unusable', async () => {
+    // GIVEN the overlay with an unreadable bad.yaml at the repository root, and a good rendering given as bad.yaml
+    const root = overlayRepo();
+    writeTree(root, { 'bad.yaml': 'key: [unclosed\n' });
+    const readBytes = (p: string, limit: number) => (p === 'bad.yaml' ? Buffer.from(BUILD) : nodeIo().readBytes(p, limit));
+
+    // WHEN audited without --fail-on-unreadable
+    const run = await runCli(['audit', root, '--repo-root', root, '--rendered', 'web=bad.yaml', '--format', 'json'], { readBytes });
+    const json = JSON.parse(run.stdout) as JsonReport;
+
+    // THEN the tree file is reported unreadable, not as the rendering's own, and only the findings fail the run
+    expect(json.problems).toEqual([{ file: 'bad.yaml', message: expect.stringMatching(/^YAML error/) }]);
+    expect(json.findings.map((f) => [f.ruleId, f.location.file])).toEqual([['SA102', 'bad.yaml'], ['SA101', 'bad.yaml']]);
+    expect(run.code).toBe(1);
   });
 });
 
