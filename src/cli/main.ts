@@ -3,12 +3,12 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 import { appsInRepository, enclosingApp, gitRemoteUrl, readExistingApp } from './apps';
 import { CliIo, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, MAX_FILE_SIZE, maxBytes, usageError } from './common';
-import { collectFiles, findRepoRoot } from './files';
+import { auditedPaths, collectFiles, findRepoRoot } from './files';
 import { badFlag, errorLine, hasCode, knownError, messageOf, parseArgsError, unexpectedError } from './messages';
 import type * as Simulate from './simulate';
 import { COMMANDS, isCommand, OVERVIEW, usageOf } from './usage';
 import { atLeast, auditFiles, rulesFor } from '../audit/audit';
-import { applyBaseline, BaselineEntry, parseBaseline, renderBaseline } from '../audit/baseline';
+import { applyBaseline, BaselineEntry, BaselineScope, inBaselineScope, parseBaseline, renderBaseline } from '../audit/baseline';
 import { AuditConfig, CONFIG_FILE, parseAuditConfig } from '../audit/config';
 import { excludeMatcher, excludeProblem } from '../audit/exclude';
 import { formatJson } from '../audit/report/json';
@@ -256,10 +256,12 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   const excluded = excludeMatcher(exclude);
   const problems = [...collected.problems.filter((p) => !excluded(p.file)), ...audited.problems]
     .sort((a, b) => compareStrings(a.file, b.file));
-  let result = applyBaseline({ ...audited, problems }, baseline);
+  // A narrowed run (--rule, --severity, a sub-path) neither counts as stale nor drops the entries it could not match.
+  const scope: BaselineScope = { ruleIds, minSeverity: options.minSeverity, paths: auditedPaths(paths, root), excluded };
+  let result = applyBaseline({ ...audited, problems }, baseline, scope);
   if (values['write-baseline'] !== undefined) {
     const file = String(values['write-baseline']);
-    const text = renderBaseline(result);
+    const text = renderBaseline(result, baseline.filter((e) => !inBaselineScope(e, scope)));
     try {
       io.writeFile(file, text);
     } catch (e) {
@@ -268,7 +270,7 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
       return EXIT_USAGE;
     }
     // What was just written is the baseline of this run.
-    result = applyBaseline({ ...result, findings: [...result.findings, ...result.baselined], baselined: [] }, parseBaseline(text, file));
+    result = applyBaseline({ ...result, findings: [...result.findings, ...result.baselined], baselined: [] }, parseBaseline(text, file), scope);
   }
 
   let report: string;

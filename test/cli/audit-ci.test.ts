@@ -102,6 +102,46 @@ describe('safe-argocd audit --baseline and --write-baseline', () => {
   });
 
   test.each([
+    ['--rule SA014', ['--rule', 'SA014']],
+    ['--severity error', ['--severity', 'error']],
+    ['a sub-path', ['workloads']],
+  ])('a run narrowed by %s counts no entry outside it as stale, and rewriting the baseline keeps them', async (_name, narrowing) => {
+    // GIVEN the good repository (SA001, an error) with an Application without retry (SA006, a warning), and its full baseline
+    const root = tempDir();
+    writeGoodRepo(root);
+    writeTree(root, { 'apps/plain.yaml': applicationYaml('plain', { syncPolicy: { retry: undefined } }), 'workloads/plain/configmap.yaml': configMapYaml('settings', 'plain') });
+    const file = join(tempDir(), 'baseline.json');
+    const full = (await runCli(['audit', root, '--repo-root', root, '--write-baseline', file])).written.get(file)!;
+    expect(JSON.parse(full).findings.map((f: { ruleId: string }) => f.ruleId)).toEqual(['SA001', 'SA006']);
+    writeFileSync(file, full);
+    const args = narrowing[0].startsWith('-') ? [root, '--repo-root', root, ...narrowing] : [join(root, narrowing[0]), '--repo-root', root];
+
+    // WHEN a narrowed run reads it, and another rewrites it
+    const json = await runCli(['audit', ...args, '--baseline', file, '--format', 'json']);
+    const read = await runCli(['audit', ...args, '--baseline', file]);
+    const rewritten = await runCli(['audit', ...args, '--baseline', file, '--write-baseline', file]);
+
+    // THEN no entry is stale, the text says nothing about stale entries, and the rewritten baseline still holds both
+    expect(JSON.parse(json.stdout).staleBaselineEntries).toBe(0);
+    expect(read.stdout).not.toContain('no longer found');
+    expect(rewritten.code).toBe(0);
+    expect(rewritten.written.get(file)).toBe(full);
+  });
+
+  test('a full run still counts a fixed finding\'s entry as stale', async () => {
+    // GIVEN the good repository's baseline, then its finding fixed (the file removed)
+    const root = tempDir();
+    writeGoodRepo(root);
+    const file = join(tempDir(), 'baseline.json');
+    writeFileSync(file, (await runCli(['audit', root, '--repo-root', root, '--write-baseline', file])).written.get(file)!);
+    writeTree(root, { 'apps/half.yaml': '' });
+
+    // WHEN the whole tree is audited with it / THEN the entry is stale
+    const run = await runCli(['audit', root, '--repo-root', root, '--baseline', file]);
+    expect(run.stdout).toContain('baseline: 1 entry no longer found (fixed, or renamed)');
+  });
+
+  test.each([
     ['a file that does not exist', undefined, /cannot use --baseline .*missing\.json/],
     ['a file that is not a baseline', '{"findings": 3}', /not a safe-argocd baseline/],
   ])('fails when --baseline is %s: exit 2', async (_name, content, message) => {
