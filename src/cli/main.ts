@@ -145,6 +145,8 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   if (!['text', 'json', 'sarif', 'markdown'].includes(format)) {
     return usage(badFlag('--format', format, 'must be text, json, sarif or markdown'), 'use one of them, e.g. --format sarif');
   }
+  const output = values.output === undefined ? undefined : String(values.output);
+  const writeBaseline = values['write-baseline'] as string | undefined;
   for (const key of ['fail-on', 'severity']) {
     if (values[key] !== undefined && !SEVERITIES.includes(String(values[key]))) {
       return usage(badFlag(`--${key}`, values[key], 'must be error, warning or note'), `use one of them, e.g. --${key} error`);
@@ -259,14 +261,14 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   // A narrowed run (--rule, --severity, a sub-path) neither counts as stale nor drops the entries it could not match.
   const scope: BaselineScope = { ruleIds, minSeverity: options.minSeverity, paths: auditedPaths(paths, root), excluded };
   let result = applyBaseline({ ...audited, problems }, baseline, scope);
-  if (values['write-baseline'] !== undefined) {
-    const file = String(values['write-baseline']);
+  if (writeBaseline !== undefined) {
+    const file = writeBaseline;
     const text = renderBaseline(result, baseline.filter((e) => !inBaselineScope(e, scope)));
     try {
       io.writeFile(file, text);
     } catch (e) {
       io.stderr(errorLine('audit', ErrorCode.WRITE_FAILED, `cannot write --write-baseline ${file}: ${messageOf(e)}`,
-        'give --write-baseline a path in a folder you can write to'));
+        'give --write-baseline a regular file, or a new one, in a folder you can write to'));
       return EXIT_USAGE;
     }
     // What was just written is the baseline of this run.
@@ -279,14 +281,14 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
     case 'sarif': report = formatSarif(result, rulesFor(options), packageVersion(), rulesDocUri()); break;
     case 'markdown': report = formatMarkdown(result); break;
     // A file is never coloured, whatever stdout is.
-    default: report = formatText(result, { color: io.color && values.output === undefined, verbose: values.verbose === true });
+    default: report = formatText(result, { color: io.color && output === undefined, verbose: values.verbose === true });
   }
-  if (values.output !== undefined) {
+  if (output !== undefined) {
     try {
-      io.writeFile(String(values.output), report);
+      io.writeFile(output, report);
     } catch (e) {
-      io.stderr(errorLine('audit', ErrorCode.WRITE_FAILED, `cannot write --output ${values.output}: ${messageOf(e)}`,
-        'give --output a path in a folder you can write to'));
+      io.stderr(errorLine('audit', ErrorCode.WRITE_FAILED, `cannot write --output ${output}: ${messageOf(e)}`,
+        'give --output a regular file, or a new one, in a folder you can write to'));
       return EXIT_USAGE;
     }
   } else {

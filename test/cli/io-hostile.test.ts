@@ -46,6 +46,10 @@ describe('FIFOs and devices given by name are refused without being read', () =>
     ['audit --config of a FIFO', () => ['audit', desired, '--config', fifo(tempDir(), 'c.yaml')], /cannot read the config [^ ]*c\.yaml: is not a regular file \(it is a FIFO\)/],
     ['simulate --app of a FIFO', () => ['simulate', '--app', fifo(tempDir(), 'a.yaml'), '--desired', desired], /cannot read --app [^ ]*a\.yaml: is not a regular file \(it is a FIFO\)/],
     ['simulate --live of /dev/zero', () => ['simulate', '--app', app, '--desired', desired, '--live', '/dev/zero'], /cannot read --live \/dev\/zero: is not a regular file \(it is a device\)/],
+    ['audit --write-baseline to a FIFO nobody reads', () => ['audit', desired, '--write-baseline', fifo(tempDir(), 'b.json')],
+      /cannot write --write-baseline [^ ]*b\.json: is not a regular file \(it is a FIFO\); not written/],
+    ['audit --output to a FIFO nobody reads', () => ['audit', desired, '--output', fifo(tempDir(), 'r.txt')], /cannot write --output [^ ]*r\.txt: is not a regular file \(it is a FIFO\); not written/],
+    ['audit --output to /dev/zero', () => ['audit', desired, '--output', '/dev/zero'], /cannot write --output \/dev\/zero: is not a regular file \(it is a device\)/],
   ])('%s: exit 2, naming the file and why', (_name, args, reason) => {
     const run = bin(args());
     expect([run.signal, run.status]).toEqual([null, 2]);
