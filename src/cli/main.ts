@@ -108,6 +108,8 @@ const CONFIG_MAX_BYTES = 1048576;
 const BASELINE_MAX_BYTES = 64 * 1048576;
 
 const SEVERITIES = Object.values(Severity) as string[];
+/** The names of standard output as a file to write. */
+const STDOUT = ['-', '/dev/stdout'];
 
 async function auditCommand(args: readonly string[], io: CliIo): Promise<number> {
   let values: Record<string, string | string[] | boolean | undefined>;
@@ -145,8 +147,12 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   if (!['text', 'json', 'sarif', 'markdown'].includes(format)) {
     return usage(badFlag('--format', format, 'must be text, json, sarif or markdown'), 'use one of them, e.g. --format sarif');
   }
-  const output = values.output === undefined ? undefined : String(values.output);
+  // `-` is standard output, as `--rendered app=-` is standard input; so is /dev/stdout, which is no regular file.
+  const output = values.output === undefined || STDOUT.includes(String(values.output)) ? undefined : String(values.output);
   const writeBaseline = values['write-baseline'] as string | undefined;
+  if (writeBaseline !== undefined && STDOUT.includes(writeBaseline)) {
+    return usage(badFlag('--write-baseline', writeBaseline, 'must be a file: standard output carries the report'), 'give a file, e.g. --write-baseline .safe-argocd-baseline.json');
+  }
   for (const key of ['fail-on', 'severity']) {
     if (values[key] !== undefined && !SEVERITIES.includes(String(values[key]))) {
       return usage(badFlag(`--${key}`, values[key], 'must be error, warning or note'), `use one of them, e.g. --${key} error`);
@@ -288,7 +294,7 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
       io.writeFile(output, report);
     } catch (e) {
       io.stderr(errorLine('audit', ErrorCode.WRITE_FAILED, `cannot write --output ${output}: ${messageOf(e)}`,
-        'give --output a regular file, or a new one, in a folder you can write to'));
+        'give --output a regular file, or a new one, in a folder you can write to, or - for standard output'));
       return EXIT_USAGE;
     }
   } else {

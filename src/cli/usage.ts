@@ -26,7 +26,7 @@ Runs the rules of RULES.md over YAML and JSON files and folders (default: the cu
 
 options:
   --format <format>      text (default; coloured on a terminal), json, sarif or markdown
-  --output <file>        write the report to <file> instead of stdout (never coloured)
+  --output <file>        write the report to <file> instead of stdout (never coloured); - is stdout
   --fail-on <severity>   the lowest severity that fails the run: error, warning (default) or note
   --rule <id>            only these rules (repeatable, or comma-separated), e.g. SA001
   --severity <severity>  only report findings at or above error, warning or note

@@ -128,6 +128,26 @@ describe('safe-argocd audit --baseline and --write-baseline', () => {
     expect(rewritten.written.get(file)).toBe(full);
   });
 
+  test('fails when --write-baseline is -: standard output carries the report', async () => {
+    // GIVEN / WHEN the baseline is sent to standard output / THEN a usage error, nothing written
+    const run = await runCli(['audit', cleanRepo(), '--write-baseline', '-']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--write-baseline is "-"');
+    expect(run.written.size).toBe(0);
+  });
+
+  test('--output - prints the report on standard output, as --rendered app=- reads standard input', async () => {
+    // GIVEN the good repository / WHEN the report goes to -
+    const root = tempDir();
+    writeGoodRepo(root);
+    const run = await runCli(['audit', root, '--repo-root', root, '--output', '-', '--format', 'json']);
+
+    // THEN it is on stdout, and no file named - is written
+    expect(run.written.size).toBe(0);
+    expect(JSON.parse(run.stdout).findings.map((f: { ruleId: string }) => f.ruleId)).toEqual(['SA001']);
+    expect(run.code).toBe(1);
+  });
+
   test('a full run still counts a fixed finding\'s entry as stale', async () => {
     // GIVEN the good repository's baseline, then its finding fixed (the file removed)
     const root = tempDir();

@@ -55,6 +55,17 @@ describe('FIFOs and devices given by name are refused without being read', () =>
     expect([run.signal, run.status]).toEqual([null, 2]);
     expect(run.stderr + run.stdout).toMatch(reason);
   }, HANG_MS + 10_000);
+
+  test('--output /dev/stdout and --output - write the report to standard output, piped', () => {
+    // GIVEN a manifest / WHEN audited with the report sent to /dev/stdout and to - (stdout is a pipe here)
+    const runs = [bin(['audit', desired, '--output', '/dev/stdout', '--format', 'json']), bin(['audit', desired, '--output', '-', '--format', 'json'])];
+
+    // THEN both print the JSON report on stdout and pass
+    for (const run of runs) {
+      expect([run.signal, run.status, run.stderr]).toEqual([null, 0, '']);
+      expect(JSON.parse(run.stdout).stats.manifests).toBe(1);
+    }
+  }, 2 * HANG_MS);
 });
 
 describe('the audit config', () => {
