@@ -148,6 +148,15 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
 }
 
 /** A path given as text, as the latin1 string of its UTF-8 bytes. */
+/** Whether two paths name one file: the same path once resolved, or, when both exist, the same file (a link to it). */
+export function sameFile(a: string, b: string): boolean {
+  if (path.resolve(a) === path.resolve(b)) {
+    return true;
+  }
+  const [x, y] = [fs.statSync(a, { throwIfNoEntry: false }), fs.statSync(b, { throwIfNoEntry: false })];
+  return x !== undefined && y !== undefined && x.dev === y.dev && x.ino === y.ino;
+}
+
 /**
  * The given files and folders as the audit names the files under them: relative to `root` with `/` (`.` for the root
  * itself), or as given when outside it.

@@ -3,7 +3,7 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 import { appsInRepository, enclosingApp, gitRemoteUrl, readExistingApp } from './apps';
 import { CliIo, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, MAX_FILE_SIZE, maxBytes, usageError } from './common';
-import { auditedPaths, collectFiles, findRepoRoot } from './files';
+import { auditedPaths, collectFiles, findRepoRoot, sameFile } from './files';
 import { badFlag, errorLine, hasCode, knownError, messageOf, parseArgsError, unexpectedError } from './messages';
 import type * as Simulate from './simulate';
 import { COMMANDS, isCommand, OVERVIEW, usageOf } from './usage';
@@ -152,6 +152,10 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   const writeBaseline = values['write-baseline'] as string | undefined;
   if (writeBaseline !== undefined && STDOUT.includes(writeBaseline)) {
     return usage(badFlag('--write-baseline', writeBaseline, 'must be a file: standard output carries the report'), 'give a file, e.g. --write-baseline .safe-argocd-baseline.json');
+  }
+  if (writeBaseline !== undefined && output !== undefined && sameFile(writeBaseline, output)) {
+    return usage(`--write-baseline ${writeBaseline} and --output ${output} name the same file: the report would overwrite the baseline`,
+      'give them different files, e.g. --write-baseline .safe-argocd-baseline.json --output report.txt');
   }
   for (const key of ['fail-on', 'severity']) {
     if (values[key] !== undefined && !SEVERITIES.includes(String(values[key]))) {

@@ -40,8 +40,9 @@ options:
   --max-file-size <MB>   larger files are reported and skipped without being read (default 5)
   --exclude <glob>       leave out files and folders, unread (repeatable), e.g. 'dashboards/**' or '**/*.json'
   --baseline <file>      findings this baseline holds are known: listed apart, never failing the run
-  --write-baseline <file>  write every finding of this run to <file> as the baseline (then nothing is new); a run
-                         narrowed by --rule, --severity or a path keeps the --baseline entries outside it
+  --write-baseline <file>  write every finding of this run to <file> as the baseline (then nothing is new), a
+                         file other than --output's; a run narrowed by --rule, --severity or a path keeps the
+                         --baseline entries outside it
   --fail-on-unreadable   a file that cannot be read or parsed fails the run (default: reported only)
   --verbose              list what is otherwise one line: what was not audited, and the baselined findings
 ${GLOBAL_OPTIONS}

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { applicationYaml, auditJson, cleanRepo, configMapYaml, runCli, writeGoodRepo, writeTree } from '../audit/support';
 import { tempDir } from '../support/app';
@@ -126,6 +126,25 @@ describe('safe-argocd audit --baseline and --write-baseline', () => {
     expect(read.stdout).not.toContain('no longer found');
     expect(rewritten.code).toBe(0);
     expect(rewritten.written.get(file)).toBe(full);
+  });
+
+  test.each([
+    ['the same path', (file: string) => file],
+    ['a symbolic link to it', (file: string) => { const link = join(tempDir(), 'link.json'); writeFileSync(file, '{}'); symlinkSync(file, link); return link; }],
+  ])('fails when --write-baseline and --output name one file (%s): exit 2 naming both, nothing written', async (_name, other) => {
+    // GIVEN the good repository, and one file for both
+    const root = tempDir();
+    writeGoodRepo(root);
+    const file = join(tempDir(), 'same.json');
+    const output = other(file);
+
+    // WHEN the baseline and the report are written to it
+    const run = await runCli(['audit', root, '--repo-root', root, '--write-baseline', file, '--output', output]);
+
+    // THEN the run stops before writing, naming both flags
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`--write-baseline ${file} and --output ${output} name the same file: the report would overwrite the baseline`);
+    expect(run.written.size).toBe(0);
   });
 
   test('fails when --write-baseline is -: standard output carries the report', async () => {
