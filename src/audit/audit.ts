@@ -376,6 +376,14 @@ function renderedByApplication(given: readonly RenderedManifests[], budget: numb
   for (const { application, file } of given) {
     const own: FileProblem[] = [];
     const objects = readObjects(file, budget, own).objects;
+    if (own.length === 0 && objects.length === 0) {
+      // Most often the output of a render that failed (`kustomize build | ...` without pipefail): nothing was audited.
+      own.push({
+        file: file.path,
+        message: `given with --rendered ${application}, holds no Kubernetes object (it is empty, or only comments or other documents): `
+          + 'check that the command that rendered it succeeded; an Application that deploys nothing needs no --rendered',
+      });
+    }
     problems.push(...own.map((p) => ({ ...p, rendered: true })));
     const earlier = byApplication.get(application);
     // Two files for one Application (helm template and a Kustomize overlay of it, say) are one rendering.

@@ -51,7 +51,8 @@ exit codes:
   0  no finding at or above --fail-on that the baseline does not hold
   1  findings at or above --fail-on that the baseline does not hold
   2  a usage error, an unreadable config or baseline, a given path that does not exist, a --rendered file that
-     cannot be read or that no Application takes, an unreadable file with --fail-on-unreadable, or an unexpected error
+     cannot be read, holds no Kubernetes object or that no Application takes, an unreadable file with
+     --fail-on-unreadable, or an unexpected error
 `;
 
 const SIMULATE = `usage: safe-argocd simulate --app <application.yaml> --desired <file|folder> [--live <file|folder|->] [options]

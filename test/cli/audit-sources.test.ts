@@ -59,6 +59,27 @@ describe('safe-argocd audit --rendered', () => {
     expect(run.stderr).toMatch(message);
   });
 
+  test.each([
+    ['an empty standard input', '-', ''],
+    ['a file of comments only', 'file', '# kustomize build failed\n\n'],
+  ])('fails when the rendering is %s (a render that failed in a pipe): exit 2, saying it holds no object', async (_name, kind, text) => {
+    // GIVEN the overlay, and a rendering with nothing in it
+    const root = overlayRepo();
+    const file = join(tempDir(), 'web.yaml');
+    writeTree(join(file, '..'), { 'web.yaml': text });
+
+    // WHEN it is audited with it
+    const run = await report([root, '--repo-root', root, '--rendered', `web=${kind === '-' ? '-' : file}`], text);
+
+    // THEN the run fails, and the problem names the rendering and why
+    expect(run.code).toBe(2);
+    expect(run.report!.problems).toEqual([{
+      file: kind === '-' ? '<stdin>' : file,
+      rendered: true,
+      message: expect.stringMatching(/^given with --rendered web, holds no Kubernetes object \(it is empty, or only comments or other documents\): check that the command/),
+    }]);
+  });
+
   test('a rendering no Application takes fails the run with exit 2, naming the file and the name', async () => {
     const root = overlayRepo();
     const build = join(tempDir(), 'wbe.yaml');
