@@ -9,7 +9,7 @@ import type * as Simulate from './simulate';
 import { COMMANDS, isCommand, OVERVIEW, usageOf } from './usage';
 import { atLeast, auditFiles, rulesFor } from '../audit/audit';
 import { applyBaseline, BaselineEntry, BaselineScope, inBaselineScope, parseBaseline, renderBaseline } from '../audit/baseline';
-import { AuditConfig, CONFIG_FILE, parseAuditConfig } from '../audit/config';
+import { AuditConfig, CONFIG_FILE, CONFIG_KEYS_TEXT, parseAuditConfig } from '../audit/config';
 import { excludeMatcher, excludeProblem } from '../audit/exclude';
 import { formatJson } from '../audit/report/json';
 import { formatMarkdown } from '../audit/report/markdown';
@@ -218,14 +218,14 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
     } catch (e) {
       const tooLarge = / limit/.test(messageOf(e));
       io.stderr(errorLine('audit', ErrorCode.USAGE, `cannot read the config ${configPath}: ${messageOf(e).replace(' limit;', ' limit for a config file;')}`,
-        tooLarge ? `a config holds only suppressions, failOn and argocdVersion; check that ${configPath} is the right file and keep it under 1 MB`
+        tooLarge ? `a config holds only ${CONFIG_KEYS_TEXT}; check that ${configPath} is the right file and keep it under 1 MB`
           : values.config !== undefined ? 'give --config a readable regular file' : `make ${configPath} a readable regular file, or remove it`));
       return EXIT_USAGE;
     }
     try {
       config = parseAuditConfig(text, configPath);
     } catch (e) {
-      io.stderr(knownError('audit', e, ErrorCode.USAGE, `correct ${configPath}: its keys are suppressions, failOn and argocdVersion (see the README)`));
+      io.stderr(knownError('audit', e, ErrorCode.USAGE, `correct ${configPath}: its keys are ${CONFIG_KEYS_TEXT} (see the README)`));
       return EXIT_USAGE;
     }
   }
