@@ -356,6 +356,10 @@ function newCommand(args: readonly string[], io: CliIo): number {
     return usageError(io, 'new', `give exactly one service name${positionals.length > 1 ? `, not ${positionals.join(' ')}` : ''}`, 'e.g. safe-argocd new orders');
   }
   const service = positionals[0];
+  if (values.library !== undefined && isMissingPath(values.library)) {
+    return usageError(io, 'new', `--library ${values.library} is a path, but nothing is there (npm would look for it from the new app's folder)`,
+      'give a packed tarball (npm pack) that exists, relative to this folder, or a version range, e.g. --library ^1.0.0');
+  }
   if (values.dir !== undefined) {
     const refusal = unusableDir(values.dir);
     if (refusal !== undefined) {
@@ -491,6 +495,11 @@ function librarySpec(value: string, appDir: string): string {
     return `file:${path.relative(appDir, path.resolve(value)).split(path.sep).join('/')}`;
   }
   return value;
+}
+
+/** Whether a `--library` value is a path (`./x.tgz`, `/x`, `x.tgz`; not a version range or a `file:` spec) that does not exist. */
+function isMissingPath(value: string): boolean {
+  return /^(\.{1,2}[\\/]|[\\/])|\.(tgz|tar|tar\.gz)$/.test(value) && !fs.existsSync(value);
 }
 
 /**

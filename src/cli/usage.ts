@@ -97,7 +97,8 @@ options:
   --image <ref>          the image to deploy (default: a registry.example.com placeholder)
   --dir <dir>            the app to add to, or where to write a new one (default: as above)
   --repo-url <url>       a new app: the repository Argo CD reads (default: the Git remote origin, else a placeholder)
-  --library <spec>       a new app: the version range of this library, or a packed tarball (default: ^this version)
+  --library <spec>       a new app: the version range of this library, or the path of a packed tarball, which must
+                         exist (default: ^this version)
 ${GLOBAL_OPTIONS}
 
 exit codes:
