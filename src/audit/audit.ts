@@ -1,6 +1,6 @@
 import * as path from 'path';
 import { expandApplicationSet, RepositoryView, valueAt } from './application-set';
-import { isExcluded } from './exclude';
+import { excludeMatcher } from './exclude';
 import { KustomizeLayout, kustomizeLayout } from './kustomize';
 import { AuditedRepository, AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, RenderedManifests } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
@@ -104,12 +104,13 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   let excludedFiles = 0;
 
   const exclude = options.exclude ?? [];
+  const leftOut = excludeMatcher(exclude);
   // Excluded files are not read, but their folders are still there for Argo CD.
   const allPaths: string[] = [];
   const all = [...files].filter((f) => {
     allPaths.push(f.path);
     // Before its content is touched: an excluded file is never read.
-    const excluded = exclude.length > 0 && isExcluded(f.path, exclude);
+    const excluded = exclude.length > 0 && leftOut(f.path);
     excludedFiles += excluded ? 1 : 0;
     return !excluded;
   });
@@ -381,7 +382,17 @@ interface RenderedInput {
 function renderedByApplication(given: readonly RenderedManifests[], budget: number, problems: FileProblem[]): Map<string, RenderedInput> {
   const byApplication = new Map<string, RenderedInput>();
   for (const { application, file } of given) {
-    const objects = readObjects(file, budget, problems).objects;
+    const own: FileProblem[] = [];
+    const objects = readObjects(file, budget, own).objects;
+    if (own.length === 0 && objects.length === 0) {
+      // Most often the output of a render that failed (`kustomize build | ...` without pipefail): nothing was audited.
+      own.push({
+        file: file.path,
+        message: `given with --rendered ${application}, holds no Kubernetes object (it is empty, or only comments or other documents): `
+          + 'check that the command that rendered it succeeded; an Application that deploys nothing needs no --rendered',
+      });
+    }
+    problems.push(...own.map((p) => ({ ...p, rendered: true })));
     const earlier = byApplication.get(application);
     // Two files for one Application (helm template and a Kustomize overlay of it, say) are one rendering.
     byApplication.set(application, { files: [...earlier?.files ?? [], file.path], objects: [...earlier?.objects ?? [], ...objects], used: false });
@@ -752,6 +763,7 @@ function groupUnits(
     for (const file of input.used ? [] : input.files) {
       problems.push({
         file,
+        rendered: true,
         message: candidates.length > 1
           ? `given with --rendered ${application}, which names ${candidates.length} Applications (${namesOf(matches)}); give namespace/name`
           : `given with --rendered ${application}, which names no Application of the audited files; give the name of an Application (or of one an ApplicationSet generates)`,

@@ -19,6 +19,9 @@ export interface AuditConfig {
 
 const KEYS = ['suppressions', 'failOn', 'argocdVersion', 'exclude', 'failOnUnreadable'];
 
+/** The keys of the config file, for messages: `suppressions, failOn, ... and failOnUnreadable`. */
+export const CONFIG_KEYS_TEXT = `${KEYS.slice(0, -1).join(', ')} and ${KEYS[KEYS.length - 1]}`;
+
 export const CONFIG_FILE = '.safe-argocd.yaml';
 
 /** How many of a config's unknown keys its error names. */

@@ -1,4 +1,4 @@
-import { globMatches, isValidGlob } from '../core/glob';
+import { compileGlob, isValidGlob } from '../core/glob';
 import { stripTrailing } from '../core/text';
 
 /**
@@ -6,17 +6,27 @@ import { stripTrailing } from '../core/text';
  * over that path: `*` and `?` stay within one folder name, `**` crosses folders, `[a-z]` and `{a,b}` as usual.
  * A pattern that matches a folder leaves out everything below it (`vendor`, `charts/*`), and a pattern that
  * starts with `**` + `/` also matches at the root (`**` + `/testdata` leaves out `testdata/` too).
+ * To match many files, compile the patterns once with {@link excludeMatcher}.
  */
 export function isExcluded(file: string, exclude: readonly string[]): boolean {
+  return excludeMatcher(exclude)(file);
+}
+
+/**
+ * The patterns of `exclude` compiled once into one test of a path, as {@link isExcluded} reads them: a run matches
+ * every file against every pattern, and recompiling them (or a shared cache they overflow) would cost each time.
+ */
+export function excludeMatcher(exclude: readonly string[]): (file: string) => boolean {
+  const matchers: ((file: string) => boolean)[] = [];
   for (const raw of exclude) {
     const pattern = stripTrailing(raw.startsWith('./') ? raw.slice(2) : raw, '/');
     const patterns = pattern.startsWith('**/') ? [pattern, pattern.slice(3)] : [pattern];
     // `p/**` is everything below what `p` matches: one linear match each, however deep the path.
-    if (patterns.some((p) => globMatches(p, file, '/') || globMatches(`${p}/**`, file, '/'))) {
-      return true;
+    for (const p of patterns) {
+      matchers.push(compileGlob(p, '/'), compileGlob(`${p}/**`, '/'));
     }
   }
-  return false;
+  return (file) => matchers.some((m) => m(file));
 }
 
 /** Why an exclude pattern cannot be used, or undefined: it is empty, or not a glob that compiles. */

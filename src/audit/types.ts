@@ -5,6 +5,11 @@ import { Severity } from '../rules/severity';
 export interface FileProblem {
   readonly file: string;
   readonly message: string;
+  /**
+   * Set when the file is one given as rendered manifests (`--rendered`), whose path is as given, not relative to the
+   * repository root: a tree file of the same path is another file.
+   */
+  readonly rendered?: boolean;
 }
 
 /** A file handed to the audit: its path relative to the repository root, and its bytes. */

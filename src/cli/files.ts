@@ -43,12 +43,7 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
   const problems: FileProblem[] = [];
   const otherFiles: string[] = [];
   const realRoot = safeRealpath(raw(root)) ?? raw(path.resolve(root));
-  const underRoot = realRoot.endsWith(path.sep) ? realRoot : realRoot + path.sep;
-  const display = (p: string) => {
-    // Most paths lie under the root: their relative path is the rest of the string.
-    const rel = p.startsWith(underRoot) ? p.slice(underRoot.length) : path.relative(realRoot, p);
-    return shownName(rel.startsWith('..') || path.isAbsolute(rel) ? p : rel || '.').split(path.sep).join('/');
-  };
+  const display = (p: string) => displayPath(p, realRoot);
   const allowed: string[] = [];
   for (const p of paths) {
     const real = safeRealpath(raw(p));
@@ -153,6 +148,32 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
 }
 
 /** A path given as text, as the latin1 string of its UTF-8 bytes. */
+/** Whether two paths name one file: the same path once resolved, or, when both exist, the same file (a link to it). */
+export function sameFile(a: string, b: string): boolean {
+  if (path.resolve(a) === path.resolve(b)) {
+    return true;
+  }
+  const [x, y] = [fs.statSync(a, { throwIfNoEntry: false }), fs.statSync(b, { throwIfNoEntry: false })];
+  return x !== undefined && y !== undefined && x.dev === y.dev && x.ino === y.ino;
+}
+
+/**
+ * The given files and folders as the audit names the files under them: relative to `root` with `/` (`.` for the root
+ * itself), or as given when outside it.
+ */
+export function auditedPaths(paths: readonly string[], root: string): string[] {
+  const realRoot = safeRealpath(raw(root)) ?? raw(path.resolve(root));
+  return paths.map((p) => displayPath(safeRealpath(raw(p)) ?? raw(path.resolve(p)), realRoot));
+}
+
+/** How a real path (latin1-held) is shown: relative to `realRoot` with `/`, or as it is when outside it. */
+function displayPath(p: string, realRoot: string): string {
+  const underRoot = realRoot.endsWith(path.sep) ? realRoot : realRoot + path.sep;
+  // Most paths lie under the root: their relative path is the rest of the string.
+  const rel = p.startsWith(underRoot) ? p.slice(underRoot.length) : path.relative(realRoot, p);
+  return shownName(rel.startsWith('..') || path.isAbsolute(rel) ? p : rel || '.').split(path.sep).join('/');
+}
+
 function raw(p: string): string {
   return Buffer.from(p, 'utf8').toString('latin1');
 }

@@ -3,14 +3,14 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 import { appsInRepository, enclosingApp, gitRemoteUrl, readExistingApp } from './apps';
 import { CliIo, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, MAX_FILE_SIZE, maxBytes, usageError } from './common';
-import { collectFiles, findRepoRoot } from './files';
+import { auditedPaths, collectFiles, findRepoRoot, sameFile } from './files';
 import { badFlag, errorLine, hasCode, knownError, messageOf, parseArgsError, unexpectedError } from './messages';
 import type * as Simulate from './simulate';
 import { COMMANDS, isCommand, OVERVIEW, usageOf } from './usage';
 import { atLeast, auditFiles, rulesFor } from '../audit/audit';
-import { applyBaseline, BaselineEntry, parseBaseline, renderBaseline } from '../audit/baseline';
-import { AuditConfig, CONFIG_FILE, parseAuditConfig } from '../audit/config';
-import { excludeProblem, isExcluded } from '../audit/exclude';
+import { applyBaseline, BaselineEntry, BaselineScope, inBaselineScope, parseBaseline, renderBaseline } from '../audit/baseline';
+import { AuditConfig, CONFIG_FILE, CONFIG_KEYS_TEXT, parseAuditConfig } from '../audit/config';
+import { excludeMatcher, excludeProblem } from '../audit/exclude';
 import { formatJson } from '../audit/report/json';
 import { formatMarkdown } from '../audit/report/markdown';
 import { formatSarif } from '../audit/report/sarif';
@@ -108,6 +108,8 @@ const CONFIG_MAX_BYTES = 1048576;
 const BASELINE_MAX_BYTES = 64 * 1048576;
 
 const SEVERITIES = Object.values(Severity) as string[];
+/** The names of standard output as a file to write. */
+const STDOUT = ['-', '/dev/stdout'];
 
 async function auditCommand(args: readonly string[], io: CliIo): Promise<number> {
   let values: Record<string, string | string[] | boolean | undefined>;
@@ -144,6 +146,16 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   const format = String(values.format);
   if (!['text', 'json', 'sarif', 'markdown'].includes(format)) {
     return usage(badFlag('--format', format, 'must be text, json, sarif or markdown'), 'use one of them, e.g. --format sarif');
+  }
+  // `-` is standard output, as `--rendered app=-` is standard input; so is /dev/stdout, which is no regular file.
+  const output = values.output === undefined || STDOUT.includes(String(values.output)) ? undefined : String(values.output);
+  const writeBaseline = values['write-baseline'] as string | undefined;
+  if (writeBaseline !== undefined && STDOUT.includes(writeBaseline)) {
+    return usage(badFlag('--write-baseline', writeBaseline, 'must be a file: standard output carries the report'), 'give a file, e.g. --write-baseline .safe-argocd-baseline.json');
+  }
+  if (writeBaseline !== undefined && output !== undefined && sameFile(writeBaseline, output)) {
+    return usage(`--write-baseline ${writeBaseline} and --output ${output} name the same file: the report would overwrite the baseline`,
+      'give them different files, e.g. --write-baseline .safe-argocd-baseline.json --output report.txt');
   }
   for (const key of ['fail-on', 'severity']) {
     if (values[key] !== undefined && !SEVERITIES.includes(String(values[key]))) {
@@ -206,14 +218,14 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
     } catch (e) {
       const tooLarge = / limit/.test(messageOf(e));
       io.stderr(errorLine('audit', ErrorCode.USAGE, `cannot read the config ${configPath}: ${messageOf(e).replace(' limit;', ' limit for a config file;')}`,
-        tooLarge ? `a config holds only suppressions, failOn and argocdVersion; check that ${configPath} is the right file and keep it under 1 MB`
+        tooLarge ? `a config holds only ${CONFIG_KEYS_TEXT}; check that ${configPath} is the right file and keep it under 1 MB`
           : values.config !== undefined ? 'give --config a readable regular file' : `make ${configPath} a readable regular file, or remove it`));
       return EXIT_USAGE;
     }
     try {
       config = parseAuditConfig(text, configPath);
     } catch (e) {
-      io.stderr(knownError('audit', e, ErrorCode.USAGE, `correct ${configPath}: its keys are suppressions, failOn and argocdVersion (see the README)`));
+      io.stderr(knownError('audit', e, ErrorCode.USAGE, `correct ${configPath}: its keys are ${CONFIG_KEYS_TEXT} (see the README)`));
       return EXIT_USAGE;
     }
   }
@@ -252,23 +264,25 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   const audited = auditFiles(collected.files, { ...options, repository: { urls, otherFiles: collected.otherFiles } });
   // A path given on the command line that is not there, or not a file or folder, is a mistake, never a file to skip;
   // so is a rendering that no Application takes.
-  const renderedFiles = rendered.map((r) => r.file.path);
-  const unusable = [...paths.filter((p) => !isFileOrFolder(p)), ...audited.problems.filter((p) => renderedFiles.includes(p.file))];
-  const problems = [...collected.problems.filter((p) => !isExcluded(p.file, exclude)), ...audited.problems]
+  const unusable = [...paths.filter((p) => !isFileOrFolder(p)), ...audited.problems.filter((p) => p.rendered)];
+  const excluded = excludeMatcher(exclude);
+  const problems = [...collected.problems.filter((p) => !excluded(p.file)), ...audited.problems]
     .sort((a, b) => compareStrings(a.file, b.file));
-  let result = applyBaseline({ ...audited, problems }, baseline);
-  if (values['write-baseline'] !== undefined) {
-    const file = String(values['write-baseline']);
-    const text = renderBaseline(result);
+  // A narrowed run (--rule, --severity, a sub-path) neither counts as stale nor drops the entries it could not match.
+  const scope: BaselineScope = { ruleIds, minSeverity: options.minSeverity, paths: auditedPaths(paths, root), excluded };
+  let result = applyBaseline({ ...audited, problems }, baseline, scope);
+  if (writeBaseline !== undefined) {
+    const file = writeBaseline;
+    const text = renderBaseline(result, baseline.filter((e) => !inBaselineScope(e, scope)));
     try {
       io.writeFile(file, text);
     } catch (e) {
       io.stderr(errorLine('audit', ErrorCode.WRITE_FAILED, `cannot write --write-baseline ${file}: ${messageOf(e)}`,
-        'give --write-baseline a path in a folder you can write to'));
+        'give --write-baseline a regular file, or a new one, in a folder you can write to'));
       return EXIT_USAGE;
     }
     // What was just written is the baseline of this run.
-    result = applyBaseline({ ...result, findings: [...result.findings, ...result.baselined], baselined: [] }, parseBaseline(text, file));
+    result = applyBaseline({ ...result, findings: [...result.findings, ...result.baselined], baselined: [] }, parseBaseline(text, file), scope);
   }
 
   let report: string;
@@ -277,14 +291,14 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
     case 'sarif': report = formatSarif(result, rulesFor(options), packageVersion(), rulesDocUri()); break;
     case 'markdown': report = formatMarkdown(result); break;
     // A file is never coloured, whatever stdout is.
-    default: report = formatText(result, { color: io.color && values.output === undefined, verbose: values.verbose === true });
+    default: report = formatText(result, { color: io.color && output === undefined, verbose: values.verbose === true });
   }
-  if (values.output !== undefined) {
+  if (output !== undefined) {
     try {
-      io.writeFile(String(values.output), report);
+      io.writeFile(output, report);
     } catch (e) {
-      io.stderr(errorLine('audit', ErrorCode.WRITE_FAILED, `cannot write --output ${values.output}: ${messageOf(e)}`,
-        'give --output a path in a folder you can write to'));
+      io.stderr(errorLine('audit', ErrorCode.WRITE_FAILED, `cannot write --output ${output}: ${messageOf(e)}`,
+        'give --output a regular file, or a new one, in a folder you can write to, or - for standard output'));
       return EXIT_USAGE;
     }
   } else {
@@ -342,6 +356,10 @@ function newCommand(args: readonly string[], io: CliIo): number {
     return usageError(io, 'new', `give exactly one service name${positionals.length > 1 ? `, not ${positionals.join(' ')}` : ''}`, 'e.g. safe-argocd new orders');
   }
   const service = positionals[0];
+  if (values.library !== undefined && isMissingPath(values.library)) {
+    return usageError(io, 'new', `--library ${values.library} is a path, but nothing is there (npm would look for it from the new app's folder)`,
+      'give a packed tarball (npm pack) that exists, relative to this folder, or a version range, e.g. --library ^1.0.0');
+  }
   if (values.dir !== undefined) {
     const refusal = unusableDir(values.dir);
     if (refusal !== undefined) {
@@ -477,6 +495,11 @@ function librarySpec(value: string, appDir: string): string {
     return `file:${path.relative(appDir, path.resolve(value)).split(path.sep).join('/')}`;
   }
   return value;
+}
+
+/** Whether a `--library` value is a path (`./x.tgz`, `/x`, `x.tgz`; not a version range or a `file:` spec) that does not exist. */
+function isMissingPath(value: string): boolean {
+  return /^(\.{1,2}[\\/]|[\\/])|\.(tgz|tar|tar\.gz)$/.test(value) && !fs.existsSync(value);
 }
 
 /**

@@ -1,7 +1,7 @@
-import { lstatSync, mkdirSync, readSync, writeFileSync } from 'fs';
+import { lstatSync, mkdirSync, readSync } from 'fs';
 import { CliIo, EXIT_USAGE } from './main';
 import { errorLine, messageOf } from './messages';
-import { overLimit, readRegularFile } from './read-file';
+import { overLimit, readRegularFile, writeRegularFile } from './read-file';
 import { ErrorCode } from '../core/errors';
 
 /** The environment variables the CLI reads. */
@@ -43,7 +43,7 @@ export function nodeIo(): CliIo {
     stderr: (text) => process.stderr.write(text),
     readBytes,
     readStdin,
-    writeFile: (path, text) => writeFileSync(path, text),
+    writeFile: writeRegularFile,
     // lstat, not exists: a dangling symbolic link is there too, and writing through it would land elsewhere.
     exists: (path) => lstatSync(path, { throwIfNoEntry: false }) !== undefined,
     mkdir: (dir) => { mkdirSync(dir, { recursive: true }); },

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, PathLike, readSync, Stats } from 'fs';
+import { closeSync, constants, fstatSync, ftruncateSync, openSync, PathLike, readSync, Stats, statSync, writeFileSync } from 'fs';
 
 /**
  * Reads a regular file of at most `maxBytes` (a symbolic link is followed). The file is opened without
@@ -40,6 +40,31 @@ export function readRegularFile(file: PathLike, maxBytes: number): Buffer {
     }
     // Most files come in one read: that chunk is the answer, without a copy.
     return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Writes `text` to `file`, created when missing, which must be a regular file when it exists (a symbolic link is
+ * followed): opened without blocking and without truncating, its type checked on the open descriptor, so that a FIFO
+ * nobody reads, a socket or a device is refused, unchanged, instead of blocking the run or writing into it.
+ */
+export function writeRegularFile(file: PathLike, text: string): void {
+  // Checked before the open too: a FIFO without a reader fails the open with a cryptic ENXIO.
+  const existing = statSync(file, { throwIfNoEntry: false });
+  if (existing !== undefined && !existing.isFile()) {
+    throw new Error(`is not a regular file (it is ${kindOf(existing)}); not written`);
+  }
+  // eslint-disable-next-line no-bitwise
+  const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_NONBLOCK, 0o666);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      throw new Error(`is not a regular file (it is ${kindOf(stat)}); not written`);
+    }
+    ftruncateSync(fd, 0);
+    writeFileSync(fd, text);
   } finally {
     closeSync(fd);
   }

@@ -26,7 +26,7 @@ Runs the rules of RULES.md over YAML and JSON files and folders (default: the cu
 
 options:
   --format <format>      text (default; coloured on a terminal), json, sarif or markdown
-  --output <file>        write the report to <file> instead of stdout (never coloured)
+  --output <file>        write the report to <file> instead of stdout (never coloured); - is stdout
   --fail-on <severity>   the lowest severity that fails the run: error, warning (default) or note
   --rule <id>            only these rules (repeatable, or comma-separated), e.g. SA001
   --severity <severity>  only report findings at or above error, warning or note
@@ -40,7 +40,9 @@ options:
   --max-file-size <MB>   larger files are reported and skipped without being read (default 5)
   --exclude <glob>       leave out files and folders, unread (repeatable), e.g. 'dashboards/**' or '**/*.json'
   --baseline <file>      findings this baseline holds are known: listed apart, never failing the run
-  --write-baseline <file>  write every finding of this run to <file> as the baseline (then nothing is new)
+  --write-baseline <file>  write every finding of this run to <file> as the baseline (then nothing is new), a
+                         file other than --output's; a run narrowed by --rule, --severity or a path keeps the
+                         --baseline entries outside it
   --fail-on-unreadable   a file that cannot be read or parsed fails the run (default: reported only)
   --verbose              list what is otherwise one line: what was not audited, and the baselined findings
 ${GLOBAL_OPTIONS}
@@ -49,7 +51,8 @@ exit codes:
   0  no finding at or above --fail-on that the baseline does not hold
   1  findings at or above --fail-on that the baseline does not hold
   2  a usage error, an unreadable config or baseline, a given path that does not exist, a --rendered file that
-     cannot be read or that no Application takes, an unreadable file with --fail-on-unreadable, or an unexpected error
+     cannot be read, holds no Kubernetes object or that no Application takes, an unreadable file with
+     --fail-on-unreadable, or an unexpected error
 `;
 
 const SIMULATE = `usage: safe-argocd simulate --app <application.yaml> --desired <file|folder> [--live <file|folder|->] [options]
@@ -94,7 +97,8 @@ options:
   --image <ref>          the image to deploy (default: a registry.example.com placeholder)
   --dir <dir>            the app to add to, or where to write a new one (default: as above)
   --repo-url <url>       a new app: the repository Argo CD reads (default: the Git remote origin, else a placeholder)
-  --library <spec>       a new app: the version range of this library, or a packed tarball (default: ^this version)
+  --library <spec>       a new app: the version range of this library, or the path of a packed tarball, which must
+                         exist (default: ^this version)
 ${GLOBAL_OPTIONS}
 
 exit codes:

@@ -51,6 +51,23 @@ export function globMatches(pattern: string, value: string, separators: string =
   return automaton !== null && run(automaton, value, separators);
 }
 
+/**
+ * `pattern` compiled once into a matcher of whole values, for callers that match many values against many patterns
+ * (exclude lists), which the shared cache of {@link globMatches} would thrash. A pattern that does not compile
+ * matches nothing.
+ */
+export function compileGlob(pattern: string, separators: string = ''): (value: string) => boolean {
+  const automaton = compile(pattern, separators);
+  if (automaton === null) {
+    return () => false;
+  }
+  // The literal characters the pattern starts with rule out most values without running the automaton.
+  const elements = parse(pattern)!;
+  const literal = elements.findIndex((e) => e.type !== 'char');
+  const prefix = elements.slice(0, literal === -1 ? elements.length : literal).map((e) => (e as { char: string }).char).join('');
+  return (value) => value.startsWith(prefix) && run(automaton, value, separators);
+}
+
 /** Whether a glob compiles at all: Argo CD matches nothing with one that does not. */
 export function isValidGlob(pattern: string): boolean {
   return compile(pattern, '') !== null;

@@ -1,8 +1,9 @@
 import { applicationYaml, configMapYaml } from './support';
 import { auditFiles } from '../../src/audit/audit';
-import { applyBaseline, parseBaseline, renderBaseline } from '../../src/audit/baseline';
+import { applyBaseline, inBaselineScope, parseBaseline, renderBaseline } from '../../src/audit/baseline';
 import { AuditResult } from '../../src/audit/types';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
+import { Severity } from '../../src/rules/severity';
 
 function audit(files: Record<string, string>): AuditResult {
   return auditFiles(Object.entries(files).map(([path, text]) => ({ path, content: Buffer.from(text) })), { argoCdVersion: ArgoCdVersion.LATEST });
@@ -65,6 +66,25 @@ describe('audit baselines', () => {
     // THEN web's SA006 and api's SA001 are new, and web's SA001 entry is stale
     expect(result.findings.map((f) => `${f.ruleId} ${f.location.file}`).sort()).toEqual(['SA001 apps/api.yaml', 'SA006 apps/web.yaml']);
     expect(result.staleBaselineEntries).toBe(1);
+  });
+
+  test('only entries a narrowed run could match are stale; the others are kept when the baseline is written', () => {
+    // GIVEN a baseline of SA001 (an error) and SA006 (a warning) in apps/web.yaml, and the finding of SA001 fixed
+    const baseline = parseBaseline(renderBaseline(audit(repo())), 'b.json');
+    const fixed = audit({ ...repo(), 'apps/web.yaml': applicationYaml('web', { syncPolicy: { retry: undefined } }) });
+
+    // WHEN applied by runs narrowed to SA006, to errors, to workloads/, and by a whole run
+    const stale = (scope: Parameters<typeof applyBaseline>[2]) => applyBaseline(fixed, baseline, scope).staleBaselineEntries;
+
+    // THEN the fixed SA001 entry is stale only where SA001 could have been found
+    expect(stale({ ruleIds: ['SA006'] })).toBe(0);
+    expect(stale({ minSeverity: Severity.ERROR })).toBe(1);
+    expect(stale({ paths: ['workloads'] })).toBe(0);
+    expect(stale({ paths: ['apps/web.yaml'], excluded: (f) => f.startsWith('apps/') })).toBe(0);
+    expect(stale({})).toBe(1);
+    expect(baseline.filter((e) => !inBaselineScope(e, { minSeverity: Severity.ERROR })).map((e) => e.ruleId)).toEqual(['SA006']);
+    const kept = baseline.filter((e) => !inBaselineScope(e, { ruleIds: ['SA006'] }));
+    expect(JSON.parse(renderBaseline(applyBaseline(fixed, baseline), kept)).findings.map((e: { ruleId: string }) => e.ruleId)).toEqual(['SA001', 'SA006']);
   });
 
   test.each([

@@ -1,8 +1,9 @@
 import { applicationYaml, configMapYaml } from './support';
 import { auditFiles } from '../../src/audit/audit';
-import { excludeProblem, isExcluded } from '../../src/audit/exclude';
+import { excludeMatcher, excludeProblem, isExcluded } from '../../src/audit/exclude';
 import { AuditFile } from '../../src/audit/types';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
+import * as glob from '../../src/core/glob';
 
 describe('isExcluded', () => {
   test.each([
@@ -39,6 +40,25 @@ describe('isExcluded', () => {
   test.each([[''], ['/'], ['[z-a]'], ['x\\']])('fails when the pattern is %p', (pattern) => {
     // GIVEN a pattern that cannot be used / WHEN checked / THEN the reason is given
     expect(excludeProblem(pattern)).toMatch(/empty|not a valid glob/);
+  });
+});
+
+describe('excludeMatcher', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  test('compiles each pattern once, however many paths it matches, and answers as isExcluded', () => {
+    // GIVEN 600 patterns (more than a shared glob cache of 1,000 holds as p and p/**) and 200 paths
+    const compile = jest.spyOn(glob, 'compileGlob');
+    const patterns = [...Array.from({ length: 599 }, (_, i) => `vendor${i}`), 'dir7'];
+    const files = Array.from({ length: 200 }, (_, i) => `dir${i + 1}/sub/deeper/cm.yaml`);
+
+    // WHEN every path is matched against them
+    const matches = excludeMatcher(patterns);
+    const excluded = files.filter((f) => matches(f));
+
+    // THEN each pattern was compiled twice (p and p/**) and no more, and only dir7's file is left out
+    expect(compile).toHaveBeenCalledTimes(1200);
+    expect(excluded).toEqual(['dir7/sub/deeper/cm.yaml']);
   });
 });
 

@@ -3,7 +3,10 @@ import fs, { existsSync, symlinkSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { auditJson, CliRun, GOOD_REPO_FINDING, JsonReport, keysOf, writeGoodRepo, writeTree } from './support';
 import { tempDir } from '../support/app';
-import { GLOB_BOMB_VALUE, globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, manyKeysBomb, pairingBomb, projectBomb, slashBomb } from '../support/bombs';
+import {
+  excludeBomb, GLOB_BOMB_VALUE, globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, manyKeysBomb, pairingBomb, projectBomb,
+  slashBomb,
+} from '../support/bombs';
 import { BILLION_LAUGHS, writeDeepBlock } from '../support/hostile';
 
 /** Hostile input must never take long; this bounds the whole run, it does not measure speed. */
@@ -360,5 +363,20 @@ describe('safe-argocd audit of bombs', () => {
     expect(report.problems).toEqual([]);
     expect(report.stats.manifests).toBe(175_002);
     expect(keysOf(report.findings)).toContain(GOOD_REPO_FINDING);
+  }, BOMB_TIMEOUT);
+
+  test('5,000 exclude patterns in the config over 200 folders: only the folder one of them names is left out', async () => {
+    // GIVEN 200 ConfigMaps and a config of 5,000 exclude globs, backtracking ones among them, the last naming dir7
+    const root = tempDir();
+    writeTree(root, excludeBomb(5_000, 200));
+
+    // WHEN it is audited
+    const { run, report } = await auditJson(root);
+
+    // THEN dir7's file alone is left out, unread; the other 199 are audited
+    expect(run.code).toBe(0);
+    expect(report.problems).toEqual([]);
+    expect(report.stats.excludedFiles).toBe(1);
+    expect(report.stats.manifests).toBe(199);
   }, BOMB_TIMEOUT);
 });

@@ -47,6 +47,35 @@ describe('audit reports', () => {
   });
 });
 
+describe('Markdown of hostile values', () => {
+  const HOSTILE = 'https://github.com/x/</details><img src=https://evil.example/t.png>[click](https://evil.example) *b* _i_ ~~s~~ `c` &lt;';
+
+  test('HTML and Markdown from the audited files render as literal text: no tag closes the report, no image or link', () => {
+    // GIVEN an Application whose repoURL (quoted in a note) holds HTML, an image, a link and emphasis
+    const app = applicationYaml('a', { spec: { source: { repoURL: HOSTILE, path: 'kz', targetRevision: 'HEAD' } } });
+    const audit = auditFiles([{ path: 'apps/a.yaml', content: Buffer.from(app) }], { argoCdVersion: ArgoCdVersion.LATEST });
+    expect(audit.notes.join()).toContain('<img src=');
+
+    // WHEN it is formatted as Markdown
+    const markdown = formatMarkdown(audit);
+
+    // THEN the value's tags are entities, its link, image, emphasis and code are escaped, and only the report's own tags remain
+    expect(markdown).toContain('&lt;/details&gt;&lt;img src=https://evil.example/t.png&gt;\\[click\\](https://evil.example) \\*b\\* \\_i\\_ \\~\\~s\\~\\~ \\`c\\` &amp;lt;');
+    expect(markdown).not.toMatch(/<img|(?<!\\)\]\(|<\/details><img/);
+    expect(markdown.match(/<details>/g)).toHaveLength(markdown.match(/<\/details>/g)!.length);
+  });
+
+  test.each([
+    ['- a list item', '\\- a list item'],
+    ['12. an ordered one', '12\\. an ordered one'],
+    ['# a heading', '\\# a heading'],
+  ])('a note starting %p does not start a list or a heading in its item', (note, shown) => {
+    // GIVEN a note / WHEN formatted / THEN its item holds it as text
+    const markdown = formatMarkdown({ ...result('r'), notes: [note] });
+    expect(markdown).toContain(`\n- ${shown}\n`);
+  });
+});
+
 describe('audit reports of ApplicationSets', () => {
   const appSet = (name: string, generators: unknown[]) => JSON.stringify({
     apiVersion: 'argoproj.io/v1alpha1',
@@ -176,6 +205,23 @@ describe('Markdown reports of large repositories', () => {
     expect(markdown.split('\n').filter((l) => /^\| (error|warning) \|/.test(l))).toHaveLength(6);
     expect(markdown).not.toContain(FULL_REPORT_HINT);
     expect(markdown).not.toContain('not shown');
+  });
+
+  test('values that escaping makes longer (every character an entity) still keep the report under 60,000 characters, whole', () => {
+    // GIVEN 2,400 findings whose objects, and 1,200 notes whose text, are 300 characters of & and <
+    const audit = large(1200);
+    const findings = audit.findings.map((f) => ({ ...f, object: '&<'.repeat(150) }));
+    const notes = audit.notes.map(() => '<&'.repeat(150));
+
+    // WHEN it is formatted as Markdown
+    const markdown = formatMarkdown({ ...audit, findings, notes });
+
+    // THEN it fits, each <details> is closed, and it ends with the pointer to the full report
+    expect(markdown.length).toBeLessThan(MARKDOWN_LIMIT);
+    expect(markdown).toContain('&amp;&lt;&amp;&lt;');
+    expect(markdown).not.toMatch(/<&|&</);
+    expect(markdown.match(/<details>/g)).toHaveLength(markdown.match(/<\/details>/g)!.length);
+    expect(markdown.trimEnd().endsWith(FULL_REPORT_HINT)).toBe(true);
   });
 
   test('a value of 100,000 characters from a file fills one cell, not the comment', () => {

@@ -88,8 +88,8 @@ describe('auditFiles: Kustomize folders and --rendered', () => {
     // THEN argocd/web took its rendering; the other two are problems that say why
     expect(keysOf(result.findings)).toEqual([key('SA101', 'r/argocd-web.yaml', 'web'), key('SA102', 'r/argocd-web.yaml', 'web')]);
     expect(result.problems).toEqual([
-      { file: 'r/ambiguous.yaml', message: 'given with --rendered web, which names 2 Applications (argocd/web, team-a/web); give namespace/name' },
-      { file: 'r/typo.yaml', message: expect.stringContaining('given with --rendered wbe, which names no Application of the audited files') },
+      { file: 'r/ambiguous.yaml', rendered: true, message: 'given with --rendered web, which names 2 Applications (argocd/web, team-a/web); give namespace/name' },
+      { file: 'r/typo.yaml', rendered: true, message: expect.stringContaining('given with --rendered wbe, which names no Application of the audited files') },
     ]);
   });
 

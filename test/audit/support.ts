@@ -36,7 +36,9 @@ export interface JsonReport {
   readonly suppressed: JsonFinding[];
   readonly problems: { file: string; message: string }[];
   readonly notes: string[];
-  readonly stats: { files: number; manifests: number; applications: number; skippedDocuments: number; skippedTemplates: number };
+  readonly stats: {
+    files: number; manifests: number; applications: number; skippedDocuments: number; skippedTemplates: number; excludedFiles: number;
+  };
 }
 
 export interface JsonFinding {

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { applicationYaml, auditJson, cleanRepo, configMapYaml, runCli, writeGoodRepo, writeTree } from '../audit/support';
 import { tempDir } from '../support/app';
@@ -99,6 +99,85 @@ describe('safe-argocd audit --baseline and --write-baseline', () => {
     expect(run.stdout).toContain('in the baseline: 1 known finding(s), not shown and not failing the run; --verbose lists them');
     expect(run.stdout).not.toContain('SA001 half-enforced-sync-policy');
     expect(verbose.stdout).toMatch(/in the baseline \(1\):\n {2}apps\/half\.yaml:\d+:\d+ {2}SA001 {2}Application argocd\/half \/spec\/syncPolicy\/automated\/selfHeal/);
+  });
+
+  test.each([
+    ['--rule SA014', ['--rule', 'SA014']],
+    ['--severity error', ['--severity', 'error']],
+    ['a sub-path', ['workloads']],
+  ])('a run narrowed by %s counts no entry outside it as stale, and rewriting the baseline keeps them', async (_name, narrowing) => {
+    // GIVEN the good repository (SA001, an error) with an Application without retry (SA006, a warning), and its full baseline
+    const root = tempDir();
+    writeGoodRepo(root);
+    writeTree(root, { 'apps/plain.yaml': applicationYaml('plain', { syncPolicy: { retry: undefined } }), 'workloads/plain/configmap.yaml': configMapYaml('settings', 'plain') });
+    const file = join(tempDir(), 'baseline.json');
+    const full = (await runCli(['audit', root, '--repo-root', root, '--write-baseline', file])).written.get(file)!;
+    expect(JSON.parse(full).findings.map((f: { ruleId: string }) => f.ruleId)).toEqual(['SA001', 'SA006']);
+    writeFileSync(file, full);
+    const args = narrowing[0].startsWith('-') ? [root, '--repo-root', root, ...narrowing] : [join(root, narrowing[0]), '--repo-root', root];
+
+    // WHEN a narrowed run reads it, and another rewrites it
+    const json = await runCli(['audit', ...args, '--baseline', file, '--format', 'json']);
+    const read = await runCli(['audit', ...args, '--baseline', file]);
+    const rewritten = await runCli(['audit', ...args, '--baseline', file, '--write-baseline', file]);
+
+    // THEN no entry is stale, the text says nothing about stale entries, and the rewritten baseline still holds both
+    expect(JSON.parse(json.stdout).staleBaselineEntries).toBe(0);
+    expect(read.stdout).not.toContain('no longer found');
+    expect(rewritten.code).toBe(0);
+    expect(rewritten.written.get(file)).toBe(full);
+  });
+
+  test.each([
+    ['the same path', (file: string) => file],
+    ['a symbolic link to it', (file: string) => { const link = join(tempDir(), 'link.json'); writeFileSync(file, '{}'); symlinkSync(file, link); return link; }],
+  ])('fails when --write-baseline and --output name one file (%s): exit 2 naming both, nothing written', async (_name, other) => {
+    // GIVEN the good repository, and one file for both
+    const root = tempDir();
+    writeGoodRepo(root);
+    const file = join(tempDir(), 'same.json');
+    const output = other(file);
+
+    // WHEN the baseline and the report are written to it
+    const run = await runCli(['audit', root, '--repo-root', root, '--write-baseline', file, '--output', output]);
+
+    // THEN the run stops before writing, naming both flags
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`--write-baseline ${file} and --output ${output} name the same file: the report would overwrite the baseline`);
+    expect(run.written.size).toBe(0);
+  });
+
+  test('fails when --write-baseline is -: standard output carries the report', async () => {
+    // GIVEN / WHEN the baseline is sent to standard output / THEN a usage error, nothing written
+    const run = await runCli(['audit', cleanRepo(), '--write-baseline', '-']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--write-baseline is "-"');
+    expect(run.written.size).toBe(0);
+  });
+
+  test('--output - prints the report on standard output, as --rendered app=- reads standard input', async () => {
+    // GIVEN the good repository / WHEN the report goes to -
+    const root = tempDir();
+    writeGoodRepo(root);
+    const run = await runCli(['audit', root, '--repo-root', root, '--output', '-', '--format', 'json']);
+
+    // THEN it is on stdout, and no file named - is written
+    expect(run.written.size).toBe(0);
+    expect(JSON.parse(run.stdout).findings.map((f: { ruleId: string }) => f.ruleId)).toEqual(['SA001']);
+    expect(run.code).toBe(1);
+  });
+
+  test('a full run still counts a fixed finding\'s entry as stale', async () => {
+    // GIVEN the good repository's baseline, then its finding fixed (the file removed)
+    const root = tempDir();
+    writeGoodRepo(root);
+    const file = join(tempDir(), 'baseline.json');
+    writeFileSync(file, (await runCli(['audit', root, '--repo-root', root, '--write-baseline', file])).written.get(file)!);
+    writeTree(root, { 'apps/half.yaml': '' });
+
+    // WHEN the whole tree is audited with it / THEN the entry is stale
+    const run = await runCli(['audit', root, '--repo-root', root, '--baseline', file]);
+    expect(run.stdout).toContain('baseline: 1 entry no longer found (fixed, or renamed)');
   });
 
   test.each([

@@ -1,6 +1,7 @@
 import { execFileSync } from 'child_process';
 import { join } from 'path';
 import { runCli } from './support';
+import { nodeIo } from '../../src/cli/node-io';
 import { applicationYaml, deploymentYaml, hpaYaml, JsonReport, kustomizeOverlayTree, writeTree } from '../audit/support';
 import { tempDir } from '../support/app';
 
@@ -58,13 +59,52 @@ describe('safe-argocd audit --rendered', () => {
     expect(run.stderr).toMatch(message);
   });
 
+  test.each([
+    ['an empty standard input', '-', ''],
+    ['a file of comments only', 'file', '# kustomize build failed\n\n'],
+  ])('fails when the rendering is %s (a render that failed in a pipe): exit 2, saying it holds no object', async (_name, kind, text) => {
+    // GIVEN the overlay, and a rendering with nothing in it
+    const root = overlayRepo();
+    const file = join(tempDir(), 'web.yaml');
+    writeTree(join(file, '..'), { 'web.yaml': text });
+
+    // WHEN it is audited with it
+    const run = await report([root, '--repo-root', root, '--rendered', `web=${kind === '-' ? '-' : file}`], text);
+
+    // THEN the run fails, and the problem names the rendering and why
+    expect(run.code).toBe(2);
+    expect(run.report!.problems).toEqual([{
+      file: kind === '-' ? '<stdin>' : file,
+      rendered: true,
+      message: expect.stringMatching(/^given with --rendered web, holds no Kubernetes object \(it is empty, or only comments or other documents\): check that the command/),
+    }]);
+  });
+
   test('a rendering no Application takes fails the run with exit 2, naming the file and the name', async () => {
     const root = overlayRepo();
     const build = join(tempDir(), 'wbe.yaml');
     writeTree(join(build, '..'), { 'wbe.yaml': BUILD });
     const run = await report([root, '--repo-root', root, '--rendered', `wbe=${build}`]);
     expect(run.code).toBe(2);
-    expect(run.report!.problems).toEqual([{ file: build, message: expect.stringContaining('given with --rendered wbe, which names no Application') }]);
+    expect(run.report!.problems).toEqual([{ file: build, rendered: true, message: expect.stringContaining('given with --rendered wbe, which names no Application') }]);
+  });
+});
+
+describe('safe-argocd audit --rendered beside an unreadable file of the same path', () => {
+  test('an unreadable tree file whose path equals the --rendered path does not make the rendering unusable', async () => {
+    // GIVEN the overlay with an unreadable bad.yaml at the repository root, and a good rendering given as bad.yaml
+    const root = overlayRepo();
+    writeTree(root, { 'bad.yaml': 'key: [unclosed\n' });
+    const readBytes = (p: string, limit: number) => (p === 'bad.yaml' ? Buffer.from(BUILD) : nodeIo().readBytes(p, limit));
+
+    // WHEN audited without --fail-on-unreadable
+    const run = await runCli(['audit', root, '--repo-root', root, '--rendered', 'web=bad.yaml', '--format', 'json'], { readBytes });
+    const json = JSON.parse(run.stdout) as JsonReport;
+
+    // THEN the tree file is reported unreadable, not as the rendering's own, and only the findings fail the run
+    expect(json.problems).toEqual([{ file: 'bad.yaml', message: expect.stringMatching(/^YAML error/) }]);
+    expect(json.findings.map((f) => [f.ruleId, f.location.file])).toEqual([['SA102', 'bad.yaml'], ['SA101', 'bad.yaml']]);
+    expect(run.code).toBe(1);
   });
 });
 

@@ -128,6 +128,17 @@ describe('safe-argocd errors: one block, a stack trace only with --debug', () =>
     }
   });
 
+  test('the fix of a config error names every key of the config', async () => {
+    // GIVEN a config with a bad value
+    const root = cleanRepo();
+    const config = join(root, 'bad.yaml');
+    writeFileSync(config, 'failOn: fatal\n');
+
+    // WHEN it is used / THEN the fix lists all its keys, exclude and failOnUnreadable too
+    const run = await runCli(['audit', root, '--repo-root', root, '--config', config]);
+    expect(run.stderr).toContain(`Fix: correct ${config}: its keys are suppressions, failOn, argocdVersion, exclude and failOnUnreadable (see the README).`);
+  });
+
   test('a library error without a code is an unexpected error; with a code it is the library\'s message', () => {
     expect(thrownError('simulate', new TypeError('x is undefined'), false, 'f'))
       .toMatch(/^safe-argocd simulate: \[SAFE-105\] unexpected error: x is undefined\. Fix: .*\n {2}for the stack trace, run again with --debug/);

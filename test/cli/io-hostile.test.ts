@@ -46,11 +46,26 @@ describe('FIFOs and devices given by name are refused without being read', () =>
     ['audit --config of a FIFO', () => ['audit', desired, '--config', fifo(tempDir(), 'c.yaml')], /cannot read the config [^ ]*c\.yaml: is not a regular file \(it is a FIFO\)/],
     ['simulate --app of a FIFO', () => ['simulate', '--app', fifo(tempDir(), 'a.yaml'), '--desired', desired], /cannot read --app [^ ]*a\.yaml: is not a regular file \(it is a FIFO\)/],
     ['simulate --live of /dev/zero', () => ['simulate', '--app', app, '--desired', desired, '--live', '/dev/zero'], /cannot read --live \/dev\/zero: is not a regular file \(it is a device\)/],
+    ['audit --write-baseline to a FIFO nobody reads', () => ['audit', desired, '--write-baseline', fifo(tempDir(), 'b.json')],
+      /cannot write --write-baseline [^ ]*b\.json: is not a regular file \(it is a FIFO\); not written/],
+    ['audit --output to a FIFO nobody reads', () => ['audit', desired, '--output', fifo(tempDir(), 'r.txt')], /cannot write --output [^ ]*r\.txt: is not a regular file \(it is a FIFO\); not written/],
+    ['audit --output to /dev/zero', () => ['audit', desired, '--output', '/dev/zero'], /cannot write --output \/dev\/zero: is not a regular file \(it is a device\)/],
   ])('%s: exit 2, naming the file and why', (_name, args, reason) => {
     const run = bin(args());
     expect([run.signal, run.status]).toEqual([null, 2]);
     expect(run.stderr + run.stdout).toMatch(reason);
   }, HANG_MS + 10_000);
+
+  test('--output /dev/stdout and --output - write the report to standard output, piped', () => {
+    // GIVEN a manifest / WHEN audited with the report sent to /dev/stdout and to - (stdout is a pipe here)
+    const runs = [bin(['audit', desired, '--output', '/dev/stdout', '--format', 'json']), bin(['audit', desired, '--output', '-', '--format', 'json'])];
+
+    // THEN both print the JSON report on stdout and pass
+    for (const run of runs) {
+      expect([run.signal, run.status, run.stderr]).toEqual([null, 0, '']);
+      expect(JSON.parse(run.stdout).stats.manifests).toBe(1);
+    }
+  }, 2 * HANG_MS);
 });
 
 describe('the audit config', () => {
@@ -63,7 +78,7 @@ describe('the audit config', () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(`safe-argocd audit: [SAFE-103] cannot read the config ${config}: is 2.0 MB, over the 1 MB limit for a config file; not read. `
-      + `Fix: a config holds only suppressions, failOn and argocdVersion; check that ${config} is the right file and keep it under 1 MB.\n`);
+      + `Fix: a config holds only suppressions, failOn, argocdVersion, exclude and failOnUnreadable; check that ${config} is the right file and keep it under 1 MB.\n`);
   });
 });
 

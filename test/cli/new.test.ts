@@ -327,6 +327,25 @@ describe('safe-argocd new in a platform repository: services added to one app, o
     expect(readdirSync(join(repo, 'services'))).toEqual(['deploy']);
   }, 60_000);
 
+  test.each([['./missing.tgz'], ['missing-1.0.0.tgz'], ['../nowhere/lib']])('fails when --library %s is a path where nothing is: exit 2, nothing written', async (library) => {
+    // GIVEN a folder for the new app / WHEN it is made with a tarball path that does not exist
+    const dir = join(tempDir(), 'shop');
+    const result = await run(['new', 'shop', '--dir', dir, '--library', library]);
+
+    // THEN it refuses, naming the path, and writes nothing
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`[SAFE-103] --library ${library} is a path, but nothing is there`);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  test('--library with a version range is written as given', async () => {
+    // GIVEN / WHEN a new app is made with a range / THEN the dependency is that range
+    const { code, written } = await runInMemory(['new', 'shop', '--dir', join(tempDir(), 'shop'), '--library', '~1.2.0']);
+    expect(code).toBe(0);
+    const pkg = [...written.entries()].find(([p]) => p.endsWith('package.json'))![1];
+    expect(JSON.parse(pkg).dependencies['cdk8s-safe-argocd']).toBe('~1.2.0');
+  });
+
   test('--library with a tarball path depends on it by a file: path from the app; the remote origin is the repository', () => {
     // GIVEN a repository and a packed tarball beside it
     const repo = platformRepo();

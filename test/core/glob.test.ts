@@ -1,4 +1,4 @@
-import { globMatches, isValidGlob } from '../../src/core/glob';
+import { compileGlob, globMatches, isValidGlob } from '../../src/core/glob';
 
 describe('globMatches: the syntax Argo CD reads', () => {
   test.each([
@@ -32,8 +32,9 @@ describe('globMatches: the syntax Argo CD reads', () => {
     ['^$', '^$', true],
     ['ü?', 'üß', true],
   ])('%p against %p is %p', (pattern, value, expected) => {
-    // GIVEN / WHEN / THEN
+    // GIVEN / WHEN / THEN, matched at once or compiled once first
     expect(globMatches(pattern, value)).toBe(expected);
+    expect(compileGlob(pattern)(value)).toBe(expected);
   });
 
   test.each([['[abc'], ['[]'], ['[z-a]'], ['[a-bc]'], ['trailing\\']])('%p does not compile and matches nothing, as in Argo CD', (pattern) => {
@@ -41,6 +42,7 @@ describe('globMatches: the syntax Argo CD reads', () => {
     expect(isValidGlob(pattern)).toBe(false);
     expect(globMatches(pattern, pattern)).toBe(false);
     expect(globMatches(pattern, 'abc')).toBe(false);
+    expect(compileGlob(pattern)(pattern)).toBe(false);
   });
 
   test('with separators, * and ? stop at them while ** and classes do not', () => {

@@ -172,3 +172,26 @@ export function hugeListBomb(items = 175_000): Record<string, string> {
   }
   return { 'workloads/list/list.yaml': `${lines.join('\n')}\n` };
 }
+
+/**
+ * `patterns` exclude globs (half plain folder names, half backtracking stars under a folder that is not there) and the
+ * last, `dir7`, which leaves out one folder, over `folders` ConfigMaps three folders deep. Each pattern is matched as
+ * `p` and `p/**`: a shared glob cache of fewer entries than that was cleared on every miss and recompiled every
+ * pattern for every file.
+ */
+export function excludeBombPatterns(patterns = 600): string[] {
+  const list: string[] = [];
+  for (let i = 0; i < patterns - 1; i++) {
+    list.push(i % 2 === 0 ? `vendor${i}` : `nomatch${i}/${'*a'.repeat(20)}/**`);
+  }
+  return [...list, 'dir7'];
+}
+
+/** The tree of {@link excludeBombPatterns}: `folders` ConfigMaps, and a `.safe-argocd.yaml` excluding with those patterns. */
+export function excludeBomb(patterns = 600, folders = 200): Record<string, string> {
+  const tree: Record<string, string> = { '.safe-argocd.yaml': `exclude: ${JSON.stringify(excludeBombPatterns(patterns))}\n` };
+  for (let i = 1; i <= folders; i++) {
+    tree[`dir${i}/sub/deeper/cm.yaml`] = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c${i}, namespace: n}\n`;
+  }
+  return tree;
+}

@@ -22,6 +22,22 @@ export function escapeControl(text: string): string {
   });
 }
 
+/** Markdown's inline syntax: escapes, code, emphasis, strikethrough, links and images, tables, headings. */
+const MARKDOWN_SYNTAX = /[\\`*_~[\]|#]/g;
+const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/**
+ * `text` as literal Markdown text: `&`, `<` and `>` as HTML entities (no tag, comment or entity of the text is
+ * read), the characters of emphasis, code, links, images and tables escaped with a backslash, and a list marker at
+ * its start too. Text from the audited files (names, values, reasons) goes into a pull-request comment this way, so
+ * that it can neither close the report's `<details>` nor embed an image or a link.
+ */
+export function markdownText(text: string): string {
+  return text.replace(/[&<>]/g, (c) => HTML[c])
+    .replace(MARKDOWN_SYNTAX, '\\$&')
+    .replace(/^([-+]|\d+[.)])/, (m) => `${m.slice(0, -1)}\\${m.slice(-1)}`);
+}
+
 /**
  * A Markdown code span holding `text` literally: fenced by one backtick more than the longest run of
  * backticks inside, padded with a space when the text starts or ends with one (CommonMark code spans).

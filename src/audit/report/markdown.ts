@@ -1,4 +1,4 @@
-import { codeSpan, escapeControl } from './escape';
+import { codeSpan, escapeControl, markdownText } from './escape';
 import { applicationSetsLine } from './text';
 import { compareStrings } from '../../core/order';
 import { Severity } from '../../rules/severity';
@@ -24,8 +24,9 @@ function clip(text: string): string {
   return text.length > MAX_CELL ? `${text.slice(0, MAX_CELL - 1)}…` : text;
 }
 
+/** Text from the audited files (or a rule) shown literally in a table cell or list item: no HTML, no Markdown syntax. */
 function cell(text: string): string {
-  return escapeControl(clip(text).replace(/\n/g, ' ')).replace(/\|/g, '\\|');
+  return markdownText(escapeControl(clip(text).replace(/\n/g, ' ')));
 }
 
 /** Text shown literally in a table cell: a code span that no backtick in it can close. */
