@@ -4,7 +4,9 @@
  */
 import { ArgoCdVersion } from '../src/core/argocd-version';
 import { auditFiles } from '../src/audit/audit';
-import { globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, pairingBomb, projectBomb, rolloutPairingBomb, slashBomb } from '../test/support/bombs';
+import {
+  globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, pairingBomb, projectBomb, rolloutPairingBomb, slashBomb, templatedBomb,
+} from '../test/support/bombs';
 
 /** What every bomb must be answered within. */
 const BUDGET_MS = 1000;
@@ -27,6 +29,7 @@ const BOMBS: Record<string, Bomb> = {
   'rollout-pairing-4.8mb': { make: () => rolloutPairingBomb(9_000) },
   'list-150k': { make: () => hugeListBomb(150_000) },
   'projects-7.5k': { make: () => projectBomb(7_500) },
+  'appset-templated-80k': { make: () => templatedBomb(80_000) },
   // ...and the sizes of the attack, which the CLI refuses unread unless --max-file-size is raised.
   'pairing-5mb': { make: () => pairingBomb(17_000), reportOnly: OVER_LIMIT },
   'pairing-10mb': { make: () => pairingBomb(34_000), reportOnly: OVER_LIMIT },

@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
 import { globMatches } from '../core/glob';
-import { renderGoTemplate, RenderBudget, sanitizeName, Symbolic } from '../core/go-template';
+import { isTemplated, renderGoTemplate, RenderBudget, sanitizeName, Symbolic } from '../core/go-template';
 import { keysFromPointer } from '../core/json-pointer';
 import { at, isObject, listAt, Manifest, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
@@ -354,9 +354,6 @@ function renderValue(value: unknown, p: Params, r: Renderer): Rendered {
   return { value };
 }
 
-/** Argo CD renders a string only when a line of it holds `{{` before `}}` (isTemplatedRegex of utils.go). */
-const TEMPLATED = /\{\{.*\}\}/;
-
 function renderString(s: string, p: Params, r: Renderer): Rendered {
   if (r.goTemplate) {
     const result = renderGoTemplate(s, p, { missingKey: r.missingKey, budget: r.budget });
@@ -367,7 +364,8 @@ function renderString(s: string, p: Params, r: Renderer): Rendered {
       default: return { error: result.reason };
     }
   }
-  if (!TEMPLATED.test(s)) {
+  // Argo CD renders a string only when a line of it holds `{{` before `}}` (isTemplatedRegex of utils.go).
+  if (!isTemplated(s)) {
     return { value: s };
   }
   return renderFast(s, p, r.budget);

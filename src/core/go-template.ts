@@ -42,6 +42,27 @@ export function parseTemplate(value: string): ParsedTemplate | string {
   return { actions, skeleton };
 }
 
+/**
+ * Whether a line of `value` holds `{{` and, after it, `}}`: what the regex `\{\{.*\}\}` finds (its `.` crosses no
+ * line terminator), which Argo CD uses to decide whether to render a string without goTemplate. Scans each line
+ * once, where the regex, on a line of many `{{` and no `}}`, takes time quadratic in the line.
+ */
+export function isTemplated(value: string): boolean {
+  let opened = false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029) {
+      opened = false;
+    } else if (!opened && c === 0x7b && value.charCodeAt(i + 1) === 0x7b) {
+      opened = true;
+      i++;
+    } else if (opened && c === 0x7d && value.charCodeAt(i + 1) === 0x7d) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /** Whether a string holds a template action, i.e. the controller would render it. */
 export function hasAction(value: string): boolean {
   return value.includes('{{');

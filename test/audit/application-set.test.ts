@@ -3,6 +3,7 @@ import { configMapYaml, key, keysOf } from './support';
 import { auditFiles, AuditOptions } from '../../src/audit/audit';
 import { AuditFile, AuditResult } from '../../src/audit/types';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
+import { templatedBomb } from '../support/bombs';
 
 const OPTIONS: AuditOptions = { argoCdVersion: ArgoCdVersion.LATEST };
 const REPO = 'https://git.acme.internal/platform/gitops.git';
@@ -533,5 +534,16 @@ describe('auditFiles: hostile ApplicationSets stay bounded', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(result.problems).toEqual([]);
     expect(result.stats.applicationSets).toEqual({ expanded: 2, literal: 0, generated: 2 });
+  });
+
+  test('a string of 80,000 "{{" and no "}}" without goTemplate is left as written, and the set expands', () => {
+    // GIVEN an ApplicationSet whose template annotation is 80,000 opening braces (bench/bombs.ts times it)
+    // WHEN it is audited
+    const result = audit(templatedBomb(80_000));
+
+    // THEN its one Application is generated, with no note and no problem
+    expect(result.problems).toEqual([]);
+    expect(result.notes).toEqual([]);
+    expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 1 });
   });
 });

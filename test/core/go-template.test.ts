@@ -1,4 +1,4 @@
-import { renderGoTemplate, RenderBudget, sanitizeName, Symbolic } from '../../src/core/go-template';
+import { isTemplated, renderGoTemplate, RenderBudget, sanitizeName, Symbolic } from '../../src/core/go-template';
 
 const PARAMS = {
   path: { path: 'apps/guestbook', basename: 'guestbook', segments: ['apps', 'guestbook'] },
@@ -128,5 +128,39 @@ describe('renderGoTemplate: hostile templates', () => {
   test('deep nesting of if and parentheses is unknown, not a stack overflow', () => {
     expect(renderGoTemplate(`${'{{ if true }}'.repeat(10_000)}x${'{{ end }}'.repeat(10_000)}`, {}).kind).toBe('unknown');
     expect(renderGoTemplate(`{{ ${'('.repeat(10_000)}1${')'.repeat(10_000)} }}`, {}).kind).toBe('unknown');
+  });
+});
+
+describe('isTemplated: whether Argo CD renders a string without goTemplate', () => {
+  test.each([
+    ['{{name}}', true],
+    ['{{}}', true],
+    ['{{{}}', true],
+    ['a {{ x }} b', true],
+    ['{{ x }', false],
+    ['{ {x}}', false],
+    ['}} {{', false],
+    ['{{\n}}', false],
+    ['{{\r}}', false],
+    ['{{\u2028}}', false],
+    ['{{\u2029}}', false],
+    ['{{\n{{x}}', true],
+    ['{{x\n}}{{y}}', true],
+    ['{{{', false],
+    ['', false],
+  ])('%p: %p, as the regex \\{\\{.*\\}\\} finds', (value, expected) => {
+    // GIVEN a string / WHEN asked / THEN the answer of Argo CD's regex
+    expect(/\{\{.*\}\}/.test(value)).toBe(expected);
+    expect(isTemplated(value)).toBe(expected);
+  });
+
+  test('a line of 100,000 "{{" and no "}}" is not templated; a "}}" on the next line does not close it', () => {
+    // GIVEN many opening braces, then a closing pair after a line break
+    const opens = '{{'.repeat(100_000);
+
+    // WHEN asked / THEN neither is templated, and one "}}" on the same line is
+    expect(isTemplated(opens)).toBe(false);
+    expect(isTemplated(`${opens}\n}}`)).toBe(false);
+    expect(isTemplated(`${opens}}}`)).toBe(true);
   });
 });

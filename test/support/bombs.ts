@@ -146,3 +146,37 @@ export function hugeListBomb(items = 175_000): Record<string, string> {
   }
   return { 'workloads/list/list.yaml': `${lines.join('\n')}\n` };
 }
+
+/** An ApplicationSet of one list element, `spec` merged over a template every rule accepts, and the folder it deploys. */
+function applicationSet(spec: Record<string, unknown>, metadata: Record<string, unknown> = { name: '{{name}}' }): Record<string, string> {
+  return {
+    'applications/bombs/set.json': JSON.stringify({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'ApplicationSet',
+      metadata: { name: 'bombs', namespace: 'argocd' },
+      spec: {
+        generators: [{ list: { elements: [{ name: 'a' }] } }],
+        syncPolicy: { applicationsSync: 'create-update' },
+        template: {
+          metadata,
+          spec: {
+            project: 'bombs',
+            destination: { server: 'https://kubernetes.default.svc', namespace: 'a' },
+            source: { repoURL: 'https://git.acme.internal/platform/gitops.git', targetRevision: 'main', path: 'workloads/a' },
+            syncPolicy: { automated: { prune: true, selfHeal: true }, retry: { limit: 5, backoff: { duration: '5s', factor: 2, maxDuration: '3m' } } },
+          },
+        },
+        ...spec,
+      },
+    }, null, 1),
+    'workloads/a/cm.json': JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'a' } }),
+  };
+}
+
+/**
+ * An ApplicationSet without goTemplate whose template holds a string of `opens` `{{` and no `}}`: whether Argo CD
+ * renders it is asked with `/\{\{.*\}\}/`, quadratic in such a line.
+ */
+export function templatedBomb(opens = 80_000): Record<string, string> {
+  return applicationSet({}, { name: '{{name}}', annotations: { note: '{{'.repeat(opens) } });
+}
