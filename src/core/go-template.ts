@@ -108,6 +108,9 @@ export function simpleParameter(action: string): string | undefined {
   return /^\$?\.([A-Za-z_]\w*)$/.exec(action)?.[1];
 }
 
+/** What a trim marker removes: spaces, tabs and line breaks (not every Unicode space). */
+const GO_SPACE = ' \t\r\n';
+
 /**
  * The value rendered with `params`, when every action only prints one top-level parameter that `params`
  * has; undefined when some action does more (a function, a pipeline, a nested field) and only the
@@ -130,13 +133,14 @@ export function renderSimple(value: string, params: { readonly [key: string]: st
     // Trim markers also remove the whitespace next to the action.
     let literal = value.slice(pos, open);
     if (value.startsWith('{{- ', open)) {
-      literal = literal.replace(/\s+$/, '');
+      literal = trimSpaceEnd(literal);
     }
     out += literal + params[param];
     pos = close + 2;
     if (value.startsWith(' -}}', close - 2)) {
-      const rest = value.slice(pos);
-      pos += rest.length - rest.trimStart().length;
+      while (pos < value.length && GO_SPACE.includes(value[pos])) {
+        pos++;
+      }
     }
   }
 }
@@ -236,7 +240,7 @@ function lexActions(template: string): { text?: string; action?: string }[] {
     }
     let start = open + 2;
     if (/^-[ \t\r\n]/.test(template.slice(start, start + 2))) {
-      text = text.replace(/[ \t\r\n]+$/, '');
+      text = trimSpaceEnd(text);
       start += 1;
     }
     items.push({ text });
@@ -256,6 +260,18 @@ function lexActions(template: string): { text?: string; action?: string }[] {
     pos = close + 2;
   }
   return items;
+}
+
+/**
+ * `text` without the spaces, tabs and line breaks it ends with, as a left trim marker removes them. A loop from the
+ * end: the regex `/[ \t\r\n]+$/` tries every run of spaces from its start, quadratic on a long run not at the end.
+ */
+function trimSpaceEnd(text: string): string {
+  let end = text.length;
+  while (end > 0 && GO_SPACE.includes(text[end - 1])) {
+    end--;
+  }
+  return text.slice(0, end);
 }
 
 /** Where the `}}` closing an action that starts at `start` is, skipping quoted text; -1 when there is none. */

@@ -3,7 +3,7 @@ import { configMapYaml, key, keysOf } from './support';
 import { auditFiles, AuditOptions } from '../../src/audit/audit';
 import { AuditFile, AuditResult } from '../../src/audit/types';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
-import { templatedBomb } from '../support/bombs';
+import { templatedBomb, trimMarkerBomb } from '../support/bombs';
 
 const OPTIONS: AuditOptions = { argoCdVersion: ArgoCdVersion.LATEST };
 const REPO = 'https://git.acme.internal/platform/gitops.git';
@@ -540,6 +540,17 @@ describe('auditFiles: hostile ApplicationSets stay bounded', () => {
     // GIVEN an ApplicationSet whose template annotation is 80,000 opening braces (bench/bombs.ts times it)
     // WHEN it is audited
     const result = audit(templatedBomb(80_000));
+
+    // THEN its one Application is generated, with no note and no problem
+    expect(result.problems).toEqual([]);
+    expect(result.notes).toEqual([]);
+    expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 1 });
+  });
+
+  test('a goTemplate string of 100,000 spaces before a left trim marker renders, and the set expands', () => {
+    // GIVEN an ApplicationSet whose template annotation is 100,000 spaces, a letter and `{{- .name }}` (bench/bombs.ts times it)
+    // WHEN it is audited
+    const result = audit(trimMarkerBomb(100_000));
 
     // THEN its one Application is generated, with no note and no problem
     expect(result.problems).toEqual([]);

@@ -1,4 +1,4 @@
-import { isTemplated, renderGoTemplate, RenderBudget, sanitizeName, Symbolic } from '../../src/core/go-template';
+import { isTemplated, renderGoTemplate, renderSimple, RenderBudget, sanitizeName, Symbolic } from '../../src/core/go-template';
 
 const PARAMS = {
   path: { path: 'apps/guestbook', basename: 'guestbook', segments: ['apps', 'guestbook'] },
@@ -162,5 +162,25 @@ describe('isTemplated: whether Argo CD renders a string without goTemplate', () 
     expect(isTemplated(opens)).toBe(false);
     expect(isTemplated(`${opens}\n}}`)).toBe(false);
     expect(isTemplated(`${opens}}}`)).toBe(true);
+  });
+});
+
+describe('trim markers remove spaces, tabs and line breaks only, as Go does', () => {
+  test('a left marker after 100,000 spaces and a letter keeps them all', () => {
+    // GIVEN a long run of spaces that does not end the text before the marker
+    const spaces = ' '.repeat(100_000);
+
+    // WHEN rendered both ways / THEN nothing is trimmed but what ends the text
+    expect(renderGoTemplate(`${spaces}x{{- .name }}`, { name: 'a' })).toEqual({ kind: 'text', text: `${spaces}xa` });
+    expect(renderSimple(`${spaces}x{{- .name }}`, { name: 'a' })).toBe(`${spaces}xa`);
+  });
+
+  test('a no-break space is not trimmed; space, tab, CR and LF are', () => {
+    // GIVEN whitespace of both kinds on both sides of the markers
+    const template = 'a\u00a0 \t\r\n{{- .name -}} \t\r\n\u00a0b';
+
+    // WHEN rendered both ways / THEN only the no-break spaces stay
+    expect(renderGoTemplate(template, { name: 'x' })).toEqual({ kind: 'text', text: 'a\u00a0x\u00a0b' });
+    expect(renderSimple(template, { name: 'x' })).toBe('a\u00a0x\u00a0b');
   });
 });

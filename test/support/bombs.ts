@@ -180,3 +180,8 @@ function applicationSet(spec: Record<string, unknown>, metadata: Record<string, 
 export function templatedBomb(opens = 80_000): Record<string, string> {
   return applicationSet({}, { name: '{{name}}', annotations: { note: '{{'.repeat(opens) } });
 }
+
+/** A goTemplate ApplicationSet with `spaces` spaces, then `x{{- .name }}`: a trailing-space regex on that text is quadratic. */
+export function trimMarkerBomb(spaces = 100_000): Record<string, string> {
+  return applicationSet({ goTemplate: true }, { name: '{{ .name }}', annotations: { note: `${' '.repeat(spaces)}x{{- .name }}` } });
+}
