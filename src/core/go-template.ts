@@ -747,7 +747,7 @@ const FUNCTIONS: { readonly [name: string]: (args: unknown[]) => unknown } = {
     const [suffix, s] = [str('trimSuffix', args[0], 1), str('trimSuffix', args[1], 2)];
     return suffix !== '' && s.endsWith(suffix) ? s.slice(0, s.length - suffix.length) : s;
   },
-  replace: (args) => str('replace', args[2], 3).split(str('replace', args[0], 1)).join(str('replace', args[1], 2)),
+  replace: (args) => replaceAll(str('replace', args[2], 3), str('replace', args[0], 1), str('replace', args[1], 2)),
   trunc: (args) => {
     const [n, s] = [args[0], str('trunc', args[1], 2)];
     if (typeof n !== 'number') {
@@ -776,6 +776,14 @@ const FUNCTIONS: { readonly [name: string]: (args: unknown[]) => unknown } = {
     return list[list.length - 1];
   },
 };
+
+/**
+ * Go's strings.Replace(s, old, new, -1), which sprig's `replace` calls: an empty `old` matches before each
+ * character and at the end (`a` gives `xax`, the empty string `x`).
+ */
+function replaceAll(s: string, old: string, replacement: string): string {
+  return old === '' ? `${replacement}${Array.from(s).join(replacement)}${s === '' ? '' : replacement}` : s.split(old).join(replacement);
+}
 
 function listOf(name: string, v: unknown): readonly unknown[] {
   if (!Array.isArray(v)) {

@@ -184,3 +184,15 @@ describe('trim markers remove spaces, tabs and line breaks only, as Go does', ()
     expect(renderSimple(template, { name: 'x' })).toBe('a\u00a0x\u00a0b');
   });
 });
+
+describe('replace with an empty string to replace, as Go\'s strings.Replace', () => {
+  test.each([
+    ['a', 'xax'],
+    ['', 'x'],
+    ['ab', 'xaxbx'],
+    ['é😀', 'xéx😀x'],
+  ])('replace "" "x" of %p is %p', (value, expected) => {
+    // GIVEN a value / WHEN replace is called with an empty old string / THEN x is put before each character and at the end
+    expect(renderGoTemplate('{{ replace "" "x" .v }}', { v: value })).toEqual({ kind: 'text', text: expected });
+  });
+});
