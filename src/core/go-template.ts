@@ -540,6 +540,9 @@ function evalPipe(pipe: readonly Command[], dot: unknown, root: unknown, options
 
 function evalCommand(command: Command, dot: unknown, root: unknown, options: GoRenderOptions, piped: unknown[]): unknown {
   const [head, ...args] = command;
+  if (head.k === 'function' && (head.name === 'and' || head.name === 'or')) {
+    return shortCircuit(head.name, [...args.map((a) => () => evalOperand(a, dot, root, options)), ...piped.map((p) => () => p)]);
+  }
   if (head.k === 'function') {
     const values = [...args.map((a) => evalOperand(a, dot, root, options)), ...piped];
     return callFunction(head.name, values);
@@ -548,6 +551,25 @@ function evalCommand(command: Command, dot: unknown, root: unknown, options: GoR
     throw failed('can\'t give argument to non-function');
   }
   return evalOperand(head, dot, root, options);
+}
+
+/**
+ * `and` and `or` as Go (since 1.18) runs them: the arguments in turn, stopping at the first false one (`and`) or true
+ * one (`or`), whose value is the result; the ones after it are not evaluated, so a guarded `index` does not fail.
+ * An argument known only to Argo CD stops it too: its truth is not known here.
+ */
+function shortCircuit(name: 'and' | 'or', args: (() => unknown)[]): unknown {
+  if (args.length === 0) {
+    throw failed(`wrong number of args for ${name}: want at least 1 got 0`);
+  }
+  let value: unknown;
+  for (const arg of args) {
+    value = arg();
+    if (value instanceof Symbolic || truth(value) === (name === 'or')) {
+      return value;
+    }
+  }
+  return value;
 }
 
 function evalOperand(operand: Operand, dot: unknown, root: unknown, options: GoRenderOptions): unknown {
@@ -702,8 +724,8 @@ const FUNCTIONS: { readonly [name: string]: (args: unknown[]) => unknown } = {
     arity('not', args, 1);
     return !truth(args[0]);
   },
-  and: (args) => args.find((a) => !truth(a)) ?? args[args.length - 1],
-  or: (args) => args.find((a) => truth(a)) ?? args[args.length - 1],
+  and: (args) => shortCircuit('and', args.map((a) => () => a)),
+  or: (args) => shortCircuit('or', args.map((a) => () => a)),
   eq: (args) => args.slice(1).some((b) => compare('eq', args[0], b) === 0),
   ne: (args) => {
     arity('ne', args, 2);

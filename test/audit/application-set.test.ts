@@ -452,6 +452,23 @@ describe('auditFiles: ApplicationSets Argo CD cannot render, or only in part', (
   });
 });
 
+describe('auditFiles: Go template semantics of the ApplicationSet controller', () => {
+  test('and stops at a false argument: a guarded index does not fail, and the Applications are judged', () => {
+    // GIVEN a goTemplate ApplicationSet in the default project whose annotation guards an index out of range with and
+    const tmpl = template({ project: 'default' }, '{{ .name }}');
+    (tmpl.metadata as Record<string, unknown>).annotations = { x: '{{ if and (eq .name "zzz") (index .list 5) }}y{{ end }}' };
+    const text = appSet([list({ name: 'a', list: [1] })], tmpl, { goTemplate: true });
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+
+    // THEN its Application is generated and its default project reported
+    expect(result.notes).toEqual([]);
+    expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 1 });
+    expect(result.findings.map((f) => f.ruleId)).toEqual(['SA005']);
+  });
+});
+
 describe('auditFiles: hostile ApplicationSets stay bounded', () => {
   test('a matrix of two large lists is too large, not expanded, within the per-file budget', () => {
     // GIVEN a matrix of 300 x 300 elements, a literal default project, and a budget of 1,000 objects a file

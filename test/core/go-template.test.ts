@@ -196,3 +196,33 @@ describe('replace with an empty string to replace, as Go\'s strings.Replace', ()
     expect(renderGoTemplate('{{ replace "" "x" .v }}', { v: value })).toEqual({ kind: 'text', text: expected });
   });
 });
+
+describe('and and or stop at the first argument that decides, as Go does since 1.18', () => {
+  const data = { name: 'a', list: [1] };
+
+  test.each([
+    ['{{ if and (eq .name "zzz") (index .list 5) }}y{{ else }}n{{ end }}', 'n'],
+    ['{{ if or (eq .name "a") (index .list 5) }}y{{ else }}n{{ end }}', 'y'],
+    ['{{ and 0 (index .list 5) }}', '0'],
+    ['{{ or "" "b" (index .list 5) }}', 'b'],
+    ['{{ and 1 "b" }}', 'b'],
+    ['{{ or 0 "" }}', ''],
+    ['{{ "b" | and 0 }}', '0'],
+    ['{{ "b" | or 0 }}', 'b'],
+  ])('%p renders as %p', (template, expected) => {
+    // GIVEN an argument that fails after the one that decides / WHEN rendered / THEN it is not evaluated
+    expect(renderGoTemplate(template, data)).toEqual({ kind: 'text', text: expected });
+  });
+
+  test('an argument that decides nothing lets the next fail, and no argument at all fails', () => {
+    // GIVEN a true first argument to and, and an and without arguments
+    // WHEN rendered / THEN both fail as in Go
+    expect(renderGoTemplate('{{ and (eq .name "a") (index .list 5) }}', data)).toEqual({ kind: 'error', reason: 'error calling index: index out of range: 5' });
+    expect(renderGoTemplate('{{ and }}', data)).toEqual({ kind: 'error', reason: 'wrong number of args for and: want at least 1 got 0' });
+  });
+
+  test('a value known only to Argo CD decides nothing: the result is unknown', () => {
+    // GIVEN a symbolic first argument / WHEN rendered / THEN unknown, not a guess
+    expect(renderGoTemplate('{{ and .cluster (index .list 5) }}', { cluster: new Symbolic('the cluster\'s name'), list: [] }).kind).toBe('unknown');
+  });
+});
