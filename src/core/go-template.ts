@@ -219,6 +219,10 @@ export function renderGoTemplate(template: string, data: unknown, options: GoRen
     if (e instanceof Stop) {
       return e.kind === 'tooLarge' ? { kind: 'tooLarge' } : { kind: e.kind, reason: e.message };
     }
+    // A string longer than the engine holds, built without a budget.
+    if (e instanceof RangeError && /Invalid string length/.test(e.message)) {
+      return { kind: 'tooLarge' };
+    }
     throw e;
   }
 }
@@ -521,13 +525,26 @@ function execute(nodes: readonly TemplateNode[], dot: unknown, root: unknown, op
 }
 
 function emit(text: string, options: GoRenderOptions, out: string[]): void {
+  charge(text.length, options);
+  out.push(text);
+}
+
+/** Spends `chars` of the budget, if there is one; stops the render once it is spent. */
+function charge(chars: number, options: GoRenderOptions): void {
   if (options.budget) {
-    options.budget.chars -= text.length;
+    options.budget.chars -= chars;
     if (options.budget.chars < 0) {
       throw new Stop('tooLarge', 'the rendered text is too large');
     }
   }
-  out.push(text);
+}
+
+/** The characters of a function's result: its string, or the strings of its list (splitList). */
+function sizeOf(value: unknown): number {
+  if (typeof value === 'string') {
+    return value.length;
+  }
+  return Array.isArray(value) ? value.reduce((n: number, v) => n + (typeof v === 'string' ? v.length : 0), 0) : 0;
 }
 
 function evalPipe(pipe: readonly Command[], dot: unknown, root: unknown, options: GoRenderOptions): unknown {
@@ -545,7 +562,7 @@ function evalCommand(command: Command, dot: unknown, root: unknown, options: GoR
   }
   if (head.k === 'function') {
     const values = [...args.map((a) => evalOperand(a, dot, root, options)), ...piped];
-    return callFunction(head.name, values);
+    return callFunction(head.name, values, options);
   }
   if (args.length > 0 || piped.length > 0) {
     throw failed('can\'t give argument to non-function');
@@ -575,7 +592,7 @@ function shortCircuit(name: 'and' | 'or', args: (() => unknown)[]): unknown {
 function evalOperand(operand: Operand, dot: unknown, root: unknown, options: GoRenderOptions): unknown {
   switch (operand.k) {
     case 'literal': return operand.value;
-    case 'function': return callFunction(operand.name, []);
+    case 'function': return callFunction(operand.name, [], options);
     case 'field': return fieldOf(operand.root ? root : dot, operand.path, options);
     case 'group': return fieldOf(evalPipe(operand.pipe, dot, root, options), operand.path, options);
   }
@@ -687,7 +704,7 @@ function compare(name: string, a: unknown, b: unknown): number {
 }
 
 /** The functions modelled here, with Go's or sprig's argument order (the piped value comes last). */
-const FUNCTIONS: { readonly [name: string]: (args: unknown[]) => unknown } = {
+const FUNCTIONS: { readonly [name: string]: (args: unknown[], room: number) => unknown } = {
   index: (args) => {
     let v = args[0];
     for (const k of args.slice(1)) {
@@ -769,7 +786,7 @@ const FUNCTIONS: { readonly [name: string]: (args: unknown[]) => unknown } = {
     const [suffix, s] = [str('trimSuffix', args[0], 1), str('trimSuffix', args[1], 2)];
     return suffix !== '' && s.endsWith(suffix) ? s.slice(0, s.length - suffix.length) : s;
   },
-  replace: (args) => replaceAll(str('replace', args[2], 3), str('replace', args[0], 1), str('replace', args[1], 2)),
+  replace: (args, room) => replaceAll(str('replace', args[2], 3), str('replace', args[0], 1), str('replace', args[1], 2), room),
   trunc: (args) => {
     const [n, s] = [args[0], str('trunc', args[1], 2)];
     if (typeof n !== 'number') {
@@ -784,12 +801,17 @@ const FUNCTIONS: { readonly [name: string]: (args: unknown[]) => unknown } = {
   contains: (args) => str('contains', args[1], 2).includes(str('contains', args[0], 1)),
   hasPrefix: (args) => str('hasPrefix', args[1], 2).startsWith(str('hasPrefix', args[0], 1)),
   hasSuffix: (args) => str('hasSuffix', args[1], 2).endsWith(str('hasSuffix', args[0], 1)),
-  join: (args) => {
+  join: (args, room) => {
     const list = args[1];
     if (!Array.isArray(list)) {
       throw unknown('join of a value that is not a list is not modelled here');
     }
-    return list.map((x) => formatValue(x)).join(str('join', args[0], 1));
+    const separator = str('join', args[0], 1);
+    const items = list.map((x) => formatValue(x));
+    if (sizeOf(items) + separator.length * Math.max(0, items.length - 1) > room) {
+      throw new Stop('tooLarge', 'join gives too large a string');
+    }
+    return items.join(separator);
   },
   splitList: (args) => str('splitList', args[1], 2).split(str('splitList', args[0], 1)),
   first: (args) => listOf('first', args[0])[0],
@@ -803,7 +825,15 @@ const FUNCTIONS: { readonly [name: string]: (args: unknown[]) => unknown } = {
  * Go's strings.Replace(s, old, new, -1), which sprig's `replace` calls: an empty `old` matches before each
  * character and at the end (`a` gives `xax`, the empty string `x`).
  */
-function replaceAll(s: string, old: string, replacement: string): string {
+function replaceAll(s: string, old: string, replacement: string, room: number): string {
+  // Its length is known before it is built: a few nested replaces would otherwise build strings of gigabytes.
+  let matches = old === '' ? Array.from(s).length + 1 : 0;
+  for (let at = old === '' ? -1 : s.indexOf(old); at >= 0; at = s.indexOf(old, at + old.length)) {
+    matches++;
+  }
+  if (s.length + matches * (replacement.length - old.length) > room) {
+    throw new Stop('tooLarge', 'replace gives too large a string');
+  }
   return old === '' ? `${replacement}${Array.from(s).join(replacement)}${s === '' ? '' : replacement}` : s.split(old).join(replacement);
 }
 
@@ -814,7 +844,11 @@ function listOf(name: string, v: unknown): readonly unknown[] {
   return v;
 }
 
-function callFunction(name: string, args: unknown[]): unknown {
+/**
+ * The result of a function, its characters charged to the budget like printed text: a pipeline of `replace`
+ * calls can multiply a string's length each step without printing it.
+ */
+function callFunction(name: string, args: unknown[], options: GoRenderOptions): unknown {
   const symbolic = args.find((a) => a instanceof Symbolic);
   if (symbolic !== undefined) {
     return symbolic;
@@ -822,5 +856,7 @@ function callFunction(name: string, args: unknown[]): unknown {
   if (!Object.prototype.hasOwnProperty.call(FUNCTIONS, name)) {
     throw unknown(`the function ${name} is not modelled here`);
   }
-  return FUNCTIONS[name](args);
+  const result = FUNCTIONS[name](args, options.budget ? options.budget.chars : Infinity);
+  charge(sizeOf(result), options);
+  return result;
 }

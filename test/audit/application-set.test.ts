@@ -3,7 +3,7 @@ import { configMapYaml, key, keysOf } from './support';
 import { auditFiles, AuditOptions } from '../../src/audit/audit';
 import { AuditFile, AuditResult } from '../../src/audit/types';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
-import { templatedBomb, trimMarkerBomb } from '../support/bombs';
+import { replaceBomb, templatedBomb, trimMarkerBomb } from '../support/bombs';
 
 const OPTIONS: AuditOptions = { argoCdVersion: ArgoCdVersion.LATEST };
 const REPO = 'https://git.acme.internal/platform/gitops.git';
@@ -573,5 +573,16 @@ describe('auditFiles: hostile ApplicationSets stay bounded', () => {
     expect(result.problems).toEqual([]);
     expect(result.notes).toEqual([]);
     expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 1 });
+  });
+
+  test('nested replaces that would build 10^10 characters are too large, not expanded, and the literal fields are judged', () => {
+    // GIVEN an ApplicationSet whose annotation replaces a 10-character value into 10^10 (bench/bombs.ts times it)
+    // WHEN it is audited
+    const result = audit(replaceBomb(9));
+
+    // THEN the usual note, no crash and no problem
+    expect(result.problems).toEqual([]);
+    expect(result.notes).toEqual([expect.stringContaining('too large, not expanded: its Applications render to more than 20000000 characters')]);
+    expect(result.stats.applicationSets).toEqual({ expanded: 0, literal: 1, generated: 0 });
   });
 });

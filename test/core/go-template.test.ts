@@ -87,6 +87,28 @@ describe('renderGoTemplate: what the ApplicationSet controller prints', () => {
     expect(renderGoTemplate('{{ .v }}{{ .v }}', { v: 'abcdefgh' }, { budget })).toEqual({ kind: 'tooLarge' });
   });
 
+  test('the budget is charged for what functions return, not only for what is printed', () => {
+    // GIVEN four nested replaces that make 100,000 characters of 10, of which only the length is printed
+    const template = `{{ .s${' | replace "a" "aaaaaaaaaa"'.repeat(4)} | len }}`;
+
+    // WHEN rendered with a budget of 1,000 characters, and without a budget
+    // THEN the budget stops it, although it would print 6 characters
+    expect(renderGoTemplate(template, { s: 'a'.repeat(10) }, { budget: { chars: 1000 } })).toEqual({ kind: 'tooLarge' });
+    expect(renderGoTemplate(template, { s: 'a'.repeat(10) })).toEqual({ kind: 'text', text: '100000' });
+  });
+
+  test('replace and join too large for the budget stop before they build their string', () => {
+    // GIVEN a replace that would give 10^12 characters, and a join of 10,000 items with a 1,000-character separator
+    const huge = `{{ .s${' | replace "a" "aaaaaaaaaa"'.repeat(12)} | len }}`;
+    const joined = '{{ join .sep .items | len }}';
+    const data = { s: 'a', sep: 'x'.repeat(1000), items: Array.from({ length: 10_000 }, () => 'a') };
+
+    // WHEN rendered with a budget of 1,000,000 characters
+    // THEN both are too large; no string of that size is built (it could not be: the engine would throw)
+    expect(renderGoTemplate(huge, data, { budget: { chars: 1_000_000 } })).toEqual({ kind: 'tooLarge' });
+    expect(renderGoTemplate(joined, data, { budget: { chars: 1_000_000 } })).toEqual({ kind: 'tooLarge' });
+  });
+
   test('a key of Object.prototype is not a parameter', () => {
     expect(text('{{ .constructor }}')).toEqual({ kind: 'text', text: '<no value>' });
     expect(text('{{ .__proto__ }}', PARAMS, 'error').kind).toBe('error');

@@ -185,3 +185,14 @@ export function templatedBomb(opens = 80_000): Record<string, string> {
 export function trimMarkerBomb(spaces = 100_000): Record<string, string> {
   return applicationSet({ goTemplate: true }, { name: '{{ .name }}', annotations: { note: `${' '.repeat(spaces)}x{{- .name }}` } });
 }
+
+/**
+ * A goTemplate ApplicationSet whose annotation passes a 10-character parameter through `levels` replaces that
+ * each make it ten times longer, printing only the length: 10^10 characters at 9, which no engine holds.
+ */
+export function replaceBomb(levels = 9): Record<string, string> {
+  const bomb = applicationSet({ goTemplate: true }, { name: '{{ .name }}', annotations: { note: `{{ .s${' | replace "a" "aaaaaaaaaa"'.repeat(levels)} | len }}` } });
+  const set = JSON.parse(bomb['applications/bombs/set.json']);
+  set.spec.generators = [{ list: { elements: [{ name: 'a', s: 'a'.repeat(10) }] } }];
+  return { ...bomb, 'applications/bombs/set.json': JSON.stringify(set, null, 1) };
+}
