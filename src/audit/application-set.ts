@@ -126,7 +126,7 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
     return literal('it has no template');
   }
   const budget: RenderBudget = { chars: limits.maxRenderedChars };
-  const renderer: Renderer = { goTemplate, missingKey, budget };
+  const renderer: Renderer = { goTemplate, missingKey, budget, git: gitCache() };
   const generators = listAt(set, 'spec', 'generators');
   if (generators.length === 0) {
     return literal('it has no generators');
@@ -267,7 +267,7 @@ function asApplication(template: Manifest): Manifest {
  * known offline. `goTemplate` chooses their shape, as in Argo CD.
  */
 export function generatorParameters(set: Manifest, repo: RepositoryView, limits: ExpansionLimits): Generated {
-  const renderer: Renderer = { goTemplate: at(set, 'spec', 'goTemplate') === true, budget: { chars: limits.maxRenderedChars } };
+  const renderer: Renderer = { goTemplate: at(set, 'spec', 'goTemplate') === true, budget: { chars: limits.maxRenderedChars }, git: gitCache() };
   const sets = parameterSets(listAt(set, 'spec', 'generators'), renderer, repo, limits);
   return 'stop' in sets ? sets : { params: sets.params.map((s) => s.params) };
 }
@@ -311,11 +311,35 @@ function isEmpty(v: unknown): boolean {
   return v === undefined || v === null || v === '' || v === false || v === 0 || (Array.isArray(v) && v.length === 0);
 }
 
-/** What rendering needs: the mode, `missingkey`, and the shared budget. */
+/** What rendering needs: the mode, `missingkey`, the shared budget, and what git generators read. */
 interface Renderer {
   readonly goTemplate: boolean;
   readonly missingKey?: 'default' | 'invalid' | 'zero' | 'error';
   readonly budget: RenderBudget;
+  readonly git: GitCache;
+}
+
+/**
+ * What the git generators of one ApplicationSet have read: a matrix runs its second generator once per parameter
+ * set of its first, and each run would otherwise parse the same files and scan the folders again.
+ */
+interface GitCache {
+  /** The folders or files a list of path patterns matches, by the patterns. */
+  readonly matched: Map<string, readonly string[]>;
+  /** Each file read, as data (undefined when it is not YAML). */
+  readonly parsed: Map<string, unknown>;
+}
+
+function gitCache(): GitCache {
+  return { matched: new Map(), parsed: new Map() };
+}
+
+/** `compute()` the first time `key` is asked for, the same value after. */
+function cached<T>(cache: Map<string, T>, key: string, compute: () => T): T {
+  if (!cache.has(key)) {
+    cache.set(key, compute());
+  }
+  return cache.get(key) as T;
 }
 
 type Rendered = { readonly value: unknown } | { readonly error: string } | { readonly tooLarge: true };
@@ -547,19 +571,20 @@ function gitParams(spec: Manifest, r: Renderer, repo: RepositoryView, limits: Ex
   const files = items('files');
   const out: Params[] = [];
   if (directories.length > 0) {
-    for (const dir of repo.directories) {
+    const matchedDirectories = cached(r.git.matched, `directories\u0000${JSON.stringify(directories)}`, () => repo.directories.filter((dir) => {
       // Go's path.Match: `*` and `?` stop at `/`, and `**` is no more than `*`.
       const matches = (pattern: string) => globMatches(pattern.replace(/\*\*+/g, '*'), dir, '/');
-      if (directories.some((d) => !d.exclude && matches(d.path)) && !directories.some((d) => d.exclude && matches(d.path))) {
-        if (out.length >= limits.maxApplications) {
-          return { stop: `too large: its git generator matches more than ${limits.maxApplications} folders` };
-        }
-        const withValues = appendValues(pathParams(dir, undefined, prefix, r.goTemplate), spec.values, r);
-        if ('stop' in withValues) {
-          return withValues;
-        }
-        out.push(...withValues.params);
+      return directories.some((d) => !d.exclude && matches(d.path)) && !directories.some((d) => d.exclude && matches(d.path));
+    }));
+    for (const dir of matchedDirectories) {
+      if (out.length >= limits.maxApplications) {
+        return { stop: `too large: its git generator matches more than ${limits.maxApplications} folders` };
       }
+      const withValues = appendValues(pathParams(dir, undefined, prefix, r.goTemplate), spec.values, r);
+      if ('stop' in withValues) {
+        return withValues;
+      }
+      out.push(...withValues.params);
     }
     return { params: out };
   }
@@ -567,14 +592,16 @@ function gitParams(spec: Manifest, r: Renderer, repo: RepositoryView, limits: Ex
     return { stop: 'a git generator has neither directories nor files (Argo CD fails)' };
   }
   // `git ls-files -- <pattern>`: a pathspec glob, whose `*` also crosses `/`.
-  const matched = repo.files.filter((f) => files.some((i) => !i.exclude && globMatches(i.path, f))
-    && !files.some((i) => i.exclude && globMatches(i.path, f)));
+  const matched = cached(r.git.matched, `files\u0000${JSON.stringify(files)}`, () => repo.files.filter((f) => files.some((i) => !i.exclude && globMatches(i.path, f))
+    && !files.some((i) => i.exclude && globMatches(i.path, f))));
   if (matched.length > limits.maxApplications) {
     return { stop: `too large: its git generator matches more than ${limits.maxApplications} files` };
   }
   for (const file of matched) {
-    const content = repo.read(file);
-    const data = content === undefined ? undefined : readYaml(Buffer.from(content).toString('utf8'));
+    const data = cached(r.git.parsed, file, () => {
+      const content = repo.read(file);
+      return content === undefined ? undefined : readYaml(Buffer.from(content).toString('utf8'));
+    });
     // An empty file is an empty mapping to sigs.k8s.io/yaml: one set of the path parameters alone.
     const objects = Array.isArray(data) ? data : [data === null ? {} : data];
     if (!objects.every(isObject)) {

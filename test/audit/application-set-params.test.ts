@@ -185,3 +185,67 @@ describe('list, matrix, merge and cluster parameters', () => {
     expect(params(generators, repo([])).map((p) => p.n)).toEqual(['a']);
   });
 });
+
+describe('a matrix reads each git file and scans the folders once', () => {
+  /** A repository view that counts how often each file is read and the folders are listed. */
+  function counting(directories: string[], files: Record<string, string>) {
+    const reads = new Map<string, number>();
+    let listings = 0;
+    const view = repo(directories, files);
+    const counted: RepositoryView = {
+      get directories() {
+        listings++;
+        return view.directories;
+      },
+      files: view.files,
+      read: (f) => {
+        reads.set(f, (reads.get(f) ?? 0) + 1);
+        return view.read(f);
+      },
+      isAudited: view.isAudited,
+    };
+    return { view: counted, reads, listings: () => listings };
+  }
+
+  const elements = Array.from({ length: 20 }, (_, i) => ({ e: `e${i}` }));
+
+  test('git files as the second generator of 20 parameter sets: each file is read once, every set gets its parameters', () => {
+    // GIVEN a matrix of a 20-element list and a git files generator over two config files
+    const { view, reads } = counting([], { 'cfg/a.json': '{"name": "a"}', 'cfg/b.json': '{"name": "b"}' });
+    const generators = [{ matrix: { generators: [{ list: { elements } }, git({ files: [{ path: 'cfg/*.json' }] })] } }];
+
+    // WHEN its parameters are generated
+    const sets = params(generators, view, true);
+
+    // THEN 40 sets, and each file was read once
+    expect(sets).toHaveLength(40);
+    expect(sets.filter((s) => s.name === 'b' && s.e === 'e19')).toHaveLength(1);
+    expect([...reads.entries()]).toEqual([['cfg/a.json', 1], ['cfg/b.json', 1]]);
+  });
+
+  test('git directories as the second generator of 20 parameter sets: the folders are scanned once', () => {
+    // GIVEN a matrix of a 20-element list and a git directories generator
+    const { view, listings } = counting(['apps/a', 'apps/b', 'other'], {});
+    const generators = [{ matrix: { generators: [{ list: { elements } }, git({ directories: [{ path: 'apps/*' }] })] } }];
+
+    // WHEN its parameters are generated
+    const sets = params(generators, view, true);
+
+    // THEN 40 sets, from one listing of the folders
+    expect(sets).toHaveLength(40);
+    expect(listings()).toBe(1);
+  });
+
+  test('a second generator interpolated with the first\'s parameters scans once for each pattern it becomes', () => {
+    // GIVEN a matrix whose git directories pattern is written with the list's parameter
+    const { view, listings } = counting(['apps/a', 'apps/b', 'team/c'], {});
+    const byTeam = [{ matrix: { generators: [{ list: { elements: [{ d: 'apps' }, { d: 'team' }, { d: 'apps' }] } }, git({ directories: [{ path: '{{ .d }}/*' }] })] } }];
+
+    // WHEN its parameters are generated
+    const sets = params(byTeam, view, true);
+
+    // THEN each element gets its own folders, and the two patterns were scanned once each
+    expect(sets.map((s) => (s.path as Params).path)).toEqual(['apps/a', 'apps/b', 'team/c', 'apps/a', 'apps/b']);
+    expect(listings()).toBe(2);
+  });
+});

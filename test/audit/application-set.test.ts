@@ -3,7 +3,7 @@ import { configMapYaml, key, keysOf } from './support';
 import { auditFiles, AuditOptions } from '../../src/audit/audit';
 import { AuditFile, AuditResult } from '../../src/audit/types';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
-import { replaceBomb, templatedBomb, trimMarkerBomb } from '../support/bombs';
+import { matrixGitFilesBomb, replaceBomb, templatedBomb, trimMarkerBomb } from '../support/bombs';
 
 const OPTIONS: AuditOptions = { argoCdVersion: ArgoCdVersion.LATEST };
 const REPO = 'https://git.acme.internal/platform/gitops.git';
@@ -584,5 +584,16 @@ describe('auditFiles: hostile ApplicationSets stay bounded', () => {
     expect(result.problems).toEqual([]);
     expect(result.notes).toEqual([expect.stringContaining('too large, not expanded: its Applications render to more than 20000000 characters')]);
     expect(result.stats.applicationSets).toEqual({ expanded: 0, literal: 1, generated: 0 });
+  });
+
+  test('a matrix of 200 elements and a git file of 3,000 keys expands to 200 Applications', () => {
+    // GIVEN a matrix whose second generator reads a 40 KB JSON file, once for each of 200 elements (bench/bombs.ts times it)
+    // WHEN it is audited
+    const result = audit(matrixGitFilesBomb(200));
+
+    // THEN each element gives its Application, with no note and no problem
+    expect(result.problems).toEqual([]);
+    expect(result.notes).toEqual([]);
+    expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 200 });
   });
 });

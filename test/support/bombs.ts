@@ -196,3 +196,26 @@ export function replaceBomb(levels = 9): Record<string, string> {
   set.spec.generators = [{ list: { elements: [{ name: 'a', s: 'a'.repeat(10) }] } }];
   return { ...bomb, 'applications/bombs/set.json': JSON.stringify(set, null, 1) };
 }
+
+/**
+ * A goTemplate ApplicationSet of a matrix: a list of `elements` elements, then a git files generator over one JSON
+ * file of 3,000 keys (40 KB). A matrix runs its second generator once per element; reading the file each time is
+ * `elements` parses of it.
+ */
+export function matrixGitFilesBomb(elements = 200): Record<string, string> {
+  const bomb = applicationSet({ goTemplate: true }, { name: '{{ .name }}-{{ .e }}' });
+  const set = JSON.parse(bomb['applications/bombs/set.json']);
+  set.spec.generators = [{
+    matrix: {
+      generators: [
+        { list: { elements: Array.from({ length: elements }, (_, i) => ({ e: `e${i}` })) } },
+        { git: { repoURL: 'https://git.acme.internal/platform/gitops.git', revision: 'main', files: [{ path: 'config/*.json' }] } },
+      ],
+    },
+  }];
+  const data: Record<string, string> = {};
+  for (let i = 0; i < 3000; i++) {
+    data[`k${i}`] = 'v';
+  }
+  return { ...bomb, 'applications/bombs/set.json': JSON.stringify(set, null, 1), 'config/config.json': JSON.stringify({ name: 'a', data }) };
+}
