@@ -5,7 +5,7 @@
 import { ArgoCdVersion } from '../src/core/argocd-version';
 import { auditFiles } from '../src/audit/audit';
 import {
-  globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, matrixGitFilesBomb, pairingBomb, projectBomb, rolloutPairingBomb, replaceBomb, slashBomb, templatedBomb, trimMarkerBomb,
+  globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, matrixGitFilesBomb, mergeChildrenBomb, pairingBomb, projectBomb, rolloutPairingBomb, replaceBomb, slashBomb, templatedBomb, trimMarkerBomb,
 } from '../test/support/bombs';
 
 /** What every bomb must be answered within. */
@@ -33,6 +33,7 @@ const BOMBS: Record<string, Bomb> = {
   'appset-trim-100k': { make: () => trimMarkerBomb(100_000) },
   'appset-replace-x9': { make: () => replaceBomb(9) },
   'appset-matrix-git-200': { make: () => matrixGitFilesBomb(200) },
+  'appset-merge-700': { make: () => mergeChildrenBomb(700) },
   // ...and the sizes of the attack, which the CLI refuses unread unless --max-file-size is raised.
   'pairing-5mb': { make: () => pairingBomb(17_000), reportOnly: OVER_LIMIT },
   'pairing-10mb': { make: () => pairingBomb(34_000), reportOnly: OVER_LIMIT },

@@ -75,6 +75,14 @@ const GENERATORS = ['list', 'clusters', 'git', 'matrix', 'merge', ...Object.keys
 /** Matrix and merge nest at most this deep (Argo CD allows one level of nesting). */
 const MAX_NESTING = 3;
 
+/**
+ * The parameter sets all generators of an ApplicationSet may produce together, at every level, for each Application
+ * it may generate: each generator is bounded by maxApplications, but a merge of hundreds of children (YAML aliases
+ * make them cheap to write) would otherwise produce hundreds of times that. A merge of a few children or a matrix
+ * nested as Argo CD allows produces a few times the Applications it gives.
+ */
+const WORK_PER_APPLICATION = 10;
+
 /** `{ key: value }` without a prototype. */
 function params(entries: Iterable<[string, unknown]> = []): Params {
   const p: Params = Object.create(null);
@@ -126,7 +134,7 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
     return literal('it has no template');
   }
   const budget: RenderBudget = { chars: limits.maxRenderedChars };
-  const renderer: Renderer = { goTemplate, missingKey, budget, git: gitCache() };
+  const renderer: Renderer = { goTemplate, missingKey, budget, git: gitCache(), work: { sets: 0 } };
   const generators = listAt(set, 'spec', 'generators');
   if (generators.length === 0) {
     return literal('it has no generators');
@@ -267,7 +275,7 @@ function asApplication(template: Manifest): Manifest {
  * known offline. `goTemplate` chooses their shape, as in Argo CD.
  */
 export function generatorParameters(set: Manifest, repo: RepositoryView, limits: ExpansionLimits): Generated {
-  const renderer: Renderer = { goTemplate: at(set, 'spec', 'goTemplate') === true, budget: { chars: limits.maxRenderedChars }, git: gitCache() };
+  const renderer: Renderer = { goTemplate: at(set, 'spec', 'goTemplate') === true, budget: { chars: limits.maxRenderedChars }, git: gitCache(), work: { sets: 0 } };
   const sets = parameterSets(listAt(set, 'spec', 'generators'), renderer, repo, limits);
   return 'stop' in sets ? sets : { params: sets.params.map((s) => s.params) };
 }
@@ -317,6 +325,8 @@ interface Renderer {
   readonly missingKey?: 'default' | 'invalid' | 'zero' | 'error';
   readonly budget: RenderBudget;
   readonly git: GitCache;
+  /** Parameter sets generated so far, by every generator at every level (see {@link WORK_PER_APPLICATION}). */
+  readonly work: { sets: number };
 }
 
 /**
@@ -466,6 +476,11 @@ function generate(
   }
   if ('stop' in generated) {
     return generated;
+  }
+  r.work.sets += generated.params.length;
+  const maxWork = Math.max(1, limits.maxApplications) * WORK_PER_APPLICATION;
+  if (r.work.sets > maxWork) {
+    return { stop: `too large: its generators produce more than ${maxWork} parameter sets in all` };
   }
   if (generated.params.length > limits.maxApplications) {
     return { stop: `too large: its ${kind} generator gives more than ${limits.maxApplications} Applications` };

@@ -249,3 +249,22 @@ describe('a matrix reads each git file and scans the folders once', () => {
     expect(listings()).toBe(2);
   });
 });
+
+describe('the parameter sets of all generators together are bounded', () => {
+  const merge = (children: number) => [{
+    merge: { mergeKeys: ['k'], generators: Array.from({ length: children }, () => ({ list: { elements: Array.from({ length: 100 }, (_, i) => ({ k: `e${i}` })) } })) },
+  }];
+
+  test('a merge of 3 children of 100 sets each, within 100 Applications, is expanded', () => {
+    // GIVEN a limit of 100 Applications / WHEN 3 x 100 sets are merged / THEN 100 sets
+    expect(params(merge(3), repo([]), true)).toHaveLength(100);
+  });
+
+  test('a merge of 11 children of 100 sets each is too large: 1,100 sets produced, over 10 a possible Application', () => {
+    // GIVEN a limit of 100 Applications / WHEN 11 x 100 sets are merged
+    const result = generatorParameters({ spec: { goTemplate: true, generators: merge(11) } }, repo([]), LIMITS);
+
+    // THEN too large, before the merge
+    expect(result).toEqual({ stop: 'too large: its generators produce more than 1000 parameter sets in all' });
+  });
+});

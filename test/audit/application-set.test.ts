@@ -3,7 +3,7 @@ import { configMapYaml, key, keysOf } from './support';
 import { auditFiles, AuditOptions } from '../../src/audit/audit';
 import { AuditFile, AuditResult } from '../../src/audit/types';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
-import { matrixGitFilesBomb, replaceBomb, templatedBomb, trimMarkerBomb } from '../support/bombs';
+import { matrixGitFilesBomb, mergeChildrenBomb, replaceBomb, templatedBomb, trimMarkerBomb } from '../support/bombs';
 
 const OPTIONS: AuditOptions = { argoCdVersion: ArgoCdVersion.LATEST };
 const REPO = 'https://git.acme.internal/platform/gitops.git';
@@ -595,5 +595,16 @@ describe('auditFiles: hostile ApplicationSets stay bounded', () => {
     expect(result.problems).toEqual([]);
     expect(result.notes).toEqual([]);
     expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 200 });
+  });
+
+  test('a merge of 700 children of 2,000 sets each is too large, not expanded, and the literal fields are judged', () => {
+    // GIVEN a merge generator of 700 aliases of one 2,000-element list, in the default project (bench/bombs.ts times it)
+    // WHEN it is audited
+    const result = audit(mergeChildrenBomb(700));
+
+    // THEN the usual note, its literal project still judged
+    expect(result.problems).toEqual([]);
+    expect(result.notes).toEqual([expect.stringContaining('too large, not expanded: its generators produce more than 20000 parameter sets in all')]);
+    expect(result.findings.map((f) => f.ruleId)).toContain('SA005');
   });
 });

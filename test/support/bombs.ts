@@ -219,3 +219,31 @@ export function matrixGitFilesBomb(elements = 200): Record<string, string> {
   }
   return { ...bomb, 'applications/bombs/set.json': JSON.stringify(set, null, 1), 'config/config.json': JSON.stringify({ name: 'a', data }) };
 }
+
+/**
+ * A goTemplate ApplicationSet whose merge generator has `children` children, YAML aliases of one list of 2,000
+ * elements: a 26 KB file at 700, each child within the Applications limit, 1.4 million parameter sets in all.
+ */
+export function mergeChildrenBomb(children = 700): Record<string, string> {
+  const elements = Array.from({ length: 2000 }, (_, i) => `{k: e${i}}`).join(', ');
+  const aliases = Array.from({ length: children }, () => '*g').join(', ');
+  const set = [
+    'apiVersion: argoproj.io/v1alpha1',
+    'kind: ApplicationSet',
+    'metadata: {name: bombs, namespace: argocd}',
+    'spec:',
+    '  goTemplate: true',
+    '  syncPolicy: {applicationsSync: create-update}',
+    '  generators:',
+    '    - merge:',
+    '        mergeKeys: [k]',
+    `        generators: [&g {list: {elements: [${elements}]}}, ${aliases}]`,
+    '  template:',
+    '    metadata: {name: \'{{ .k }}\'}',
+    '    spec:',
+    '      project: default',
+    '      destination: {server: \'https://kubernetes.default.svc\', namespace: \'{{ .k }}\'}',
+    '      source: {repoURL: \'https://git.acme.internal/platform/gitops.git\', targetRevision: main, path: \'workloads/{{ .k }}\'}',
+  ];
+  return { 'applications/bombs/set.yaml': `${set.join('\n')}\n` };
+}
