@@ -5,6 +5,7 @@ import { isTemplated, renderGoTemplate, RenderBudget, sanitizeName, Symbolic } f
 import { keysFromPointer } from '../core/json-pointer';
 import { at, isObject, listAt, Manifest, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
+import { nestingDepth } from '../core/parse-manifests';
 
 /**
  * The Applications an ApplicationSet generates, as far as they can be known offline: list generators, git
@@ -71,6 +72,12 @@ const NOT_OFFLINE: { readonly [kind: string]: string } = {
   plugin: 'a plugin generator asks a plugin service',
 };
 const GENERATORS = ['list', 'clusters', 'git', 'matrix', 'merge', ...Object.keys(NOT_OFFLINE)];
+
+/**
+ * A git file that cannot be read and nests deeper than this is reported as too deep, not as malformed: the YAML
+ * reader gives up on valid data some hundreds of levels deep.
+ */
+const MAX_READ_DEPTH = 200;
 
 /** Matrix and merge nest at most this deep (Argo CD allows one level of nesting). */
 const MAX_NESTING = 3;
@@ -336,8 +343,8 @@ interface Renderer {
 interface GitCache {
   /** The folders or files a list of path patterns matches, by the patterns. */
   readonly matched: Map<string, readonly string[]>;
-  /** Each file read, as data (undefined when it is not YAML). */
-  readonly parsed: Map<string, unknown>;
+  /** Each file read: its data (undefined when it is not YAML), and how deep it nests when it could not be read. */
+  readonly parsed: Map<string, { readonly data: unknown; readonly depth?: number }>;
 }
 
 function gitCache(): GitCache {
@@ -613,12 +620,18 @@ function gitParams(spec: Manifest, r: Renderer, repo: RepositoryView, limits: Ex
     return { stop: `too large: its git generator matches more than ${limits.maxApplications} files` };
   }
   for (const file of matched) {
-    const data = cached(r.git.parsed, file, () => {
+    const { data, depth } = cached(r.git.parsed, file, () => {
       const content = repo.read(file);
-      return content === undefined ? undefined : readYaml(Buffer.from(content).toString('utf8'));
+      const text = content === undefined ? undefined : Buffer.from(content).toString('utf8');
+      const read = text === undefined ? undefined : readYaml(text);
+      return read === undefined && text !== undefined ? { data: read, depth: nestingDepth(text) } : { data: read };
     });
     // An empty file is an empty mapping to sigs.k8s.io/yaml: one set of the path parameters alone.
     const objects = Array.isArray(data) ? data : [data === null ? {} : data];
+    if (depth !== undefined && depth > MAX_READ_DEPTH) {
+      // The YAML reader recurses: valid data nested this deep exhausts its stack, which says nothing of Argo CD.
+      return { stop: `its git generator reads ${file}, which nests ${depth} levels deep, too deep for the audit to read` };
+    }
     if (!objects.every(isObject)) {
       return { stop: `its git generator reads ${file}, which is not a YAML or JSON mapping or list of mappings (Argo CD fails)` };
     }

@@ -268,3 +268,18 @@ describe('the parameter sets of all generators together are bounded', () => {
     expect(result).toEqual({ stop: 'too large: its generators produce more than 1000 parameter sets in all' });
   });
 });
+
+describe('a git file the audit cannot read', () => {
+  const files = (text: string) => generatorParameters({ spec: { goTemplate: true, generators: [git({ files: [{ path: 'cfg/*.json' }] })] } }, repo([], { 'cfg/c.json': text }), LIMITS);
+
+  test('valid JSON nested 1,000 deep is too deep for the audit, not malformed', () => {
+    // GIVEN a mapping nested 1,000 levels deep / WHEN a git files generator reads it / THEN the stop says how deep
+    const deep = `{"name": "a", "x": ${'{"a": '.repeat(1000)}1${'}'.repeat(1000)}}`;
+    expect(files(deep)).toEqual({ stop: 'its git generator reads cfg/c.json, which nests 1001 levels deep, too deep for the audit to read' });
+  });
+
+  test('malformed JSON is still not a mapping, which Argo CD fails on', () => {
+    // GIVEN an unclosed mapping / WHEN read / THEN the stop says it is not a mapping
+    expect(files('{"name": "a", "x": [1, 2')).toEqual({ stop: 'its git generator reads cfg/c.json, which is not a YAML or JSON mapping or list of mappings (Argo CD fails)' });
+  });
+});
