@@ -1,11 +1,11 @@
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
-import { globMatches } from '../core/glob';
 import { isTemplated, renderGoTemplate, RenderBudget, sanitizeName, Symbolic } from '../core/go-template';
 import { keysFromPointer } from '../core/json-pointer';
 import { at, isObject, listAt, Manifest, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
 import { nestingDepth } from '../core/parse-manifests';
+import { pathMatch, pathspecMatches } from '../core/path-match';
 
 /**
  * The Applications an ApplicationSet generates, as far as they can be known offline: list generators, git
@@ -593,11 +593,8 @@ function gitParams(spec: Manifest, r: Renderer, repo: RepositoryView, limits: Ex
   const files = items('files');
   const out: Params[] = [];
   if (directories.length > 0) {
-    const matchedDirectories = cached(r.git.matched, `directories\u0000${JSON.stringify(directories)}`, () => repo.directories.filter((dir) => {
-      // Go's path.Match: `*` and `?` stop at `/`, and `**` is no more than `*`.
-      const matches = (pattern: string) => globMatches(pattern.replace(/\*\*+/g, '*'), dir, '/');
-      return directories.some((d) => !d.exclude && matches(d.path)) && !directories.some((d) => d.exclude && matches(d.path));
-    }));
+    const matchedDirectories = cached(r.git.matched, `directories\u0000${JSON.stringify(directories)}`, () => repo.directories.filter((dir) =>
+      directories.some((d) => !d.exclude && pathMatch(d.path, dir)) && !directories.some((d) => d.exclude && pathMatch(d.path, dir))));
     for (const dir of matchedDirectories) {
       if (out.length >= limits.maxApplications) {
         return { stop: `too large: its git generator matches more than ${limits.maxApplications} folders` };
@@ -613,9 +610,9 @@ function gitParams(spec: Manifest, r: Renderer, repo: RepositoryView, limits: Ex
   if (files.length === 0) {
     return { stop: 'a git generator has neither directories nor files (Argo CD fails)' };
   }
-  // `git ls-files -- <pattern>`: a pathspec glob, whose `*` also crosses `/`.
-  const matched = cached(r.git.matched, `files\u0000${JSON.stringify(files)}`, () => repo.files.filter((f) => files.some((i) => !i.exclude && globMatches(i.path, f))
-    && !files.some((i) => i.exclude && globMatches(i.path, f))));
+  // `git ls-files -- <pattern>` for each pattern: a pathspec, whose `*` also crosses `/`.
+  const matched = cached(r.git.matched, `files\u0000${JSON.stringify(files)}`, () => repo.files.filter((f) => files.some((i) => !i.exclude && pathspecMatches(i.path, f))
+    && !files.some((i) => i.exclude && pathspecMatches(i.path, f))));
   if (matched.length > limits.maxApplications) {
     return { stop: `too large: its git generator matches more than ${limits.maxApplications} files` };
   }

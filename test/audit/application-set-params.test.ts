@@ -283,3 +283,22 @@ describe('a git file the audit cannot read', () => {
     expect(files('{"name": "a", "x": [1, 2')).toEqual({ stop: 'its git generator reads cfg/c.json, which is not a YAML or JSON mapping or list of mappings (Argo CD fails)' });
   });
 });
+
+describe('git generator patterns are Go\'s path.Match (directories) and git pathspecs (files), not shell globs', () => {
+  const dirs = (path: string) => params([git({ directories: [{ path }] })], repo(['apps/a', 'apps/b', 'apps/c', 'apps/!x'])).map((p) => p.path);
+  const files = (path: string) => params([git({ files: [{ path }] })], repo([], { 'cfg/a.json': '{}', 'cfg/b.json': '{}', 'cfg/sub/c.json': '{}' })).map((p) => p['path.filename']);
+
+  test('directories: [^a] negates, [!a] is the set of ! and a, {a,b} is literal text', () => {
+    expect(dirs('apps/[^a]*')).toEqual(['apps/b', 'apps/c', 'apps/!x']);
+    expect(dirs('apps/[!a]*')).toEqual(['apps/a', 'apps/!x']);
+    expect(dirs('apps/{a,b}')).toEqual([]);
+  });
+
+  test('files: * crosses folders, [^a] and [!a] both negate, {a,b} is literal text, a folder lists what is under it', () => {
+    expect(files('cfg/*.json')).toEqual(['a.json', 'b.json', 'c.json']);
+    expect(files('cfg/[^a].json')).toEqual(['b.json']);
+    expect(files('cfg/[!a].json')).toEqual(['b.json']);
+    expect(files('cfg/{a,b}.json')).toEqual([]);
+    expect(files('cfg/sub')).toEqual(['c.json']);
+  });
+});
