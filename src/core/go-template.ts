@@ -68,16 +68,55 @@ export function hasAction(value: string): boolean {
   return value.includes('{{');
 }
 
+/** An action without its comments, and with its string literals emptied (`""`). */
+function codeOf(action: string): string {
+  return blankQuoted(action.replace(/\/\*[\s\S]*?\*\//g, ' ')).replace(/`[^`]*`/g, '""');
+}
+
+/**
+ * Each double-quoted string of `code` as `""`: what `code.replace(/"(?:[^"\\]|\\.)*"/g, '""')` gives, in one pass. The
+ * regex scans to the end again from every quote of an unclosed string (`"\"\"\"...`), quadratic in its length.
+ * A scan that fails fails the same way from every quote it passed, all escaped; the next try is after it.
+ */
+function blankQuoted(code: string): string {
+  let out = '';
+  let pos = 0;
+  let from = 0;
+  for (;;) {
+    const open = code.indexOf('"', from);
+    if (open < 0) {
+      break;
+    }
+    let i = open + 1;
+    while (i < code.length && code[i] !== '"') {
+      if (code[i] === '\\') {
+        // `\\.`: an escape of anything but a line terminator.
+        if (i + 1 >= code.length || '\n\r\u2028\u2029'.includes(code[i + 1])) {
+          break;
+        }
+        i += 2;
+      } else {
+        i++;
+      }
+    }
+    if (code[i] === '"') {
+      out += `${code.slice(pos, open)}""`;
+      pos = i + 1;
+      from = pos;
+    } else {
+      from = i + 1;
+    }
+  }
+  return out + code.slice(pos);
+}
+
 /**
  * The top-level parameters an action reads: `name` for `.name`, `$.name` and `.name | upper`, `metadata`
  * for `.metadata.labels.env` and `index .metadata.labels "env"`. String literals and comments are skipped;
  * fields of variables (`$x.name`) and of results (`(f).name`) are not parameters.
  */
 export function parametersOf(action: string): string[] {
-  const code = action
-    .replace(/\/\*[\s\S]*?\*\//g, ' ')
-    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
-    .replace(/`[^`]*`/g, '""');
+  const code = codeOf(action);
   const found: string[] = [];
   for (const m of code.matchAll(/(?:^|[^\w)\].$])(\$?)\.([A-Za-z_]\w*)/g)) {
     if (!found.includes(m[2])) {
@@ -92,10 +131,7 @@ export function parametersOf(action: string): string[] {
  * `.path.basename`, `['metadata', 'labels']` for `index .metadata.labels "env"`. Skipped as in {@link parametersOf}.
  */
 export function fieldChainsOf(action: string): string[][] {
-  const code = action
-    .replace(/\/\*[\s\S]*?\*\//g, ' ')
-    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
-    .replace(/`[^`]*`/g, '""');
+  const code = codeOf(action);
   const found = new Map<string, string[]>();
   for (const m of code.matchAll(/(?:^|[^\w)\].$])\$?\.([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)/g)) {
     found.set(m[1], m[1].split('.'));

@@ -1,4 +1,4 @@
-import { isTemplated, renderGoTemplate, renderSimple, RenderBudget, sanitizeName, Symbolic } from '../../src/core/go-template';
+import { fieldChainsOf, isTemplated, parametersOf, renderGoTemplate, renderSimple, RenderBudget, sanitizeName, Symbolic } from '../../src/core/go-template';
 
 const PARAMS = {
   path: { path: 'apps/guestbook', basename: 'guestbook', segments: ['apps', 'guestbook'] },
@@ -246,5 +246,37 @@ describe('and and or stop at the first argument that decides, as Go does since 1
   test('a value known only to Argo CD decides nothing: the result is unknown', () => {
     // GIVEN a symbolic first argument / WHEN rendered / THEN unknown, not a guess
     expect(renderGoTemplate('{{ and .cluster (index .list 5) }}', { cluster: new Symbolic('the cluster\'s name'), list: [] }).kind).toBe('unknown');
+  });
+});
+
+describe('parametersOf and fieldChainsOf skip string literals in one pass', () => {
+  /** What they read before: the literals emptied by regexes. */
+  const reference = (action: string) => {
+    const code = action.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/`[^`]*`/g, '""');
+    return parametersOf(code.replace(/"/g, ' ').replace(/`/g, ' '));
+  };
+
+  test('20,000 random actions of quotes, escapes, line breaks and fields read what the regexes read', () => {
+    // GIVEN actions made of random pieces (a fixed seed: the run is the same every time)
+    const pieces = ['"', '\\', '\n', '\u2028', '`', ' ', '.a', '$.b', '.c.d', '/*', '*/', 'x', '(', ')'];
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed;
+    };
+    for (let n = 0; n < 20_000; n++) {
+      const action = Array.from({ length: next() % 16 }, () => pieces[next() % pieces.length]).join('');
+      // WHEN its parameters are read / THEN they are those of the regexes
+      expect([action, parametersOf(action)]).toEqual([action, reference(action)]);
+    }
+  });
+
+  test('an unclosed string of 100,000 escaped quotes hides the field before none', () => {
+    // GIVEN a field, then a string never closed whose every character is an escaped quote, then a field
+    const action = `.a "${'\\"'.repeat(100_000)} .b`;
+
+    // WHEN read / THEN both fields count: an unclosed string is no string
+    expect(parametersOf(action)).toEqual(['a', 'b']);
+    expect(fieldChainsOf(action)).toEqual([['a'], ['b']]);
   });
 });
