@@ -343,7 +343,7 @@ interface Renderer {
 interface GitCache {
   /** The folders or files a list of path patterns matches, by the patterns. */
   readonly matched: Map<string, readonly string[]>;
-  /** Each file read: its data (undefined when it is not YAML), and how deep it nests when it could not be read. */
+  /** Each file read: its data, prototype-free (undefined when it is not YAML), and how deep it nests when it could not be read. */
   readonly parsed: Map<string, { readonly data: unknown; readonly depth?: number }>;
 }
 
@@ -621,7 +621,8 @@ function gitParams(spec: Manifest, r: Renderer, repo: RepositoryView, limits: Ex
       const content = repo.read(file);
       const text = content === undefined ? undefined : Buffer.from(content).toString('utf8');
       const read = text === undefined ? undefined : readYaml(text);
-      return read === undefined && text !== undefined ? { data: read, depth: nestingDepth(text) } : { data: read };
+      // Copied once, without prototypes: every parameter set made from it shares what it does not change.
+      return read === undefined && text !== undefined ? { data: read, depth: nestingDepth(text) } : { data: copyDeep(read) };
     });
     // An empty file is an empty mapping to sigs.k8s.io/yaml: one set of the path parameters alone.
     const objects = Array.isArray(data) ? data : [data === null ? {} : data];
@@ -633,7 +634,7 @@ function gitParams(spec: Manifest, r: Renderer, repo: RepositoryView, limits: Ex
       return { stop: `its git generator reads ${file}, which is not a YAML or JSON mapping or list of mappings (Argo CD fails)` };
     }
     for (const object of objects) {
-      const own = r.goTemplate ? copyDeep(object) as Params : flatten(object);
+      const own = r.goTemplate ? params(Object.entries(object)) : flatten(object);
       const withPath = Object.assign(own, pathParams(path.posix.dirname(file), path.posix.basename(file), prefix, r.goTemplate));
       const withValues = appendValues(withPath, spec.values, r);
       if ('stop' in withValues) {
@@ -711,7 +712,8 @@ function matrixParams(spec: Manifest, r: Renderer, repo: RepositoryView, limits:
     }
     for (const b of second.params) {
       if (r.goTemplate) {
-        out.push(mergeOverride(copyDeep(b) as Params, a));
+        // mergeOverride builds new maps where it merges and changes neither set.
+        out.push(mergeOverride(b, a));
         continue;
       }
       // utils.CombineStringMaps: the same key with two values is an error.
