@@ -22,7 +22,7 @@ const SLASH = 0x2f;
  * skips the pattern.
  */
 export function pathMatch(pattern: string, name: string): boolean {
-  const elements = goPattern(codePoints(pattern));
+  const elements = compile(codePoints(pattern), GO);
   return elements !== undefined && run(elements, codePoints(name));
 }
 
@@ -45,7 +45,7 @@ export function pathspecMatches(pattern: string, file: string): boolean {
   if (!/[*?[\\]/.test(spec)) {
     return false;
   }
-  const elements = wildPattern(utf8(spec));
+  const elements = compile(utf8(spec), WILDMATCH);
   return elements !== undefined && run(elements, utf8(file));
 }
 
@@ -59,24 +59,26 @@ function utf8(s: string): number[] {
 
 const one = (test: (c: number) => boolean): Element => ({ k: 'one', test });
 
-/** path.Match's syntax; undefined when it is malformed. */
-function goPattern(p: number[]): Element[] | undefined {
+/** How a pattern reads: whether `*` and `?` cross `/`, and its `[...]` sets (read from just after the `[`). */
+interface Syntax {
+  readonly slash: boolean;
+  readonly set: (p: number[], from: number) => { readonly test: (c: number) => boolean; readonly end: number } | undefined;
+}
+
+/** The elements of a pattern; undefined when it is malformed (a set not closed, a trailing `\`). */
+function compile(p: number[], syntax: Syntax): Element[] | undefined {
   const out: Element[] = [];
-  // A range's end: `\x` is x; an unescaped `-` or `]`, or nothing, is malformed.
-  const escaped = (i: number): [number, number] | undefined => {
-    if (p[i] === 0x5c) {
-      return i + 1 < p.length ? [p[i + 1], i + 2] : undefined;
-    }
-    return i < p.length && p[i] !== 0x2d && p[i] !== 0x5d ? [p[i], i + 1] : undefined;
-  };
   let i = 0;
   while (i < p.length) {
     const c = p[i];
     if (c === 0x2a) {
-      out.push({ k: 'star', slash: false });
-      i++;
+      // Stars in a row are one star.
+      while (p[i] === 0x2a) {
+        i++;
+      }
+      out.push({ k: 'star', slash: syntax.slash });
     } else if (c === 0x3f) {
-      out.push(one((x) => x !== SLASH));
+      out.push(one((x) => syntax.slash || x !== SLASH));
       i++;
     } else if (c === 0x5c) {
       if (i + 1 >= p.length) {
@@ -86,34 +88,58 @@ function goPattern(p: number[]): Element[] | undefined {
       out.push(one((x) => x === literal));
       i += 2;
     } else if (c === 0x5b) {
-      i++;
-      const negated = p[i] === 0x5e;
-      i += negated ? 1 : 0;
-      const ranges: [number, number][] = [];
-      while (!(p[i] === 0x5d && ranges.length > 0)) {
-        const lo = escaped(i);
-        if (lo === undefined) {
-          return undefined;
-        }
-        let hi = lo;
-        if (p[lo[1]] === 0x2d) {
-          const end = escaped(lo[1] + 1);
-          if (end === undefined) {
-            return undefined;
-          }
-          hi = end;
-        }
-        ranges.push([lo[0], hi[0]]);
-        i = hi[1];
+      const set = syntax.set(p, i + 1);
+      if (set === undefined) {
+        return undefined;
       }
-      i++;
-      out.push(one((x) => ranges.some(([lo, hi]) => lo <= x && x <= hi) !== negated));
+      out.push(one(set.test));
+      i = set.end;
     } else {
       out.push(one((x) => x === c));
       i++;
     }
   }
   return out;
+}
+
+/** path.Match: `*` and `?` stop at `/`. */
+const GO: Syntax = { slash: false, set: goSet };
+
+/** git's wildmatch without WM_PATHNAME: `*` and `?` cross `/`. */
+const WILDMATCH: Syntax = { slash: true, set: wildClass };
+
+/**
+ * A `[...]` set of path.Match from just after its `[`: `^` negates, then one or more ranges or characters, each
+ * possibly escaped; an unescaped `-` or `]` where a character is due is malformed.
+ */
+function goSet(p: number[], from: number): { test: (c: number) => boolean; end: number } | undefined {
+  const escaped = (i: number): [number, number] | undefined => {
+    if (p[i] === 0x5c) {
+      return i + 1 < p.length ? [p[i + 1], i + 2] : undefined;
+    }
+    return i < p.length && p[i] !== 0x2d && p[i] !== 0x5d ? [p[i], i + 1] : undefined;
+  };
+  let i = from;
+  const negated = p[i] === 0x5e;
+  i += negated ? 1 : 0;
+  const ranges: [number, number][] = [];
+  while (!(p[i] === 0x5d && ranges.length > 0)) {
+    const lo = escaped(i);
+    if (lo === undefined) {
+      return undefined;
+    }
+    let hi = lo;
+    if (p[lo[1]] === 0x2d) {
+      const end = escaped(lo[1] + 1);
+      if (end === undefined) {
+        return undefined;
+      }
+      hi = end;
+    }
+    ranges.push([lo[0], hi[0]]);
+    i = hi[1];
+  }
+  return { test: (x) => ranges.some(([lo, hi]) => lo <= x && x <= hi) !== negated, end: i + 1 };
 }
 
 /** POSIX classes of git's wildmatch, on bytes. */
@@ -131,42 +157,6 @@ const CLASSES: { readonly [name: string]: (c: number) => boolean } = {
   upper: (c) => c >= 0x41 && c <= 0x5a,
   xdigit: (c) => /[0-9A-Fa-f]/.test(String.fromCharCode(c)),
 };
-
-/** git's wildmatch syntax without WM_PATHNAME, on bytes; undefined when a `[` is never closed or a `\` ends it. */
-function wildPattern(p: number[]): Element[] | undefined {
-  const out: Element[] = [];
-  let i = 0;
-  while (i < p.length) {
-    const c = p[i];
-    if (c === 0x2a) {
-      while (p[i] === 0x2a) {
-        i++;
-      }
-      out.push({ k: 'star', slash: true });
-    } else if (c === 0x3f) {
-      out.push(one(() => true));
-      i++;
-    } else if (c === 0x5c) {
-      if (i + 1 >= p.length) {
-        return undefined;
-      }
-      const literal = p[i + 1];
-      out.push(one((x) => x === literal));
-      i += 2;
-    } else if (c === 0x5b) {
-      const set = wildClass(p, i + 1);
-      if (set === undefined) {
-        return undefined;
-      }
-      out.push(one(set.test));
-      i = set.end;
-    } else {
-      out.push(one((x) => x === c));
-      i++;
-    }
-  }
-  return out;
-}
 
 /** A `[...]` set of wildmatch from just after its `[`: its test and where it ends; undefined when it is never closed. */
 function wildClass(p: number[], from: number): { test: (c: number) => boolean; end: number } | undefined {
