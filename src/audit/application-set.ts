@@ -1,9 +1,10 @@
 import * as path from 'path';
-import { globMatches } from '../core/glob';
-import { renderGoTemplate, RenderBudget, sanitizeName, Symbolic } from '../core/go-template';
+import { isTemplated, renderGoTemplate, RenderBudget, sanitizeName, Symbolic } from '../core/go-template';
 import { keysFromPointer } from '../core/json-pointer';
 import { at, isObject, listAt, Manifest, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
+import { nestingDepth } from '../core/parse-manifests';
+import { pathMatch, pathspecMatches } from '../core/path-match';
 import { parseYamlDocuments } from '../core/yaml-text';
 
 /**
@@ -72,8 +73,22 @@ const NOT_OFFLINE: { readonly [kind: string]: string } = {
 };
 const GENERATORS = ['list', 'clusters', 'git', 'matrix', 'merge', ...Object.keys(NOT_OFFLINE)];
 
+/**
+ * A git file that cannot be read and nests deeper than this is reported as too deep, not as malformed: the YAML
+ * reader gives up on valid data some hundreds of levels deep.
+ */
+const MAX_READ_DEPTH = 200;
+
 /** Matrix and merge nest at most this deep (Argo CD allows one level of nesting). */
 const MAX_NESTING = 3;
+
+/**
+ * The parameter sets all generators of an ApplicationSet may produce together, at every level, for each Application
+ * it may generate: each generator is bounded by maxApplications, but a merge of hundreds of children (YAML aliases
+ * make them cheap to write) would otherwise produce hundreds of times that. A merge of a few children or a matrix
+ * nested as Argo CD allows produces a few times the Applications it gives.
+ */
+const WORK_PER_APPLICATION = 10;
 
 /** `{ key: value }` without a prototype. */
 function params(entries: Iterable<[string, unknown]> = []): Params {
@@ -126,7 +141,7 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
     return literal('it has no template');
   }
   const budget: RenderBudget = { chars: limits.maxRenderedChars };
-  const renderer: Renderer = { goTemplate, missingKey, budget };
+  const renderer: Renderer = { goTemplate, missingKey, budget, git: gitCache(), work: { sets: 0 } };
   const generators = listAt(set, 'spec', 'generators');
   if (generators.length === 0) {
     return literal('it has no generators');
@@ -267,7 +282,7 @@ function asApplication(template: Manifest): Manifest {
  * known offline. `goTemplate` chooses their shape, as in Argo CD.
  */
 export function generatorParameters(set: Manifest, repo: RepositoryView, limits: ExpansionLimits): Generated {
-  const renderer: Renderer = { goTemplate: at(set, 'spec', 'goTemplate') === true, budget: { chars: limits.maxRenderedChars } };
+  const renderer: Renderer = { goTemplate: at(set, 'spec', 'goTemplate') === true, budget: { chars: limits.maxRenderedChars }, git: gitCache(), work: { sets: 0 } };
   const sets = parameterSets(listAt(set, 'spec', 'generators'), renderer, repo, limits);
   return 'stop' in sets ? sets : { params: sets.params.map((s) => s.params) };
 }
@@ -311,11 +326,37 @@ function isEmpty(v: unknown): boolean {
   return v === undefined || v === null || v === '' || v === false || v === 0 || (Array.isArray(v) && v.length === 0);
 }
 
-/** What rendering needs: the mode, `missingkey`, and the shared budget. */
+/** What rendering needs: the mode, `missingkey`, the shared budget, and what git generators read. */
 interface Renderer {
   readonly goTemplate: boolean;
   readonly missingKey?: 'default' | 'invalid' | 'zero' | 'error';
   readonly budget: RenderBudget;
+  readonly git: GitCache;
+  /** Parameter sets generated so far, by every generator at every level (see {@link WORK_PER_APPLICATION}). */
+  readonly work: { sets: number };
+}
+
+/**
+ * What the git generators of one ApplicationSet have read: a matrix runs its second generator once per parameter
+ * set of its first, and each run would otherwise parse the same files and scan the folders again.
+ */
+interface GitCache {
+  /** The folders or files a list of path patterns matches, by the patterns. */
+  readonly matched: Map<string, readonly string[]>;
+  /** Each file read: its data, prototype-free (undefined when it is not YAML), and how deep it nests when it could not be read. */
+  readonly parsed: Map<string, { readonly data: unknown; readonly depth?: number }>;
+}
+
+function gitCache(): GitCache {
+  return { matched: new Map(), parsed: new Map() };
+}
+
+/** `compute()` the first time `key` is asked for, the same value after. */
+function cached<T>(cache: Map<string, T>, key: string, compute: () => T): T {
+  if (!cache.has(key)) {
+    cache.set(key, compute());
+  }
+  return cache.get(key) as T;
 }
 
 type Rendered = { readonly value: unknown } | { readonly error: string } | { readonly tooLarge: true };
@@ -354,9 +395,6 @@ function renderValue(value: unknown, p: Params, r: Renderer): Rendered {
   return { value };
 }
 
-/** Argo CD renders a string only when a line of it holds `{{` before `}}` (isTemplatedRegex of utils.go). */
-const TEMPLATED = /\{\{.*\}\}/;
-
 function renderString(s: string, p: Params, r: Renderer): Rendered {
   if (r.goTemplate) {
     const result = renderGoTemplate(s, p, { missingKey: r.missingKey, budget: r.budget });
@@ -367,7 +405,8 @@ function renderString(s: string, p: Params, r: Renderer): Rendered {
       default: return { error: result.reason };
     }
   }
-  if (!TEMPLATED.test(s)) {
+  // Argo CD renders a string only when a line of it holds `{{` before `}}` (isTemplatedRegex of utils.go).
+  if (!isTemplated(s)) {
     return { value: s };
   }
   return renderFast(s, p, r.budget);
@@ -444,6 +483,11 @@ function generate(
   }
   if ('stop' in generated) {
     return generated;
+  }
+  r.work.sets += generated.params.length;
+  const maxWork = Math.max(1, limits.maxApplications) * WORK_PER_APPLICATION;
+  if (r.work.sets > maxWork) {
+    return { stop: `too large: its generators produce more than ${maxWork} parameter sets in all` };
   }
   if (generated.params.length > limits.maxApplications) {
     return { stop: `too large: its ${kind} generator gives more than ${limits.maxApplications} Applications` };
@@ -549,41 +593,48 @@ function gitParams(spec: Manifest, r: Renderer, repo: RepositoryView, limits: Ex
   const files = items('files');
   const out: Params[] = [];
   if (directories.length > 0) {
-    for (const dir of repo.directories) {
-      // Go's path.Match: `*` and `?` stop at `/`, and `**` is no more than `*`.
-      const matches = (pattern: string) => globMatches(pattern.replace(/\*\*+/g, '*'), dir, '/');
-      if (directories.some((d) => !d.exclude && matches(d.path)) && !directories.some((d) => d.exclude && matches(d.path))) {
-        if (out.length >= limits.maxApplications) {
-          return { stop: `too large: its git generator matches more than ${limits.maxApplications} folders` };
-        }
-        const withValues = appendValues(pathParams(dir, undefined, prefix, r.goTemplate), spec.values, r);
-        if ('stop' in withValues) {
-          return withValues;
-        }
-        out.push(...withValues.params);
+    const matchedDirectories = cached(r.git.matched, `directories\u0000${JSON.stringify(directories)}`, () => repo.directories.filter((dir) =>
+      directories.some((d) => !d.exclude && pathMatch(d.path, dir)) && !directories.some((d) => d.exclude && pathMatch(d.path, dir))));
+    for (const dir of matchedDirectories) {
+      if (out.length >= limits.maxApplications) {
+        return { stop: `too large: its git generator matches more than ${limits.maxApplications} folders` };
       }
+      const withValues = appendValues(pathParams(dir, undefined, prefix, r.goTemplate), spec.values, r);
+      if ('stop' in withValues) {
+        return withValues;
+      }
+      out.push(...withValues.params);
     }
     return { params: out };
   }
   if (files.length === 0) {
     return { stop: 'a git generator has neither directories nor files (Argo CD fails)' };
   }
-  // `git ls-files -- <pattern>`: a pathspec glob, whose `*` also crosses `/`.
-  const matched = repo.files.filter((f) => files.some((i) => !i.exclude && globMatches(i.path, f))
-    && !files.some((i) => i.exclude && globMatches(i.path, f)));
+  // `git ls-files -- <pattern>` for each pattern: a pathspec, whose `*` also crosses `/`.
+  const matched = cached(r.git.matched, `files\u0000${JSON.stringify(files)}`, () => repo.files.filter((f) => files.some((i) => !i.exclude && pathspecMatches(i.path, f))
+    && !files.some((i) => i.exclude && pathspecMatches(i.path, f))));
   if (matched.length > limits.maxApplications) {
     return { stop: `too large: its git generator matches more than ${limits.maxApplications} files` };
   }
   for (const file of matched) {
-    const content = repo.read(file);
-    const data = content === undefined ? undefined : readYaml(Buffer.from(content).toString('utf8'));
+    const { data, depth } = cached(r.git.parsed, file, () => {
+      const content = repo.read(file);
+      const text = content === undefined ? undefined : Buffer.from(content).toString('utf8');
+      const read = text === undefined ? undefined : readYaml(text);
+      // Copied once, without prototypes: every parameter set made from it shares what it does not change.
+      return read === undefined && text !== undefined ? { data: read, depth: nestingDepth(text) } : { data: copyDeep(read) };
+    });
     // An empty file is an empty mapping to sigs.k8s.io/yaml: one set of the path parameters alone.
     const objects = Array.isArray(data) ? data : [data === null ? {} : data];
+    if (depth !== undefined && depth > MAX_READ_DEPTH) {
+      // The YAML reader recurses: valid data nested this deep exhausts its stack, which says nothing of Argo CD.
+      return { stop: `its git generator reads ${file}, which nests ${depth} levels deep, too deep for the audit to read` };
+    }
     if (!objects.every(isObject)) {
       return { stop: `its git generator reads ${file}, which is not a YAML or JSON mapping or list of mappings (Argo CD fails)` };
     }
     for (const object of objects) {
-      const own = r.goTemplate ? copyDeep(object) as Params : flatten(object);
+      const own = r.goTemplate ? params(Object.entries(object)) : flatten(object);
       const withPath = Object.assign(own, pathParams(path.posix.dirname(file), path.posix.basename(file), prefix, r.goTemplate));
       const withValues = appendValues(withPath, spec.values, r);
       if ('stop' in withValues) {
@@ -661,7 +712,8 @@ function matrixParams(spec: Manifest, r: Renderer, repo: RepositoryView, limits:
     }
     for (const b of second.params) {
       if (r.goTemplate) {
-        out.push(mergeOverride(copyDeep(b) as Params, a));
+        // mergeOverride builds new maps where it merges and changes neither set.
+        out.push(mergeOverride(b, a));
         continue;
       }
       // utils.CombineStringMaps: the same key with two values is an error.

@@ -42,9 +42,72 @@ export function parseTemplate(value: string): ParsedTemplate | string {
   return { actions, skeleton };
 }
 
+/**
+ * Whether a line of `value` holds `{{` and, after it, `}}`: what the regex `\{\{.*\}\}` finds (its `.` crosses no
+ * line terminator), which Argo CD uses to decide whether to render a string without goTemplate. Scans each line
+ * once, where the regex, on a line of many `{{` and no `}}`, takes time quadratic in the line.
+ */
+export function isTemplated(value: string): boolean {
+  let opened = false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029) {
+      opened = false;
+    } else if (!opened && c === 0x7b && value.charCodeAt(i + 1) === 0x7b) {
+      opened = true;
+      i++;
+    } else if (opened && c === 0x7d && value.charCodeAt(i + 1) === 0x7d) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /** Whether a string holds a template action, i.e. the controller would render it. */
 export function hasAction(value: string): boolean {
   return value.includes('{{');
+}
+
+/** An action without its comments, and with its string literals emptied (`""`). */
+function codeOf(action: string): string {
+  return blankQuoted(action.replace(/\/\*[\s\S]*?\*\//g, ' ')).replace(/`[^`]*`/g, '""');
+}
+
+/**
+ * Each double-quoted string of `code` as `""`: what `code.replace(/"(?:[^"\\]|\\.)*"/g, '""')` gives, in one pass. The
+ * regex scans to the end again from every quote of an unclosed string (`"\"\"\"...`), quadratic in its length.
+ * A scan that fails fails the same way from every quote it passed, all escaped; the next try is after it.
+ */
+function blankQuoted(code: string): string {
+  let out = '';
+  let pos = 0;
+  let from = 0;
+  for (;;) {
+    const open = code.indexOf('"', from);
+    if (open < 0) {
+      break;
+    }
+    let i = open + 1;
+    while (i < code.length && code[i] !== '"') {
+      if (code[i] === '\\') {
+        // `\\.`: an escape of anything but a line terminator.
+        if (i + 1 >= code.length || '\n\r\u2028\u2029'.includes(code[i + 1])) {
+          break;
+        }
+        i += 2;
+      } else {
+        i++;
+      }
+    }
+    if (code[i] === '"') {
+      out += `${code.slice(pos, open)}""`;
+      pos = i + 1;
+      from = pos;
+    } else {
+      from = i + 1;
+    }
+  }
+  return out + code.slice(pos);
 }
 
 /**
@@ -53,10 +116,7 @@ export function hasAction(value: string): boolean {
  * fields of variables (`$x.name`) and of results (`(f).name`) are not parameters.
  */
 export function parametersOf(action: string): string[] {
-  const code = action
-    .replace(/\/\*[\s\S]*?\*\//g, ' ')
-    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
-    .replace(/`[^`]*`/g, '""');
+  const code = codeOf(action);
   const found: string[] = [];
   for (const m of code.matchAll(/(?:^|[^\w)\].$])(\$?)\.([A-Za-z_]\w*)/g)) {
     if (!found.includes(m[2])) {
@@ -71,10 +131,7 @@ export function parametersOf(action: string): string[] {
  * `.path.basename`, `['metadata', 'labels']` for `index .metadata.labels "env"`. Skipped as in {@link parametersOf}.
  */
 export function fieldChainsOf(action: string): string[][] {
-  const code = action
-    .replace(/\/\*[\s\S]*?\*\//g, ' ')
-    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
-    .replace(/`[^`]*`/g, '""');
+  const code = codeOf(action);
   const found = new Map<string, string[]>();
   for (const m of code.matchAll(/(?:^|[^\w)\].$])\$?\.([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)/g)) {
     found.set(m[1], m[1].split('.'));
@@ -86,6 +143,9 @@ export function fieldChainsOf(action: string): string[][] {
 export function simpleParameter(action: string): string | undefined {
   return /^\$?\.([A-Za-z_]\w*)$/.exec(action)?.[1];
 }
+
+/** What a trim marker removes: spaces, tabs and line breaks (not every Unicode space). */
+const GO_SPACE = ' \t\r\n';
 
 /**
  * The value rendered with `params`, when every action only prints one top-level parameter that `params`
@@ -109,13 +169,14 @@ export function renderSimple(value: string, params: { readonly [key: string]: st
     // Trim markers also remove the whitespace next to the action.
     let literal = value.slice(pos, open);
     if (value.startsWith('{{- ', open)) {
-      literal = literal.replace(/\s+$/, '');
+      literal = trimSpaceEnd(literal);
     }
     out += literal + params[param];
     pos = close + 2;
     if (value.startsWith(' -}}', close - 2)) {
-      const rest = value.slice(pos);
-      pos += rest.length - rest.trimStart().length;
+      while (pos < value.length && GO_SPACE.includes(value[pos])) {
+        pos++;
+      }
     }
   }
 }
@@ -194,6 +255,10 @@ export function renderGoTemplate(template: string, data: unknown, options: GoRen
     if (e instanceof Stop) {
       return e.kind === 'tooLarge' ? { kind: 'tooLarge' } : { kind: e.kind, reason: e.message };
     }
+    // A string longer than the engine holds, built without a budget.
+    if (e instanceof RangeError && /Invalid string length/.test(e.message)) {
+      return { kind: 'tooLarge' };
+    }
     throw e;
   }
 }
@@ -215,7 +280,7 @@ function lexActions(template: string): { text?: string; action?: string }[] {
     }
     let start = open + 2;
     if (/^-[ \t\r\n]/.test(template.slice(start, start + 2))) {
-      text = text.replace(/[ \t\r\n]+$/, '');
+      text = trimSpaceEnd(text);
       start += 1;
     }
     items.push({ text });
@@ -235,6 +300,18 @@ function lexActions(template: string): { text?: string; action?: string }[] {
     pos = close + 2;
   }
   return items;
+}
+
+/**
+ * `text` without the spaces, tabs and line breaks it ends with, as a left trim marker removes them. A loop from the
+ * end: the regex `/[ \t\r\n]+$/` tries every run of spaces from its start, quadratic on a long run not at the end.
+ */
+function trimSpaceEnd(text: string): string {
+  let end = text.length;
+  while (end > 0 && GO_SPACE.includes(text[end - 1])) {
+    end--;
+  }
+  return text.slice(0, end);
 }
 
 /** Where the `}}` closing an action that starts at `start` is, skipping quoted text; -1 when there is none. */
@@ -484,13 +561,26 @@ function execute(nodes: readonly TemplateNode[], dot: unknown, root: unknown, op
 }
 
 function emit(text: string, options: GoRenderOptions, out: string[]): void {
+  charge(text.length, options);
+  out.push(text);
+}
+
+/** Spends `chars` of the budget, if there is one; stops the render once it is spent. */
+function charge(chars: number, options: GoRenderOptions): void {
   if (options.budget) {
-    options.budget.chars -= text.length;
+    options.budget.chars -= chars;
     if (options.budget.chars < 0) {
       throw new Stop('tooLarge', 'the rendered text is too large');
     }
   }
-  out.push(text);
+}
+
+/** The characters of a function's result: its string, or the strings of its list (splitList). */
+function sizeOf(value: unknown): number {
+  if (typeof value === 'string') {
+    return value.length;
+  }
+  return Array.isArray(value) ? value.reduce((n: number, v) => n + (typeof v === 'string' ? v.length : 0), 0) : 0;
 }
 
 function evalPipe(pipe: readonly Command[], dot: unknown, root: unknown, options: GoRenderOptions): unknown {
@@ -503,9 +593,12 @@ function evalPipe(pipe: readonly Command[], dot: unknown, root: unknown, options
 
 function evalCommand(command: Command, dot: unknown, root: unknown, options: GoRenderOptions, piped: unknown[]): unknown {
   const [head, ...args] = command;
+  if (head.k === 'function' && (head.name === 'and' || head.name === 'or')) {
+    return shortCircuit(head.name, [...args.map((a) => () => evalOperand(a, dot, root, options)), ...piped.map((p) => () => p)]);
+  }
   if (head.k === 'function') {
     const values = [...args.map((a) => evalOperand(a, dot, root, options)), ...piped];
-    return callFunction(head.name, values);
+    return callFunction(head.name, values, options);
   }
   if (args.length > 0 || piped.length > 0) {
     throw failed('can\'t give argument to non-function');
@@ -513,10 +606,29 @@ function evalCommand(command: Command, dot: unknown, root: unknown, options: GoR
   return evalOperand(head, dot, root, options);
 }
 
+/**
+ * `and` and `or` as Go (since 1.18) runs them: the arguments in turn, stopping at the first false one (`and`) or true
+ * one (`or`), whose value is the result; the ones after it are not evaluated, so a guarded `index` does not fail.
+ * An argument known only to Argo CD stops it too: its truth is not known here.
+ */
+function shortCircuit(name: 'and' | 'or', args: (() => unknown)[]): unknown {
+  if (args.length === 0) {
+    throw failed(`wrong number of args for ${name}: want at least 1 got 0`);
+  }
+  let value: unknown;
+  for (const arg of args) {
+    value = arg();
+    if (value instanceof Symbolic || truth(value) === (name === 'or')) {
+      return value;
+    }
+  }
+  return value;
+}
+
 function evalOperand(operand: Operand, dot: unknown, root: unknown, options: GoRenderOptions): unknown {
   switch (operand.k) {
     case 'literal': return operand.value;
-    case 'function': return callFunction(operand.name, []);
+    case 'function': return callFunction(operand.name, [], options);
     case 'field': return fieldOf(operand.root ? root : dot, operand.path, options);
     case 'group': return fieldOf(evalPipe(operand.pipe, dot, root, options), operand.path, options);
   }
@@ -628,7 +740,7 @@ function compare(name: string, a: unknown, b: unknown): number {
 }
 
 /** The functions modelled here, with Go's or sprig's argument order (the piped value comes last). */
-const FUNCTIONS: { readonly [name: string]: (args: unknown[]) => unknown } = {
+const FUNCTIONS: { readonly [name: string]: (args: unknown[], room: number) => unknown } = {
   index: (args) => {
     let v = args[0];
     for (const k of args.slice(1)) {
@@ -665,8 +777,8 @@ const FUNCTIONS: { readonly [name: string]: (args: unknown[]) => unknown } = {
     arity('not', args, 1);
     return !truth(args[0]);
   },
-  and: (args) => args.find((a) => !truth(a)) ?? args[args.length - 1],
-  or: (args) => args.find((a) => truth(a)) ?? args[args.length - 1],
+  and: (args) => shortCircuit('and', args.map((a) => () => a)),
+  or: (args) => shortCircuit('or', args.map((a) => () => a)),
   eq: (args) => args.slice(1).some((b) => compare('eq', args[0], b) === 0),
   ne: (args) => {
     arity('ne', args, 2);
@@ -710,7 +822,7 @@ const FUNCTIONS: { readonly [name: string]: (args: unknown[]) => unknown } = {
     const [suffix, s] = [str('trimSuffix', args[0], 1), str('trimSuffix', args[1], 2)];
     return suffix !== '' && s.endsWith(suffix) ? s.slice(0, s.length - suffix.length) : s;
   },
-  replace: (args) => str('replace', args[2], 3).split(str('replace', args[0], 1)).join(str('replace', args[1], 2)),
+  replace: (args, room) => replaceAll(str('replace', args[2], 3), str('replace', args[0], 1), str('replace', args[1], 2), room),
   trunc: (args) => {
     const [n, s] = [args[0], str('trunc', args[1], 2)];
     if (typeof n !== 'number') {
@@ -725,12 +837,17 @@ const FUNCTIONS: { readonly [name: string]: (args: unknown[]) => unknown } = {
   contains: (args) => str('contains', args[1], 2).includes(str('contains', args[0], 1)),
   hasPrefix: (args) => str('hasPrefix', args[1], 2).startsWith(str('hasPrefix', args[0], 1)),
   hasSuffix: (args) => str('hasSuffix', args[1], 2).endsWith(str('hasSuffix', args[0], 1)),
-  join: (args) => {
+  join: (args, room) => {
     const list = args[1];
     if (!Array.isArray(list)) {
       throw unknown('join of a value that is not a list is not modelled here');
     }
-    return list.map((x) => formatValue(x)).join(str('join', args[0], 1));
+    const separator = str('join', args[0], 1);
+    const items = list.map((x) => formatValue(x));
+    if (sizeOf(items) + separator.length * Math.max(0, items.length - 1) > room) {
+      throw new Stop('tooLarge', 'join gives too large a string');
+    }
+    return items.join(separator);
   },
   splitList: (args) => str('splitList', args[1], 2).split(str('splitList', args[0], 1)),
   first: (args) => listOf('first', args[0])[0],
@@ -740,6 +857,22 @@ const FUNCTIONS: { readonly [name: string]: (args: unknown[]) => unknown } = {
   },
 };
 
+/**
+ * Go's strings.Replace(s, old, new, -1), which sprig's `replace` calls: an empty `old` matches before each
+ * character and at the end (`a` gives `xax`, the empty string `x`).
+ */
+function replaceAll(s: string, old: string, replacement: string, room: number): string {
+  // Its length is known before it is built: a few nested replaces would otherwise build strings of gigabytes.
+  let matches = old === '' ? Array.from(s).length + 1 : 0;
+  for (let at = old === '' ? -1 : s.indexOf(old); at >= 0; at = s.indexOf(old, at + old.length)) {
+    matches++;
+  }
+  if (s.length + matches * (replacement.length - old.length) > room) {
+    throw new Stop('tooLarge', 'replace gives too large a string');
+  }
+  return old === '' ? `${replacement}${Array.from(s).join(replacement)}${s === '' ? '' : replacement}` : s.split(old).join(replacement);
+}
+
 function listOf(name: string, v: unknown): readonly unknown[] {
   if (!Array.isArray(v)) {
     throw unknown(`${name} of a value that is not a list is not modelled here`);
@@ -747,7 +880,11 @@ function listOf(name: string, v: unknown): readonly unknown[] {
   return v;
 }
 
-function callFunction(name: string, args: unknown[]): unknown {
+/**
+ * The result of a function, its characters charged to the budget like printed text: a pipeline of `replace`
+ * calls can multiply a string's length each step without printing it.
+ */
+function callFunction(name: string, args: unknown[], options: GoRenderOptions): unknown {
   const symbolic = args.find((a) => a instanceof Symbolic);
   if (symbolic !== undefined) {
     return symbolic;
@@ -755,5 +892,7 @@ function callFunction(name: string, args: unknown[]): unknown {
   if (!Object.prototype.hasOwnProperty.call(FUNCTIONS, name)) {
     throw unknown(`the function ${name} is not modelled here`);
   }
-  return FUNCTIONS[name](args);
+  const result = FUNCTIONS[name](args, options.budget ? options.budget.chars : Infinity);
+  charge(sizeOf(result), options);
+  return result;
 }

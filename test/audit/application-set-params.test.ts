@@ -185,3 +185,120 @@ describe('list, matrix, merge and cluster parameters', () => {
     expect(params(generators, repo([])).map((p) => p.n)).toEqual(['a']);
   });
 });
+
+describe('a matrix reads each git file and scans the folders once', () => {
+  /** A repository view that counts how often each file is read and the folders are listed. */
+  function counting(directories: string[], files: Record<string, string>) {
+    const reads = new Map<string, number>();
+    let listings = 0;
+    const view = repo(directories, files);
+    const counted: RepositoryView = {
+      get directories() {
+        listings++;
+        return view.directories;
+      },
+      files: view.files,
+      read: (f) => {
+        reads.set(f, (reads.get(f) ?? 0) + 1);
+        return view.read(f);
+      },
+      isAudited: view.isAudited,
+    };
+    return { view: counted, reads, listings: () => listings };
+  }
+
+  const elements = Array.from({ length: 20 }, (_, i) => ({ e: `e${i}` }));
+
+  test('git files as the second generator of 20 parameter sets: each file is read once, every set gets its parameters', () => {
+    // GIVEN a matrix of a 20-element list and a git files generator over two config files
+    const { view, reads } = counting([], { 'cfg/a.json': '{"name": "a"}', 'cfg/b.json': '{"name": "b"}' });
+    const generators = [{ matrix: { generators: [{ list: { elements } }, git({ files: [{ path: 'cfg/*.json' }] })] } }];
+
+    // WHEN its parameters are generated
+    const sets = params(generators, view, true);
+
+    // THEN 40 sets, and each file was read once
+    expect(sets).toHaveLength(40);
+    expect(sets.filter((s) => s.name === 'b' && s.e === 'e19')).toHaveLength(1);
+    expect([...reads.entries()]).toEqual([['cfg/a.json', 1], ['cfg/b.json', 1]]);
+  });
+
+  test('git directories as the second generator of 20 parameter sets: the folders are scanned once', () => {
+    // GIVEN a matrix of a 20-element list and a git directories generator
+    const { view, listings } = counting(['apps/a', 'apps/b', 'other'], {});
+    const generators = [{ matrix: { generators: [{ list: { elements } }, git({ directories: [{ path: 'apps/*' }] })] } }];
+
+    // WHEN its parameters are generated
+    const sets = params(generators, view, true);
+
+    // THEN 40 sets, from one listing of the folders
+    expect(sets).toHaveLength(40);
+    expect(listings()).toBe(1);
+  });
+
+  test('a second generator interpolated with the first\'s parameters scans once for each pattern it becomes', () => {
+    // GIVEN a matrix whose git directories pattern is written with the list's parameter
+    const { view, listings } = counting(['apps/a', 'apps/b', 'team/c'], {});
+    const byTeam = [{ matrix: { generators: [{ list: { elements: [{ d: 'apps' }, { d: 'team' }, { d: 'apps' }] } }, git({ directories: [{ path: '{{ .d }}/*' }] })] } }];
+
+    // WHEN its parameters are generated
+    const sets = params(byTeam, view, true);
+
+    // THEN each element gets its own folders, and the two patterns were scanned once each
+    expect(sets.map((s) => (s.path as Params).path)).toEqual(['apps/a', 'apps/b', 'team/c', 'apps/a', 'apps/b']);
+    expect(listings()).toBe(2);
+  });
+});
+
+describe('the parameter sets of all generators together are bounded', () => {
+  const merge = (children: number) => [{
+    merge: { mergeKeys: ['k'], generators: Array.from({ length: children }, () => ({ list: { elements: Array.from({ length: 100 }, (_, i) => ({ k: `e${i}` })) } })) },
+  }];
+
+  test('a merge of 3 children of 100 sets each, within 100 Applications, is expanded', () => {
+    // GIVEN a limit of 100 Applications / WHEN 3 x 100 sets are merged / THEN 100 sets
+    expect(params(merge(3), repo([]), true)).toHaveLength(100);
+  });
+
+  test('a merge of 11 children of 100 sets each is too large: 1,100 sets produced, over 10 a possible Application', () => {
+    // GIVEN a limit of 100 Applications / WHEN 11 x 100 sets are merged
+    const result = generatorParameters({ spec: { goTemplate: true, generators: merge(11) } }, repo([]), LIMITS);
+
+    // THEN too large, before the merge
+    expect(result).toEqual({ stop: 'too large: its generators produce more than 1000 parameter sets in all' });
+  });
+});
+
+describe('a git file the audit cannot read', () => {
+  const files = (text: string) => generatorParameters({ spec: { goTemplate: true, generators: [git({ files: [{ path: 'cfg/*.json' }] })] } }, repo([], { 'cfg/c.json': text }), LIMITS);
+
+  test('valid JSON nested 1,000 deep is too deep for the audit, not malformed', () => {
+    // GIVEN a mapping nested 1,000 levels deep / WHEN a git files generator reads it / THEN the stop says how deep
+    const deep = `{"name": "a", "x": ${'{"a": '.repeat(1000)}1${'}'.repeat(1000)}}`;
+    expect(files(deep)).toEqual({ stop: 'its git generator reads cfg/c.json, which nests 1001 levels deep, too deep for the audit to read' });
+  });
+
+  test('malformed JSON is still not a mapping, which Argo CD fails on', () => {
+    // GIVEN an unclosed mapping / WHEN read / THEN the stop says it is not a mapping
+    expect(files('{"name": "a", "x": [1, 2')).toEqual({ stop: 'its git generator reads cfg/c.json, which is not a YAML or JSON mapping or list of mappings (Argo CD fails)' });
+  });
+});
+
+describe('git generator patterns are Go\'s path.Match (directories) and git pathspecs (files), not shell globs', () => {
+  const dirs = (path: string) => params([git({ directories: [{ path }] })], repo(['apps/a', 'apps/b', 'apps/c', 'apps/!x'])).map((p) => p.path);
+  const files = (path: string) => params([git({ files: [{ path }] })], repo([], { 'cfg/a.json': '{}', 'cfg/b.json': '{}', 'cfg/sub/c.json': '{}' })).map((p) => p['path.filename']);
+
+  test('directories: [^a] negates, [!a] is the set of ! and a, {a,b} is literal text', () => {
+    expect(dirs('apps/[^a]*')).toEqual(['apps/b', 'apps/c', 'apps/!x']);
+    expect(dirs('apps/[!a]*')).toEqual(['apps/a', 'apps/!x']);
+    expect(dirs('apps/{a,b}')).toEqual([]);
+  });
+
+  test('files: * crosses folders, [^a] and [!a] both negate, {a,b} is literal text, a folder lists what is under it', () => {
+    expect(files('cfg/*.json')).toEqual(['a.json', 'b.json', 'c.json']);
+    expect(files('cfg/[^a].json')).toEqual(['b.json']);
+    expect(files('cfg/[!a].json')).toEqual(['b.json']);
+    expect(files('cfg/{a,b}.json')).toEqual([]);
+    expect(files('cfg/sub')).toEqual(['c.json']);
+  });
+});

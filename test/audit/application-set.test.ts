@@ -3,6 +3,7 @@ import { configMapYaml, key, keysOf } from './support';
 import { auditFiles, AuditOptions } from '../../src/audit/audit';
 import { AuditFile, AuditResult } from '../../src/audit/types';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
+import { matrixGitFilesBomb, mergeChildrenBomb, replaceBomb, templatedBomb, trimMarkerBomb } from '../support/bombs';
 
 const OPTIONS: AuditOptions = { argoCdVersion: ArgoCdVersion.LATEST };
 const REPO = 'https://git.acme.internal/platform/gitops.git';
@@ -451,6 +452,23 @@ describe('auditFiles: ApplicationSets Argo CD cannot render, or only in part', (
   });
 });
 
+describe('auditFiles: Go template semantics of the ApplicationSet controller', () => {
+  test('and stops at a false argument: a guarded index does not fail, and the Applications are judged', () => {
+    // GIVEN a goTemplate ApplicationSet in the default project whose annotation guards an index out of range with and
+    const tmpl = template({ project: 'default' }, '{{ .name }}');
+    (tmpl.metadata as Record<string, unknown>).annotations = { x: '{{ if and (eq .name "zzz") (index .list 5) }}y{{ end }}' };
+    const text = appSet([list({ name: 'a', list: [1] })], tmpl, { goTemplate: true });
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+
+    // THEN its Application is generated and its default project reported
+    expect(result.notes).toEqual([]);
+    expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 1 });
+    expect(result.findings.map((f) => f.ruleId)).toEqual(['SA005']);
+  });
+});
+
 describe('auditFiles: hostile ApplicationSets stay bounded', () => {
   test('a matrix of two large lists is too large, not expanded, within the per-file budget', () => {
     // GIVEN a matrix of 300 x 300 elements, a literal default project, and a budget of 1,000 objects a file
@@ -533,5 +551,60 @@ describe('auditFiles: hostile ApplicationSets stay bounded', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(result.problems).toEqual([]);
     expect(result.stats.applicationSets).toEqual({ expanded: 2, literal: 0, generated: 2 });
+  });
+
+  test('a string of 80,000 "{{" and no "}}" without goTemplate is left as written, and the set expands', () => {
+    // GIVEN an ApplicationSet whose template annotation is 80,000 opening braces (bench/bombs.ts times it)
+    // WHEN it is audited
+    const result = audit(templatedBomb(80_000));
+
+    // THEN its one Application is generated, with no note and no problem
+    expect(result.problems).toEqual([]);
+    expect(result.notes).toEqual([]);
+    expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 1 });
+  });
+
+  test('a goTemplate string of 100,000 spaces before a left trim marker renders, and the set expands', () => {
+    // GIVEN an ApplicationSet whose template annotation is 100,000 spaces, a letter and `{{- .name }}` (bench/bombs.ts times it)
+    // WHEN it is audited
+    const result = audit(trimMarkerBomb(100_000));
+
+    // THEN its one Application is generated, with no note and no problem
+    expect(result.problems).toEqual([]);
+    expect(result.notes).toEqual([]);
+    expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 1 });
+  });
+
+  test('nested replaces that would build 10^10 characters are too large, not expanded, and the literal fields are judged', () => {
+    // GIVEN an ApplicationSet whose annotation replaces a 10-character value into 10^10 (bench/bombs.ts times it)
+    // WHEN it is audited
+    const result = audit(replaceBomb(9));
+
+    // THEN the usual note, no crash and no problem
+    expect(result.problems).toEqual([]);
+    expect(result.notes).toEqual([expect.stringContaining('too large, not expanded: its Applications render to more than 20000000 characters')]);
+    expect(result.stats.applicationSets).toEqual({ expanded: 0, literal: 1, generated: 0 });
+  });
+
+  test('a matrix of 200 elements and a git file of 3,000 keys expands to 200 Applications', () => {
+    // GIVEN a matrix whose second generator reads a 40 KB JSON file, once for each of 200 elements (bench/bombs.ts times it)
+    // WHEN it is audited
+    const result = audit(matrixGitFilesBomb(200));
+
+    // THEN each element gives its Application, with no note and no problem
+    expect(result.problems).toEqual([]);
+    expect(result.notes).toEqual([]);
+    expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 200 });
+  });
+
+  test('a merge of 700 children of 2,000 sets each is too large, not expanded, and the literal fields are judged', () => {
+    // GIVEN a merge generator of 700 aliases of one 2,000-element list, in the default project (bench/bombs.ts times it)
+    // WHEN it is audited
+    const result = audit(mergeChildrenBomb(700));
+
+    // THEN the usual note, its literal project still judged
+    expect(result.problems).toEqual([]);
+    expect(result.notes).toEqual([expect.stringContaining('too large, not expanded: its generators produce more than 20000 parameter sets in all')]);
+    expect(result.findings.map((f) => f.ruleId)).toContain('SA005');
   });
 });

@@ -1,4 +1,4 @@
-import { renderGoTemplate, RenderBudget, sanitizeName, Symbolic } from '../../src/core/go-template';
+import { fieldChainsOf, isTemplated, parametersOf, renderGoTemplate, renderSimple, RenderBudget, sanitizeName, Symbolic } from '../../src/core/go-template';
 
 const PARAMS = {
   path: { path: 'apps/guestbook', basename: 'guestbook', segments: ['apps', 'guestbook'] },
@@ -87,6 +87,28 @@ describe('renderGoTemplate: what the ApplicationSet controller prints', () => {
     expect(renderGoTemplate('{{ .v }}{{ .v }}', { v: 'abcdefgh' }, { budget })).toEqual({ kind: 'tooLarge' });
   });
 
+  test('the budget is charged for what functions return, not only for what is printed', () => {
+    // GIVEN four nested replaces that make 100,000 characters of 10, of which only the length is printed
+    const template = `{{ .s${' | replace "a" "aaaaaaaaaa"'.repeat(4)} | len }}`;
+
+    // WHEN rendered with a budget of 1,000 characters, and without a budget
+    // THEN the budget stops it, although it would print 6 characters
+    expect(renderGoTemplate(template, { s: 'a'.repeat(10) }, { budget: { chars: 1000 } })).toEqual({ kind: 'tooLarge' });
+    expect(renderGoTemplate(template, { s: 'a'.repeat(10) })).toEqual({ kind: 'text', text: '100000' });
+  });
+
+  test('replace and join too large for the budget stop before they build their string', () => {
+    // GIVEN a replace that would give 10^12 characters, and a join of 10,000 items with a 1,000-character separator
+    const huge = `{{ .s${' | replace "a" "aaaaaaaaaa"'.repeat(12)} | len }}`;
+    const joined = '{{ join .sep .items | len }}';
+    const data = { s: 'a', sep: 'x'.repeat(1000), items: Array.from({ length: 10_000 }, () => 'a') };
+
+    // WHEN rendered with a budget of 1,000,000 characters
+    // THEN both are too large; no string of that size is built (it could not be: the engine would throw)
+    expect(renderGoTemplate(huge, data, { budget: { chars: 1_000_000 } })).toEqual({ kind: 'tooLarge' });
+    expect(renderGoTemplate(joined, data, { budget: { chars: 1_000_000 } })).toEqual({ kind: 'tooLarge' });
+  });
+
   test('a key of Object.prototype is not a parameter', () => {
     expect(text('{{ .constructor }}')).toEqual({ kind: 'text', text: '<no value>' });
     expect(text('{{ .__proto__ }}', PARAMS, 'error').kind).toBe('error');
@@ -128,5 +150,133 @@ describe('renderGoTemplate: hostile templates', () => {
   test('deep nesting of if and parentheses is unknown, not a stack overflow', () => {
     expect(renderGoTemplate(`${'{{ if true }}'.repeat(10_000)}x${'{{ end }}'.repeat(10_000)}`, {}).kind).toBe('unknown');
     expect(renderGoTemplate(`{{ ${'('.repeat(10_000)}1${')'.repeat(10_000)} }}`, {}).kind).toBe('unknown');
+  });
+});
+
+describe('isTemplated: whether Argo CD renders a string without goTemplate', () => {
+  test.each([
+    ['{{name}}', true],
+    ['{{}}', true],
+    ['{{{}}', true],
+    ['a {{ x }} b', true],
+    ['{{ x }', false],
+    ['{ {x}}', false],
+    ['}} {{', false],
+    ['{{\n}}', false],
+    ['{{\r}}', false],
+    ['{{\u2028}}', false],
+    ['{{\u2029}}', false],
+    ['{{\n{{x}}', true],
+    ['{{x\n}}{{y}}', true],
+    ['{{{', false],
+    ['', false],
+  ])('%p: %p, as the regex \\{\\{.*\\}\\} finds', (value, expected) => {
+    // GIVEN a string / WHEN asked / THEN the answer of Argo CD's regex
+    expect(/\{\{.*\}\}/.test(value)).toBe(expected);
+    expect(isTemplated(value)).toBe(expected);
+  });
+
+  test('a line of 100,000 "{{" and no "}}" is not templated; a "}}" on the next line does not close it', () => {
+    // GIVEN many opening braces, then a closing pair after a line break
+    const opens = '{{'.repeat(100_000);
+
+    // WHEN asked / THEN neither is templated, and one "}}" on the same line is
+    expect(isTemplated(opens)).toBe(false);
+    expect(isTemplated(`${opens}\n}}`)).toBe(false);
+    expect(isTemplated(`${opens}}}`)).toBe(true);
+  });
+});
+
+describe('trim markers remove spaces, tabs and line breaks only, as Go does', () => {
+  test('a left marker after 100,000 spaces and a letter keeps them all', () => {
+    // GIVEN a long run of spaces that does not end the text before the marker
+    const spaces = ' '.repeat(100_000);
+
+    // WHEN rendered both ways / THEN nothing is trimmed but what ends the text
+    expect(renderGoTemplate(`${spaces}x{{- .name }}`, { name: 'a' })).toEqual({ kind: 'text', text: `${spaces}xa` });
+    expect(renderSimple(`${spaces}x{{- .name }}`, { name: 'a' })).toBe(`${spaces}xa`);
+  });
+
+  test('a no-break space is not trimmed; space, tab, CR and LF are', () => {
+    // GIVEN whitespace of both kinds on both sides of the markers
+    const template = 'a\u00a0 \t\r\n{{- .name -}} \t\r\n\u00a0b';
+
+    // WHEN rendered both ways / THEN only the no-break spaces stay
+    expect(renderGoTemplate(template, { name: 'x' })).toEqual({ kind: 'text', text: 'a\u00a0x\u00a0b' });
+    expect(renderSimple(template, { name: 'x' })).toBe('a\u00a0x\u00a0b');
+  });
+});
+
+describe('replace with an empty string to replace, as Go\'s strings.Replace', () => {
+  test.each([
+    ['a', 'xax'],
+    ['', 'x'],
+    ['ab', 'xaxbx'],
+    ['é😀', 'xéx😀x'],
+  ])('replace "" "x" of %p is %p', (value, expected) => {
+    // GIVEN a value / WHEN replace is called with an empty old string / THEN x is put before each character and at the end
+    expect(renderGoTemplate('{{ replace "" "x" .v }}', { v: value })).toEqual({ kind: 'text', text: expected });
+  });
+});
+
+describe('and and or stop at the first argument that decides, as Go does since 1.18', () => {
+  const data = { name: 'a', list: [1] };
+
+  test.each([
+    ['{{ if and (eq .name "zzz") (index .list 5) }}y{{ else }}n{{ end }}', 'n'],
+    ['{{ if or (eq .name "a") (index .list 5) }}y{{ else }}n{{ end }}', 'y'],
+    ['{{ and 0 (index .list 5) }}', '0'],
+    ['{{ or "" "b" (index .list 5) }}', 'b'],
+    ['{{ and 1 "b" }}', 'b'],
+    ['{{ or 0 "" }}', ''],
+    ['{{ "b" | and 0 }}', '0'],
+    ['{{ "b" | or 0 }}', 'b'],
+  ])('%p renders as %p', (template, expected) => {
+    // GIVEN an argument that fails after the one that decides / WHEN rendered / THEN it is not evaluated
+    expect(renderGoTemplate(template, data)).toEqual({ kind: 'text', text: expected });
+  });
+
+  test('an argument that decides nothing lets the next fail, and no argument at all fails', () => {
+    // GIVEN a true first argument to and, and an and without arguments
+    // WHEN rendered / THEN both fail as in Go
+    expect(renderGoTemplate('{{ and (eq .name "a") (index .list 5) }}', data)).toEqual({ kind: 'error', reason: 'error calling index: index out of range: 5' });
+    expect(renderGoTemplate('{{ and }}', data)).toEqual({ kind: 'error', reason: 'wrong number of args for and: want at least 1 got 0' });
+  });
+
+  test('a value known only to Argo CD decides nothing: the result is unknown', () => {
+    // GIVEN a symbolic first argument / WHEN rendered / THEN unknown, not a guess
+    expect(renderGoTemplate('{{ and .cluster (index .list 5) }}', { cluster: new Symbolic('the cluster\'s name'), list: [] }).kind).toBe('unknown');
+  });
+});
+
+describe('parametersOf and fieldChainsOf skip string literals in one pass', () => {
+  /** What they read before: the literals emptied by regexes. */
+  const reference = (action: string) => {
+    const code = action.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/`[^`]*`/g, '""');
+    return parametersOf(code.replace(/"/g, ' ').replace(/`/g, ' '));
+  };
+
+  test('20,000 random actions of quotes, escapes, line breaks and fields read what the regexes read', () => {
+    // GIVEN actions made of random pieces (a fixed seed: the run is the same every time)
+    const pieces = ['"', '\\', '\n', '\u2028', '`', ' ', '.a', '$.b', '.c.d', '/*', '*/', 'x', '(', ')'];
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed;
+    };
+    for (let n = 0; n < 20_000; n++) {
+      const action = Array.from({ length: next() % 16 }, () => pieces[next() % pieces.length]).join('');
+      // WHEN its parameters are read / THEN they are those of the regexes
+      expect([action, parametersOf(action)]).toEqual([action, reference(action)]);
+    }
+  });
+
+  test('an unclosed string of 100,000 escaped quotes hides the field before none', () => {
+    // GIVEN a field, then a string never closed whose every character is an escaped quote, then a field
+    const action = `.a "${'\\"'.repeat(100_000)} .b`;
+
+    // WHEN read / THEN both fields count: an unclosed string is no string
+    expect(parametersOf(action)).toEqual(['a', 'b']);
+    expect(fieldChainsOf(action)).toEqual([['a'], ['b']]);
   });
 });

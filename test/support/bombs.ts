@@ -195,3 +195,104 @@ export function excludeBomb(patterns = 600, folders = 200): Record<string, strin
   }
   return tree;
 }
+
+/** An ApplicationSet of one list element, `spec` merged over a template every rule accepts, and the folder it deploys. */
+function applicationSet(spec: Record<string, unknown>, metadata: Record<string, unknown> = { name: '{{name}}' }): Record<string, string> {
+  return {
+    'applications/bombs/set.json': JSON.stringify({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'ApplicationSet',
+      metadata: { name: 'bombs', namespace: 'argocd' },
+      spec: {
+        generators: [{ list: { elements: [{ name: 'a' }] } }],
+        syncPolicy: { applicationsSync: 'create-update' },
+        template: {
+          metadata,
+          spec: {
+            project: 'bombs',
+            destination: { server: 'https://kubernetes.default.svc', namespace: 'a' },
+            source: { repoURL: 'https://git.acme.internal/platform/gitops.git', targetRevision: 'main', path: 'workloads/a' },
+            syncPolicy: { automated: { prune: true, selfHeal: true }, retry: { limit: 5, backoff: { duration: '5s', factor: 2, maxDuration: '3m' } } },
+          },
+        },
+        ...spec,
+      },
+    }, null, 1),
+    'workloads/a/cm.json': JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'a' } }),
+  };
+}
+
+/**
+ * An ApplicationSet without goTemplate whose template holds a string of `opens` `{{` and no `}}`: whether Argo CD
+ * renders it is asked with `/\{\{.*\}\}/`, quadratic in such a line.
+ */
+export function templatedBomb(opens = 80_000): Record<string, string> {
+  return applicationSet({}, { name: '{{name}}', annotations: { note: '{{'.repeat(opens) } });
+}
+
+/** A goTemplate ApplicationSet with `spaces` spaces, then `x{{- .name }}`: a trailing-space regex on that text is quadratic. */
+export function trimMarkerBomb(spaces = 100_000): Record<string, string> {
+  return applicationSet({ goTemplate: true }, { name: '{{ .name }}', annotations: { note: `${' '.repeat(spaces)}x{{- .name }}` } });
+}
+
+/**
+ * A goTemplate ApplicationSet whose annotation passes a 10-character parameter through `levels` replaces that
+ * each make it ten times longer, printing only the length: 10^10 characters at 9, which no engine holds.
+ */
+export function replaceBomb(levels = 9): Record<string, string> {
+  const bomb = applicationSet({ goTemplate: true }, { name: '{{ .name }}', annotations: { note: `{{ .s${' | replace "a" "aaaaaaaaaa"'.repeat(levels)} | len }}` } });
+  const set = JSON.parse(bomb['applications/bombs/set.json']);
+  set.spec.generators = [{ list: { elements: [{ name: 'a', s: 'a'.repeat(10) }] } }];
+  return { ...bomb, 'applications/bombs/set.json': JSON.stringify(set, null, 1) };
+}
+
+/**
+ * A goTemplate ApplicationSet of a matrix: a list of `elements` elements, then a git files generator over one JSON
+ * file of 3,000 keys (40 KB). A matrix runs its second generator once per element; reading the file each time is
+ * `elements` parses of it.
+ */
+export function matrixGitFilesBomb(elements = 200): Record<string, string> {
+  const bomb = applicationSet({ goTemplate: true }, { name: '{{ .name }}-{{ .e }}' });
+  const set = JSON.parse(bomb['applications/bombs/set.json']);
+  set.spec.generators = [{
+    matrix: {
+      generators: [
+        { list: { elements: Array.from({ length: elements }, (_, i) => ({ e: `e${i}` })) } },
+        { git: { repoURL: 'https://git.acme.internal/platform/gitops.git', revision: 'main', files: [{ path: 'config/*.json' }] } },
+      ],
+    },
+  }];
+  const data: Record<string, string> = {};
+  for (let i = 0; i < 3000; i++) {
+    data[`k${i}`] = 'v';
+  }
+  return { ...bomb, 'applications/bombs/set.json': JSON.stringify(set, null, 1), 'config/config.json': JSON.stringify({ name: 'a', data }) };
+}
+
+/**
+ * A goTemplate ApplicationSet whose merge generator has `children` children, YAML aliases of one list of 2,000
+ * elements: a 26 KB file at 700, each child within the Applications limit, 1.4 million parameter sets in all.
+ */
+export function mergeChildrenBomb(children = 700): Record<string, string> {
+  const elements = Array.from({ length: 2000 }, (_, i) => `{k: e${i}}`).join(', ');
+  const aliases = Array.from({ length: children }, () => '*g').join(', ');
+  const set = [
+    'apiVersion: argoproj.io/v1alpha1',
+    'kind: ApplicationSet',
+    'metadata: {name: bombs, namespace: argocd}',
+    'spec:',
+    '  goTemplate: true',
+    '  syncPolicy: {applicationsSync: create-update}',
+    '  generators:',
+    '    - merge:',
+    '        mergeKeys: [k]',
+    `        generators: [&g {list: {elements: [${elements}]}}, ${aliases}]`,
+    '  template:',
+    '    metadata: {name: \'{{ .k }}\'}',
+    '    spec:',
+    '      project: default',
+    '      destination: {server: \'https://kubernetes.default.svc\', namespace: \'{{ .k }}\'}',
+    '      source: {repoURL: \'https://git.acme.internal/platform/gitops.git\', targetRevision: main, path: \'workloads/{{ .k }}\'}',
+  ];
+  return { 'applications/bombs/set.yaml': `${set.join('\n')}\n` };
+}

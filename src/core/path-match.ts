@@ -1,0 +1,262 @@
+/**
+ * The two ways Argo CD's git generators match paths, each in time linear in the path for a given pattern (the
+ * pattern becomes a row of elements, and every position in it is tracked at once, so nothing backtracks):
+ *
+ * - the directories generator: Go's `path.Match` (applicationset/generators/git.go);
+ * - the files generator: a pathspec of `git ls-files -- <pattern>`, which the repo server runs.
+ *
+ * Neither knows `{a,b}` (it is literal text) or `**` (it is no more than `*`).
+ */
+
+/** One element of a pattern: a run of any characters (`*`), or one character of a set. */
+type Element =
+  | { readonly k: 'star'; readonly slash: boolean }
+  | { readonly k: 'one'; readonly test: (c: number) => boolean };
+
+const SLASH = 0x2f;
+
+/**
+ * Whether `name` matches `pattern` as Go's path.Match says: `*` any run of characters but `/`, `?` one character
+ * but `/`, `[abc]`, `[a-z]` one of a set (`[^...]` none of it; `!` is an ordinary character), `\x` the character x.
+ * A malformed pattern (an unclosed or empty `[`, a trailing `\`) matches nothing: Argo CD logs the error and
+ * skips the pattern.
+ */
+export function pathMatch(pattern: string, name: string): boolean {
+  const elements = compile(codePoints(pattern), GO);
+  return elements !== undefined && run(elements, codePoints(name));
+}
+
+/**
+ * Whether `file` (a path from the repository's root) is listed by `git ls-files -- <pattern>`: the pattern
+ * names the file or a folder above it, or it matches the whole path as a glob whose `*` and `?` also cross `/`,
+ * with `[...]` sets (`[!...]` or `[^...]` negated, `[:alpha:]` classes) and `\` escapes, byte by byte.
+ */
+export function pathspecMatches(pattern: string, file: string): boolean {
+  let spec = pattern;
+  while (spec.startsWith('./')) {
+    spec = spec.slice(2);
+  }
+  if (spec === '' || spec === '.') {
+    return true;
+  }
+  if (file === spec || (file.startsWith(spec) && (spec.endsWith('/') || file[spec.length] === '/'))) {
+    return true;
+  }
+  if (!/[*?[\\]/.test(spec)) {
+    return false;
+  }
+  const elements = compile(utf8(spec), WILDMATCH);
+  return elements !== undefined && run(elements, utf8(file));
+}
+
+function codePoints(s: string): number[] {
+  return Array.from(s, (c) => c.codePointAt(0)!);
+}
+
+function utf8(s: string): number[] {
+  return Array.from(Buffer.from(s, 'utf8'));
+}
+
+const one = (test: (c: number) => boolean): Element => ({ k: 'one', test });
+
+/** How a pattern reads: whether `*` and `?` cross `/`, and its `[...]` sets (read from just after the `[`). */
+interface Syntax {
+  readonly slash: boolean;
+  readonly set: (p: number[], from: number) => { readonly test: (c: number) => boolean; readonly end: number } | undefined;
+}
+
+/** The elements of a pattern; undefined when it is malformed (a set not closed, a trailing `\`). */
+function compile(p: number[], syntax: Syntax): Element[] | undefined {
+  const out: Element[] = [];
+  let i = 0;
+  while (i < p.length) {
+    const c = p[i];
+    if (c === 0x2a) {
+      // Stars in a row are one star.
+      while (p[i] === 0x2a) {
+        i++;
+      }
+      out.push({ k: 'star', slash: syntax.slash });
+    } else if (c === 0x3f) {
+      out.push(one((x) => syntax.slash || x !== SLASH));
+      i++;
+    } else if (c === 0x5c) {
+      if (i + 1 >= p.length) {
+        return undefined;
+      }
+      const literal = p[i + 1];
+      out.push(one((x) => x === literal));
+      i += 2;
+    } else if (c === 0x5b) {
+      const set = syntax.set(p, i + 1);
+      if (set === undefined) {
+        return undefined;
+      }
+      out.push(one(set.test));
+      i = set.end;
+    } else {
+      out.push(one((x) => x === c));
+      i++;
+    }
+  }
+  return out;
+}
+
+/** path.Match: `*` and `?` stop at `/`. */
+const GO: Syntax = { slash: false, set: goSet };
+
+/** git's wildmatch without WM_PATHNAME: `*` and `?` cross `/`. */
+const WILDMATCH: Syntax = { slash: true, set: wildClass };
+
+/**
+ * A `[...]` set of path.Match from just after its `[`: `^` negates, then one or more ranges or characters, each
+ * possibly escaped; an unescaped `-` or `]` where a character is due is malformed.
+ */
+function goSet(p: number[], from: number): { test: (c: number) => boolean; end: number } | undefined {
+  const escaped = (i: number): [number, number] | undefined => {
+    if (p[i] === 0x5c) {
+      return i + 1 < p.length ? [p[i + 1], i + 2] : undefined;
+    }
+    return i < p.length && p[i] !== 0x2d && p[i] !== 0x5d ? [p[i], i + 1] : undefined;
+  };
+  let i = from;
+  const negated = p[i] === 0x5e;
+  i += negated ? 1 : 0;
+  const ranges: [number, number][] = [];
+  while (!(p[i] === 0x5d && ranges.length > 0)) {
+    const lo = escaped(i);
+    if (lo === undefined) {
+      return undefined;
+    }
+    let hi = lo;
+    if (p[lo[1]] === 0x2d) {
+      const end = escaped(lo[1] + 1);
+      if (end === undefined) {
+        return undefined;
+      }
+      hi = end;
+    }
+    ranges.push([lo[0], hi[0]]);
+    i = hi[1];
+  }
+  return { test: (x) => ranges.some(([lo, hi]) => lo <= x && x <= hi) !== negated, end: i + 1 };
+}
+
+/** POSIX classes of git's wildmatch, on bytes. */
+const CLASSES: { readonly [name: string]: (c: number) => boolean } = {
+  alnum: (c) => /[A-Za-z0-9]/.test(String.fromCharCode(c)),
+  alpha: (c) => /[A-Za-z]/.test(String.fromCharCode(c)),
+  blank: (c) => c === 0x20 || c === 0x09,
+  cntrl: (c) => c < 0x20 || c === 0x7f,
+  digit: (c) => c >= 0x30 && c <= 0x39,
+  graph: (c) => c > 0x20 && c < 0x7f,
+  lower: (c) => c >= 0x61 && c <= 0x7a,
+  print: (c) => c >= 0x20 && c < 0x7f,
+  punct: (c) => c > 0x20 && c < 0x7f && !/[A-Za-z0-9]/.test(String.fromCharCode(c)),
+  space: (c) => c === 0x20 || (c >= 0x09 && c <= 0x0d),
+  upper: (c) => c >= 0x41 && c <= 0x5a,
+  xdigit: (c) => /[0-9A-Fa-f]/.test(String.fromCharCode(c)),
+};
+
+/** A `[...]` set of wildmatch from just after its `[`: its test and where it ends; undefined when it is never closed. */
+function wildClass(p: number[], from: number): { test: (c: number) => boolean; end: number } | undefined {
+  let i = from;
+  const negated = p[i] === 0x21 || p[i] === 0x5e;
+  i += negated ? 1 : 0;
+  const tests: ((c: number) => boolean)[] = [];
+  let previous = -1;
+  // The first character, even `]`, belongs to the set.
+  for (let first = true; first || p[i] !== 0x5d; first = false) {
+    if (i >= p.length) {
+      return undefined;
+    }
+    const c = p[i];
+    if (c === 0x5c) {
+      if (i + 1 >= p.length) {
+        return undefined;
+      }
+      const literal = p[i + 1];
+      tests.push((x) => x === literal);
+      previous = literal;
+      i += 2;
+    } else if (c === 0x2d && previous >= 0 && i + 1 < p.length && p[i + 1] !== 0x5d) {
+      let hi = p[i + 1];
+      i += 2;
+      if (hi === 0x5c) {
+        if (i >= p.length) {
+          return undefined;
+        }
+        hi = p[i++];
+      }
+      const lo = previous;
+      tests.push((x) => lo <= x && x <= hi);
+      previous = -1;
+    } else if (c === 0x5b && p[i + 1] === 0x3a) {
+      const close = p.indexOf(0x5d, i + 2);
+      if (close < 0) {
+        return undefined;
+      }
+      if (close - 1 < i + 2 || p[close - 1] !== 0x3a) {
+        // No `:]`: `[` is an ordinary member of the set, as wildmatch reads it.
+        tests.push((x) => x === 0x5b);
+        previous = 0x5b;
+        i++;
+      } else {
+        const test = CLASSES[Buffer.from(p.slice(i + 2, close - 1)).toString('latin1')];
+        if (test === undefined) {
+          return undefined;
+        }
+        tests.push(test);
+        previous = -1;
+        i = close + 1;
+      }
+    } else {
+      tests.push((x) => x === c);
+      previous = c;
+      i++;
+    }
+  }
+  return { test: (x) => tests.some((t) => t(x)) !== negated, end: i + 1 };
+}
+
+/** Every position in the pattern at once, one character at a time: O(pattern) a character. */
+function run(elements: readonly Element[], value: readonly number[]): boolean {
+  const m = elements.length;
+  const seen = new Int32Array(m + 1).fill(-1);
+  let current: number[] = [];
+  // A position, and those after the stars that follow it (which may match nothing).
+  const add = (into: number[], position: number, generation: number) => {
+    let at = position;
+    while (seen[at] !== generation) {
+      seen[at] = generation;
+      into.push(at);
+      if (at === m || elements[at].k !== 'star') {
+        return;
+      }
+      at++;
+    }
+  };
+  add(current, 0, 0);
+  for (let n = 0; n < value.length; n++) {
+    const c = value[n];
+    const next: number[] = [];
+    for (const at of current) {
+      if (at === m) {
+        continue;
+      }
+      const e = elements[at];
+      if (e.k === 'star') {
+        if (e.slash || c !== SLASH) {
+          add(next, at, n + 1);
+        }
+      } else if (e.test(c)) {
+        add(next, at + 1, n + 1);
+      }
+    }
+    if (next.length === 0) {
+      return false;
+    }
+    current = next;
+  }
+  return current.includes(m);
+}

@@ -1,0 +1,79 @@
+import { pathMatch, pathspecMatches } from '../../src/core/path-match';
+
+describe('pathMatch: Go\'s path.Match, as the git directories generator uses it', () => {
+  test.each([
+    ['apps/*', 'apps/a', true],
+    ['apps/*', 'apps/a/b', false],
+    ['apps/**', 'apps/a/b', false],
+    ['apps/*/*', 'apps/a/b', true],
+    ['apps/?', 'apps/a', true],
+    ['apps?a', 'apps/a', false],
+    ['apps/[^a]*', 'apps/a', false],
+    ['apps/[^a]*', 'apps/b', true],
+    ['apps/[!a]*', 'apps/a', true],
+    ['apps/[!a]*', 'apps/!x', true],
+    ['apps/[!a]*', 'apps/b', false],
+    ['apps/{a,b}', 'apps/a', false],
+    ['apps/{a,b}', 'apps/{a,b}', true],
+    ['apps/[a-c]', 'apps/b', true],
+    ['apps/[a-cx-z]', 'apps/y', true],
+    ['apps/[a-c]', 'apps/d', false],
+    ['apps/[\\]]', 'apps/]', true],
+    ['apps/\\*', 'apps/*', true],
+    ['apps/\\*', 'apps/a', false],
+    ['a[/]b', 'a/b', true],
+    ['a[^x]b', 'a/b', true],
+    ['*', '', true],
+    ['', '', true],
+    ['é?', 'éü', true],
+    ['*c', 'abc', true],
+    ['a*b*c', 'abxbc', true],
+    ['a*b*c', 'abxb', false],
+  ])('%p matches %p: %p', (pattern, name, expected) => {
+    expect(pathMatch(pattern, name)).toBe(expected);
+  });
+
+  test.each(['apps/[', 'apps/[]', 'apps/[^]', 'apps/[a-]', 'apps/[-a]', 'apps/\\', 'apps/[a'])('the malformed pattern %p matches nothing', (pattern) => {
+    // GIVEN a pattern path.Match refuses / WHEN matched against names it would otherwise fit / THEN no match
+    expect([pathMatch(pattern, 'apps/['), pathMatch(pattern, 'apps/a'), pathMatch(pattern, 'apps/\\')]).toEqual([false, false, false]);
+  });
+
+  test('a pattern that backtracks in a regex engine answers on a long name', () => {
+    // GIVEN many stars and a name of 10,000 a's that does not end in b / WHEN matched / THEN no match
+    expect(pathMatch(`${'*a'.repeat(30)}b`, 'a'.repeat(10_000))).toBe(false);
+    expect(pathMatch(`${'*a'.repeat(30)}`, 'a'.repeat(10_000))).toBe(true);
+  });
+});
+
+describe('pathspecMatches: what `git ls-files -- <pattern>` lists, as the git files generator reads', () => {
+  test.each([
+    ['cfg/*.json', 'cfg/a.json', true],
+    ['cfg/*.json', 'cfg/sub/a.json', true],
+    ['cfg/**/*.json', 'cfg/sub/a.json', true],
+    ['cfg/?/a.json', 'cfg/x/a.json', true],
+    ['cfg?a.json', 'cfg/a.json', true],
+    ['cfg', 'cfg/a.json', true],
+    ['cfg/', 'cfg/sub/a.json', true],
+    ['cf', 'cfg/a.json', false],
+    ['cfg/a.json', 'cfg/a.json', true],
+    ['cfg/[^a].json', 'cfg/b.json', true],
+    ['cfg/[!a].json', 'cfg/a.json', false],
+    ['cfg/[!a].json', 'cfg/b.json', true],
+    ['cfg/[]a].json', 'cfg/].json', true],
+    ['cfg/[[:digit:]].json', 'cfg/7.json', true],
+    ['cfg/[[:digit:]].json', 'cfg/x.json', false],
+    ['cfg/{a,b}.json', 'cfg/a.json', false],
+    ['cfg/{a,b}.json', 'cfg/{a,b}.json', true],
+    ['cfg/\\*.json', 'cfg/*.json', true],
+    ['cfg/\\*.json', 'cfg/a.json', false],
+    ['cfg/?.json', 'cfg/é.json', false],
+    ['cfg/??.json', 'cfg/é.json', true],
+    ['.', 'cfg/a.json', true],
+    ['./cfg/*.json', 'cfg/a.json', true],
+    ['cfg/[a', 'cfg/[a', true],
+    ['cfg/[a*', 'cfg/a', false],
+    ['cfg/[[:nope:]]', 'cfg/n', false],
+  ])('%p lists %p: %p', (pattern, file, expected) => {
+    expect(pathspecMatches(pattern, file)).toBe(expected);
+  });
+});
