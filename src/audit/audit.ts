@@ -166,7 +166,8 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     notes.push(`${unbuilt.size} file(s) in Kustomize folders that no kustomization lists as a resource are not built by Kustomize, `
       + `so not audited as objects: ${namesOf([...unbuilt])}`);
   }
-  const facts = repositoryFacts([...allPaths, ...options.repository?.otherFiles ?? []], objects, options.repository?.urls ?? []);
+  const facts = repositoryFacts([...allPaths, ...options.repository?.otherFiles ?? []], objects, options.repository?.urls ?? [],
+    options.repository?.auditedPaths);
   const repository = () => repositoryView(all, facts);
   const rendered = renderedByApplication(options.rendered ?? [], budget, problems);
   const sets = { expanded: 0, literal: 0, generated: 0 };
@@ -467,7 +468,9 @@ interface AuditFacts extends RepositoryFacts {
  * it: the given URLs or, when none is given, each repoURL of an Application (or a literal ApplicationSet template)
  * one of whose source paths is a folder here.
  */
-function repositoryFacts(paths: readonly string[], objects: readonly LocatedManifest[], urls: readonly string[]): AuditFacts {
+function repositoryFacts(
+  paths: readonly string[], objects: readonly LocatedManifest[], urls: readonly string[], audited?: readonly string[],
+): AuditFacts {
   const files = new Set(paths);
   const directories = new Set<string>(['.']);
   for (const f of files) {
@@ -493,8 +496,18 @@ function repositoryFacts(paths: readonly string[], objects: readonly LocatedMani
       }
     }
   }
+  // A folder is covered when it is an audited folder or lies below one; an audited file covers no folder.
+  const covered = audited?.map((p) => p.replace(/\/+$/, ''));
+  const knowsDirectory = covered === undefined || covered.includes('.') || covered.includes('')
+    ? undefined
+    : (dir: string) => covered.some((p) => dir === p || dir.startsWith(`${p}/`));
   return {
-    files, directories, hasDirectory: (dir) => directories.has(dir), isAudited: (url) => keys.has(repositoryKey(url)), identified: urls.length > 0,
+    files,
+    directories,
+    hasDirectory: (dir) => directories.has(dir),
+    isAudited: (url) => keys.has(repositoryKey(url)),
+    identified: urls.length > 0,
+    ...(knowsDirectory ? { knowsDirectory } : {}),
   };
 }
 

@@ -27,6 +27,11 @@ export interface AuditedRepository {
   readonly urls?: readonly string[];
   /** Paths of its other files (neither YAML nor JSON), relative to its root: folders and source types they make. */
   readonly otherFiles?: readonly string[];
+  /**
+   * The paths audited, relative to its root (`.` for all of it): of a folder outside them, the audit knows nothing, and
+   * does not call it missing. None: the files are all of the repository.
+   */
+  readonly auditedPaths?: readonly string[];
 }
 
 /** What Argo CD renders for one Application (`kustomize build`, `helm template`, `argocd app manifests`). */

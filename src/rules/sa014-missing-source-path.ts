@@ -17,7 +17,8 @@ export const missingSourcePath: Rule = {
     + 'syncs nothing: not the fix of 2 a.m., not the next release. It happens when a folder is renamed or moved and the '
     + 'Application is not, or when a path is typed by hand. A synth does not run this rule: the folder it names is the '
     + 'one it writes. The audit judges only sources whose repoURL is the audited repository (--repo-url, else the Git '
-    + 'remote, else the repository URLs whose source paths the audited files hold).',
+    + 'remote, else the repository URLs whose source paths the audited files hold), and only folders within the audited '
+    + 'paths: an audit of apps/ alone says nothing of a workloads/ folder it did not read.',
   fix: 'Point source.path at the folder as it is in the repository, relative to its root (e.g. apps/payments), or move '
     + 'the manifests back to where the Application reads them.',
   check({ application, repository }) {
@@ -32,7 +33,8 @@ export const missingSourcePath: Rule = {
       }
       const refusal = sourcePathRefusal(source.path);
       const dir = repositoryDir(source.path);
-      if (refusal === undefined && repository.hasDirectory(dir)) {
+      // A folder outside the audited paths (an audit of apps/ alone) may well be there: nothing is said of it.
+      if (refusal === undefined && (repository.hasDirectory(dir) || (repository.knowsDirectory && !repository.knowsDirectory(dir)))) {
         continue;
       }
       found.push({

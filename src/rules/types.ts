@@ -28,6 +28,11 @@ export interface RepositoryFacts {
   isAudited(repoURL: string): boolean;
   /** Whether the repository holds the folder, spelled as `repositoryDir` of core/source-paths.ts spells it. */
   hasDirectory(dir: string): boolean;
+  /**
+   * Whether the audited files cover the folder, so that {@link hasDirectory}'s no means it is not there: an audit of
+   * `apps/` knows nothing of `workloads/`. Absent: every folder is covered.
+   */
+  knowsDirectory?(dir: string): boolean;
 }
 
 /** One Application among all those of an audit, with the file it is written in (relative to the repository root). */

@@ -240,6 +240,19 @@ describe('auditFiles: SA014, a source path Argo CD cannot read', () => {
     expect(result.findings[0].message).toContain(words);
   });
 
+  test('an audit of apps/ alone says nothing of folders outside it (no SA014), and still of missing ones inside it', () => {
+    // GIVEN only apps/ audited: one Application reads workloads/web (not audited, may be there), one apps/gone
+    const tree = { 'apps/web.yaml': applicationYaml('web'), 'apps/gone.yaml': applicationYaml('gone', { path: 'apps/gone' }) };
+
+    // WHEN audited as the command line does for `audit apps`
+    const result = audit(tree, { repository: { urls: [REPO], auditedPaths: ['apps'] } });
+
+    // THEN only the folder inside the audited path is missing
+    expect(result.findings.filter((f) => f.ruleId === 'SA014').map((f) => `${f.location.file} ${f.pointer}`)).toEqual(['apps/gone.yaml /spec/source/path']);
+    // and with the whole repository audited, workloads/web is missing too
+    expect(audit(tree, { repository: { urls: [REPO], auditedPaths: ['.'] } }).findings.filter((f) => f.ruleId === 'SA014')).toHaveLength(2);
+  });
+
   test('a folder that holds only files of other types exists: no SA014', () => {
     const result = audit({ 'apps/web.yaml': applicationYaml('web') }, { repository: { urls: [REPO], otherFiles: ['workloads/web/main.jsonnet'] } });
     expect(result.findings).toEqual([]);

@@ -28,6 +28,16 @@ describe('SA014 missing-source-path', () => {
     expect(findings(reading({ repoURL: REPO, path: '.' }), repository('.'))).toEqual([]);
   });
 
+  test('passes on a folder outside the audited paths, which the audit knows nothing of; fails on one inside them', () => {
+    // GIVEN an audit of apps/ alone: workloads/ may be there, apps/wbe is not
+    const onlyApps: RepositoryFacts = { ...repository('apps', 'apps/web'), knowsDirectory: (dir) => dir === 'apps' || dir.startsWith('apps/') };
+
+    // WHEN / THEN nothing is said of workloads/web, and apps/wbe is missing
+    expect(findings(reading({ repoURL: REPO, path: 'workloads/web' }), onlyApps)).toEqual([]);
+    const app = reading({ repoURL: REPO, path: 'apps/wbe' });
+    expectFindings(findings(app, onlyApps), app, ['SA014 /spec/source/path']);
+  });
+
   test('fails on a folder the repository does not hold', () => {
     // GIVEN
     const app = reading({ repoURL: REPO, targetRevision: 'main', path: 'apps/wbe' });
