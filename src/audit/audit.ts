@@ -168,6 +168,14 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   }
   const facts = repositoryFacts([...allPaths, ...options.repository?.otherFiles ?? []], objects, options.repository?.urls ?? [],
     options.repository?.auditedPaths);
+  // Where each kustomization was read from: SA018 resolves the paths it lists against its folder.
+  const kustomizationFolders = new Map<Manifest, string>();
+  for (const o of objects) {
+    if (KUSTOMIZATION_FILES.includes(path.posix.basename(o.location.file))) {
+      kustomizationFolders.set(o.manifest, path.posix.dirname(o.location.file));
+    }
+  }
+  const ruleFacts: RepositoryFacts = { ...facts, hasFile: (file) => facts.files.has(file), folderOf: (object) => kustomizationFolders.get(object) };
   const repository = () => repositoryView(all, facts);
   const rendered = renderedByApplication(options.rendered ?? [], budget, problems);
   const sets = { expanded: 0, literal: 0, generated: 0 };
@@ -191,7 +199,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
         resources: manifests,
         argoCdVersion: options.argoCdVersion,
         today: options.today,
-        repository: facts,
+        repository: ruleFacts,
       }, rules);
     } catch (e) {
       // A defect the input provoked: report it on the unit's files and audit the rest.

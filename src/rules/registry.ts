@@ -15,6 +15,7 @@ import { missingSourcePath } from './sa014-missing-source-path';
 import { unresolvedValueFileRef } from './sa015-unresolved-value-file-ref';
 import { applicationSetDeletesApplications } from './sa016-application-set-deletes-applications';
 import { ignoreMissingValueFiles } from './sa017-ignore-missing-value-files';
+import { missingKustomizeResource } from './sa018-missing-kustomize-resource';
 import { replicasOnAutoscaledWorkload } from './sa101-replicas-on-autoscaled-workload';
 import { autoscaledWithoutIgnore } from './sa102-autoscaled-without-ignore';
 import { jobInSyncWave } from './sa103-job-in-sync-wave';
@@ -50,6 +51,7 @@ export const ALL_RULES: readonly Rule[] = [
   unresolvedValueFileRef,
   applicationSetDeletesApplications,
   ignoreMissingValueFiles,
+  missingKustomizeResource,
   replicasOnAutoscaledWorkload,
   autoscaledWithoutIgnore,
   jobInSyncWave,

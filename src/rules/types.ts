@@ -33,6 +33,10 @@ export interface RepositoryFacts {
    * `apps/` knows nothing of `workloads/`. Absent: every folder is covered.
    */
   knowsDirectory?(dir: string): boolean;
+  /** Whether the repository holds the file (relative to its root, `/`-separated). Absent: not known. */
+  hasFile?(file: string): boolean;
+  /** The folder (relative to the root, `.` for it) of the kustomization file an object was read from; undefined otherwise. */
+  folderOf?(object: Manifest): string | undefined;
 }
 
 /** One Application among all those of an audit, with the file it is written in (relative to the repository root). */

@@ -159,6 +159,21 @@ describe('auditFiles: what Kustomize builds', () => {
       + 'as objects: argocd/leftover-secret.yaml');
   });
 
+  test('a kustomization listing a file that is not there is an error at the entry (SA018)', () => {
+    // GIVEN the overlay's kustomization listing a patch file that was deleted
+    const tree = {
+      ...OVERLAY,
+      'workloads/web/overlays/prod/kustomization.yaml': 'resources:\n  - ../../base\npatches:\n  - path: replicas.yaml\n  - path: gone.yaml\n',
+    };
+
+    // WHEN audited
+    const result = audit(tree);
+
+    // THEN one SA018 finding, on the line of the missing entry
+    expect(result.findings.filter((f) => f.ruleId === 'SA018').map((f) => `${f.location.file}:${f.location.line} ${f.pointer}`))
+      .toEqual(['workloads/web/overlays/prod/kustomization.yaml:5 /patches/1/path']);
+  });
+
   test('a patch listed inline in patchesStrategicMerge, and a remote base, do not confuse the listing', () => {
     const tree = {
       ...OVERLAY,

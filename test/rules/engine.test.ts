@@ -186,7 +186,7 @@ describe('purity and robustness', () => {
       // An audit of a repository that holds none of the app's folders (SA014)
       repository: { isAudited: () => true, hasDirectory: () => false },
     });
-    // and an ApplicationSet whose controller deletes the Applications of folders that go (SA016)
+    // and an ApplicationSet whose controller deletes the Applications of folders that go (SA016), in an audit
     const manual: RuleInput = deepFreeze({
       application: safeApplication({ spec: { syncPolicy: { automated: undefined } } }),
       resources: [{
@@ -194,8 +194,11 @@ describe('purity and robustness', () => {
         kind: 'ApplicationSet',
         metadata: { name: 'apps', namespace: 'argocd' },
         spec: { generators: [{ git: { repoURL: 'https://git.acme.internal/platform/gitops.git', revision: 'main', directories: [{ path: 'apps/*' }] } }] },
-      }],
+      },
+      // and a kustomization listing a file its folder does not hold (SA018)
+      { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: ['gone.yaml'] }],
       argoCdVersion: ArgoCdVersion.LATEST,
+      repository: { isAudited: () => true, hasDirectory: (dir) => !dir.endsWith('.yaml'), hasFile: () => false, folderOf: (o) => (o.kind === 'Kustomization' ? 'apps/web' : undefined) },
     });
     const before = JSON.stringify([input, manual]);
     // WHEN
