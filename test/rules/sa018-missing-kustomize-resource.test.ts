@@ -63,8 +63,8 @@ describe('SA018 missing-kustomize-resource', () => {
     // above the repository's root, or absolute
     const out = kustomization({ resources: ['../../../../../outside', '/abs/path'] });
     expect(findings(out, repository(FILES, new Map([[out, 'apps/web/overlays/prod']])))).toEqual([]);
-    // an audit of apps/web alone knows nothing of apps/shared
-    const k = kustomization({ resources: ['../../../shared/base'] });
+    // an audit of apps/web alone knows nothing of apps/common
+    const k = kustomization({ resources: ['../../../common/base'] });
     const folders = new Map([[k, 'apps/web/overlays/prod']]);
     expect(findings(k, repository(FILES, folders, (dir) => dir === 'apps/web' || dir.startsWith('apps/web/')))).toEqual([]);
     expect(findings(k, repository(FILES, folders)).map((f) => f.path)).toEqual(['/resources/0']);
