@@ -1,5 +1,6 @@
 import * as path from 'path';
-import { isObject, LocatedManifest } from '../core/manifest';
+import { kustomizationPaths } from '../core/kustomization';
+import { LocatedManifest } from '../core/manifest';
 import { KUSTOMIZATION_FILES } from '../core/source-paths';
 
 /**
@@ -16,9 +17,6 @@ export interface KustomizeLayout {
   /** Whether a kustomization merges the file into other objects as a patch. */
   readonly isPatch: (file: string) => boolean;
 }
-
-/** Kustomize fields whose entries are files or folders of objects built as written. */
-const RESOURCE_FIELDS = ['resources', 'bases', 'components', 'crds'];
 
 /**
  * The layout the kustomization files make: `paths` are every file of the repository (the folders a kustomization file
@@ -39,24 +37,8 @@ export function kustomizeLayout(paths: readonly string[], objects: readonly Loca
       continue;
     }
     const dir = path.posix.dirname(location.file);
-    for (const field of RESOURCE_FIELDS) {
-      const entries = kustomization[field];
-      for (const entry of Array.isArray(entries) ? entries : []) {
-        // A remote base (a URL, or host/org/repo?ref=) is not in the audited files.
-        if (typeof entry === 'string' && !/:\/\/|\?ref=|^github\.com\//.test(entry)) {
-          listed.add(path.posix.normalize(path.posix.join(dir, entry)));
-        }
-      }
-    }
-    for (const field of ['patches', 'patchesStrategicMerge', 'patchesJson6902']) {
-      const entries = kustomization[field];
-      for (const entry of Array.isArray(entries) ? entries : []) {
-        // A patch is a file (`- path: x.yaml`, or a bare name in patchesStrategicMerge) or written inline.
-        const patch = typeof entry === 'string' ? entry : isObject(entry) ? entry.path : undefined;
-        if (typeof patch === 'string' && !patch.includes('\n')) {
-          patches.add(path.posix.normalize(path.posix.join(dir, patch)));
-        }
-      }
+    for (const { entry, patch } of kustomizationPaths(kustomization)) {
+      (patch ? patches : listed).add(path.posix.normalize(path.posix.join(dir, entry)));
     }
   }
   return {

@@ -1,14 +1,7 @@
 import * as path from 'path';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { isObject, listAt, Manifest } from '../core/manifest';
-
-/** Kustomize fields whose entries are files or folders Kustomize reads as written. */
-const PATH_FIELDS = ['resources', 'bases', 'components', 'crds'];
-/** Kustomize fields whose entries name patch files (a bare name, or `path:` of an entry). */
-const PATCH_FIELDS = ['patches', 'patchesStrategicMerge', 'patchesJson6902'];
-/** A remote base or resource (a URL, or host/org/repo?ref=), which is not in the repository. */
-const REMOTE = /:\/\/|\?ref=|^github\.com\//;
+import { kustomizationPaths } from '../core/kustomization';
 
 /** A kustomization in the audited repository lists a file or folder that is not there. */
 export const missingKustomizeResource: Rule = {
@@ -35,10 +28,10 @@ export const missingKustomizeResource: Rule = {
       if (dir === undefined) {
         continue;
       }
-      for (const { entry, pointer } of listedPaths(kustomization)) {
+      for (const { entry, pointer } of kustomizationPaths(kustomization)) {
         const target = path.posix.normalize(path.posix.join(dir, entry)).replace(/\/+$/, '') || '.';
         // Outside the repository, or outside the audited paths: not known to be missing.
-        if (REMOTE.test(entry) || path.posix.isAbsolute(entry) || target === '..' || target.startsWith('../')
+        if (path.posix.isAbsolute(entry) || target === '..' || target.startsWith('../')
           || (repository.knowsDirectory && !repository.knowsDirectory(path.posix.dirname(target)))) {
           continue;
         }
@@ -57,26 +50,3 @@ export const missingKustomizeResource: Rule = {
     return found;
   },
 };
-
-/** The paths a kustomization names, with the pointer of each. */
-function listedPaths(kustomization: Manifest): { entry: string; pointer: string }[] {
-  const listed: { entry: string; pointer: string }[] = [];
-  for (const field of PATH_FIELDS) {
-    listAt(kustomization, field).forEach((entry, i) => {
-      if (typeof entry === 'string' && entry.trim() !== '') {
-        listed.push({ entry, pointer: `/${field}/${i}` });
-      }
-    });
-  }
-  for (const field of PATCH_FIELDS) {
-    listAt(kustomization, field).forEach((entry, i) => {
-      // A patch written inline (several lines, or `key: value`) is no file.
-      if (typeof entry === 'string' && !entry.includes('\n') && !entry.includes(': ') && entry.trim() !== '') {
-        listed.push({ entry, pointer: `/${field}/${i}` });
-      } else if (isObject(entry) && typeof entry.path === 'string' && entry.path.trim() !== '') {
-        listed.push({ entry: entry.path, pointer: `/${field}/${i}/path` });
-      }
-    });
-  }
-  return listed;
-}
