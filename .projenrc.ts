@@ -29,6 +29,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     'fast-check@^4',
     'kubernetes-models@4.5.1',
     'cdk8s-cli@2.207.60',
+    'esbuild@~0.28.2',
     '@types/js-yaml@^4.0.9',
     '@stryker-mutator/core@~9.6.0',
     '@stryker-mutator/jest-runner@~9.6.0',

@@ -212,6 +212,47 @@ describe('a cdk8s app with the tarball installed', () => {
     expect(r.stdout).not.toContain('not audited');
   }, MINUTES);
 
+  test('the bin is one file: it loads none of the package\'s other modules', () => {
+    // Start-up reads one file instead of one per module; only jq-wasm is looked up outside it.
+    const text = readFileSync(join(consumer, 'node_modules', PKG.name, 'lib', 'cli', 'bin.js'), 'utf8');
+    expect(text.match(/require\(["'][^"']+["']\)/g)?.filter((r) => /["']\.{1,2}\//.test(r)) ?? []).toEqual([]);
+    expect(text).toContain('require.resolve("jq-wasm")');
+  });
+
+  test('safe-argocd simulate runs a jqPathExpression with the installed jq', () => {
+    // GIVEN an Application whose ignore rule is a jq expression, and a live Deployment scaled by an autoscaler
+    const dir = join(consumer, 'simulate');
+    mkdirSync(dir, { recursive: true });
+    const deployment = (replicas: number) => JSON.stringify({
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'payments' }, spec: { replicas, paused: false },
+    });
+    writeFileSync(join(dir, 'app.json'), JSON.stringify({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: { name: 'checkout', namespace: 'argocd' },
+      spec: {
+        project: 'payments',
+        destination: { server: 'https://kubernetes.default.svc', namespace: 'payments' },
+        source: { repoURL: 'https://git.acme.internal/platform/gitops.git', targetRevision: 'main', path: 'dist/workloads/checkout' },
+        ignoreDifferences: [{ group: 'apps', kind: 'Deployment', jqPathExpressions: ['.spec.replicas'] }],
+        syncPolicy: { automated: { prune: true, selfHeal: true }, syncOptions: ['RespectIgnoreDifferences=true'] },
+      },
+    }));
+    writeFileSync(join(dir, 'desired.json'), deployment(2));
+    writeFileSync(join(dir, 'live.json'), deployment(5));
+
+    // WHEN the installed bin simulates it
+    const r = run('npx', ['--no', '--', 'safe-argocd', 'simulate', '--app', 'simulate/app.json', '--desired', 'simulate/desired.json',
+      '--live', 'simulate/live.json', '--format', 'json'], consumer, consumerEnv());
+
+    // THEN jq ran: the replicas the autoscaler set are not drift
+    expect(r.stderr).toBe('');
+    const report = JSON.parse(r.stdout);
+    expect(report.warnings).toEqual([]);
+    expect(report.differences).toEqual([]);
+    expect(report.keptIgnored).toEqual(['/spec/replicas']);
+  }, MINUTES);
+
   // Last: `cdk8s synth --stdout` removes dist/, the folder cdk8s.yaml names, before it runs the app.
   test('cdk8s synth -o <absolute folder> names source paths from the Git root', () => {
     const r = run('npx', ['--no', '--', 'cdk8s', 'synth', '--no-check-upgrade', '-o', join(consumer, 'deploy', 'rendered')], consumer, consumerEnv());
