@@ -25,10 +25,16 @@ interface State {
   out: number[];
 }
 
-/** A compiled pattern: its states and the start state. */
+/**
+ * A compiled pattern: its states and the start state; and what most patterns are, answered without running it: the
+ * literal characters it starts with (every value it matches starts with them), and whether it is only those (`team-a`)
+ * or those and one `*` or `**` at the end (`*`, `https://git.example.com/org/*`).
+ */
 interface Automaton {
   readonly states: State[];
   readonly start: number;
+  readonly prefix: string;
+  readonly shape: 'literal' | 'prefix-star' | 'prefix-all' | 'other';
 }
 
 const CACHE_LIMIT = 1000;
@@ -48,7 +54,30 @@ export function globMatches(pattern: string, value: string, separators: string =
     }
     cache.set(key, automaton);
   }
-  return automaton !== null && run(automaton, value, separators);
+  return automaton !== null && matches(automaton, value, separators);
+}
+
+/** Whether the compiled pattern matches all of `value`. */
+function matches(automaton: Automaton, value: string, separators: string): boolean {
+  const { prefix, shape } = automaton;
+  if (shape === 'literal') {
+    return value === prefix;
+  }
+  if (!value.startsWith(prefix)) {
+    return false;
+  }
+  if (shape === 'prefix-all') {
+    return true;
+  }
+  if (shape === 'prefix-star') {
+    for (let i = prefix.length; i < value.length; i++) {
+      if (separators.includes(value[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+  return run(automaton, value, separators);
 }
 
 /**
@@ -61,11 +90,7 @@ export function compileGlob(pattern: string, separators: string = ''): (value: s
   if (automaton === null) {
     return () => false;
   }
-  // The literal characters the pattern starts with rule out most values without running the automaton.
-  const elements = parse(pattern)!;
-  const literal = elements.findIndex((e) => e.type !== 'char');
-  const prefix = elements.slice(0, literal === -1 ? elements.length : literal).map((e) => (e as { char: string }).char).join('');
-  return (value) => value.startsWith(prefix) && run(automaton, value, separators);
+  return (value) => matches(automaton, value, separators);
 }
 
 /** Whether a glob compiles at all: Argo CD matches nothing with one that does not. */
@@ -172,6 +197,11 @@ function compile(pattern: string, _separators: string): Automaton | null {
   if (!elements) {
     return null;
   }
+  const firstOther = elements.findIndex((e) => e.type !== 'char');
+  const prefix = elements.slice(0, firstOther === -1 ? elements.length : firstOther).map((e) => (e as { char: string }).char).join('');
+  const last = elements[elements.length - 1];
+  const shape = firstOther === -1 ? 'literal'
+    : firstOther === elements.length - 1 && last.type === 'any' ? (last.all ? 'prefix-all' : 'prefix-star') : 'other';
   const states: State[] = [{ kind: 'accept', out: [] }];
   const add = (s: State): number => states.push(s) - 1;
   // Each job: lay out `sequence` into the epsilon state `entry`, continuing at `exit`.
@@ -207,7 +237,7 @@ function compile(pattern: string, _separators: string): Automaton | null {
     }
     states[entry].out.push(next);
   }
-  return { states, start };
+  return { states, start, prefix, shape };
 }
 
 /** Runs the automaton over `value`, all live states at once: O(states) per character. */

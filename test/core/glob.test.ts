@@ -1,3 +1,4 @@
+import * as fc from 'fast-check';
 import { compileGlob, globMatches, isValidGlob } from '../../src/core/glob';
 
 describe('globMatches: the syntax Argo CD reads', () => {
@@ -71,5 +72,18 @@ describe('globMatches: the syntax Argo CD reads', () => {
       expect(globMatches(pattern, `${value}b`, '/')).toBe(true);
     }
     expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  test('literal patterns and patterns that end in one * or ** (answered without the automaton) match what a reference reading does', () => {
+    // GIVEN a reference: `**` any run of characters, `*` any run without the separator, everything else itself
+    const reference = (pattern: string, separators: string) => new RegExp(`^${pattern.replace(/\*\*|\*|[^*]/g, (t) => (t === '**'
+      ? '[\\s\\S]*' : t === '*' ? (separators === '' ? '[\\s\\S]*' : '[^/]*') : t.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')))}$`);
+    const text = (max: number) => fc.array(fc.constantFrom('a', 'b', '/', '*'), { maxLength: max }).map((cs) => cs.join(''));
+    fc.assert(fc.property(text(6), text(8).map((v) => v.replace(/\*/g, 'a')), fc.constantFrom('', '/'), (pattern, value, separators) => {
+      // WHEN matched, at once and compiled / THEN as the reference says
+      const expected = reference(pattern, separators).test(value);
+      expect(globMatches(pattern, value, separators)).toBe(expected);
+      expect(compileGlob(pattern, separators)(value)).toBe(expected);
+    }), { numRuns: 3000 });
   });
 });
