@@ -34,6 +34,26 @@ describe('audit reports', () => {
     expect(coloured.replace(/\u001b\[\d+m/g, '')).toBe(plain);
   });
 
+  test('text prints a rule\'s fix under its first finding in each file, not under every one', () => {
+    // GIVEN two Applications in one file and one in another, each without selfHeal (SA001 on all three)
+    const halfEnforced = (name: string) => applicationYaml(name, { syncPolicy: { automated: { prune: true, selfHeal: false } } });
+    const files = { 'apps/two.yaml': `${halfEnforced('a')}---\n${halfEnforced('b')}`, 'apps/one.yaml': halfEnforced('c') };
+    const audit = auditFiles(Object.entries(files).map(([path, text]) => ({ path, content: Buffer.from(text) })),
+      { argoCdVersion: ArgoCdVersion.LATEST });
+    const sa001 = ALL_RULES.find((r) => r.id === 'SA001')!;
+    expect(audit.findings.filter((f) => f.ruleId === 'SA001').map((f) => f.location.file)).toEqual(['apps/one.yaml', 'apps/two.yaml', 'apps/two.yaml']);
+
+    // WHEN it is formatted as text
+    const text = formatText(audit, false);
+
+    // THEN SA001's fix is printed once per file, right under that file's first SA001 finding
+    const groups = text.split('\n\n').filter((g) => g.startsWith('apps/'));
+    expect(groups.map((g) => g.split(`    fix: ${sa001.fix}`).length - 1)).toEqual([1, 1]);
+    const two = groups[1].split('\n');
+    const firstSa001 = two.findIndex((l) => l.includes('SA001'));
+    expect(two[firstSa001 + 2]).toBe(`    fix: ${sa001.fix}`);
+  });
+
   test('Markdown escapes pipes so that a reason cannot break the table', () => {
     // GIVEN a suppression reason with a pipe and a newline
     const audit = result('retries | are done\nby the pipeline');

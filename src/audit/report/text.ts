@@ -14,7 +14,7 @@ export interface TextOptions {
 }
 
 /**
- * Findings grouped by file, for a human; quiet about the rest: what could not be audited and what a baseline
+ * Findings grouped by file, for a human, each rule's fix under its first finding in the file; quiet about the rest: what could not be audited and what a baseline
  * holds are one line each, with a count, unless `verbose`. Colour only when asked.
  */
 export function formatText(result: AuditResult, options: TextOptions | boolean): string {
@@ -22,14 +22,20 @@ export function formatText(result: AuditResult, options: TextOptions | boolean):
   const paint = (severity: Severity, text: string) => (color ? `${COLORS[severity]}${text}${RESET}` : text);
   const lines: string[] = [];
   let file = '';
+  // A rule's fix is the same for each of its findings: it is printed under the first of them in each file.
+  const fixShown = new Set<string>();
   for (const f of result.findings) {
     if (f.location.file !== file) {
       file = f.location.file;
+      fixShown.clear();
       lines.push(lines.length > 0 ? '' : '', e(file));
     }
     lines.push(`  ${f.location.line}:${f.location.column}  ${paint(f.severity, f.severity.padEnd(7))}  ${f.ruleId} ${f.ruleName}  ${e(f.object)}${f.application ? ` (Application ${e(f.application)})` : ''}`);
     lines.push(`    ${f.pointer ? `${e(f.pointer)}: ` : ''}${e(f.message)}`);
-    lines.push(`    fix: ${f.fix}`);
+    if (!fixShown.has(f.ruleId)) {
+      fixShown.add(f.ruleId);
+      lines.push(`    fix: ${f.fix}`);
+    }
   }
   if (result.suppressed.length > 0) {
     lines.push('', `suppressed (${result.suppressed.length}):`);
