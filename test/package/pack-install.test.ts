@@ -2,6 +2,7 @@ import { spawnSync } from 'child_process';
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'fs';
 import { join, resolve } from 'path';
 import { parseAllDocuments } from 'yaml';
+import { runCli } from '../cli/support';
 import { tempDir, yamlOf } from '../support/app';
 
 // Packs this repository as `npm pack` does (the prepack step builds lib/), checks what the tarball holds,
@@ -218,6 +219,33 @@ describe('a cdk8s app with the tarball installed', () => {
     expect(text.match(/require\(["'][^"']+["']\)/g)?.filter((r) => /["']\.{1,2}\//.test(r)) ?? []).toEqual([]);
     expect(text).toContain('require.resolve("jq-wasm")');
   });
+
+  test('the installed bin reports on an unsafe tree exactly what the sources do', async () => {
+    // GIVEN a tree with findings: an Application without an ignore rule for a Deployment its HPA scales, which declares replicas
+    const tree = join(consumer, 'unsafe');
+    mkdirSync(join(tree, 'web'), { recursive: true });
+    writeFileSync(join(tree, 'app.yaml'), [
+      'apiVersion: argoproj.io/v1alpha1', 'kind: Application', 'metadata: { name: web, namespace: argocd }',
+      'spec:', '  project: default', '  source: { repoURL: https://git.acme.internal/platform/gitops.git, targetRevision: HEAD, path: unsafe/web }',
+      '  destination: { server: https://kubernetes.default.svc, namespace: web }', '  syncPolicy: { automated: { prune: true, selfHeal: true } }', '',
+    ].join('\n'));
+    writeFileSync(join(tree, 'web', 'all.yaml'), [
+      'apiVersion: apps/v1', 'kind: Deployment', 'metadata: { name: web, namespace: web }', 'spec: { replicas: 2 }', '---',
+      'apiVersion: autoscaling/v2', 'kind: HorizontalPodAutoscaler', 'metadata: { name: web, namespace: web }',
+      'spec: { scaleTargetRef: { apiVersion: apps/v1, kind: Deployment, name: web }, minReplicas: 2, maxReplicas: 5 }', '',
+    ].join('\n'));
+    const args = ['audit', tree, '--repo-root', consumer, '--repo-url', 'https://git.acme.internal/platform/gitops.git', '--format', 'json'];
+
+    // WHEN the installed bin and the sources audit it
+    const installed = run('npx', ['--no', '--', 'safe-argocd', ...args], consumer, consumerEnv());
+    const sources = await runCli(args);
+
+    // THEN both exit 1 with the same report, byte for byte, which holds the autoscaler findings
+    expect(installed.stderr).toBe('');
+    expect([installed.status, sources.code]).toEqual([1, 1]);
+    expect(installed.stdout).toBe(sources.stdout);
+    expect(JSON.parse(installed.stdout).findings.map((f: { ruleId: string }) => f.ruleId).sort()).toEqual(['SA005', 'SA006', 'SA101', 'SA102']);
+  }, MINUTES);
 
   test('safe-argocd simulate runs a jqPathExpression with the installed jq', () => {
     // GIVEN an Application whose ignore rule is a jq expression, and a live Deployment scaled by an autoscaler
