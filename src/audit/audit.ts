@@ -63,8 +63,9 @@ interface AuditUnit {
   /** The ApplicationSet this unit's Application is generated from (or is the literal template of). */
   readonly set?: SetOrigin;
   /**
-   * Objects the rules see but this unit does not own (the AppProjects beside an Application, as in the
-   * app-of-apps layout): findings on them are reported by the unit that deploys them, not here.
+   * Objects the Application names but this unit does not own (its AppProject, wherever it is written): the rules
+   * about that reference read them (SA202); no rule counts them among what the Application deploys, and findings on
+   * them are reported by the unit that deploys them.
    */
   readonly context?: LocatedManifest[];
 }
@@ -189,14 +190,12 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     for (const r of unit.resources) {
       manifests.push(r.manifest);
     }
-    for (const r of unit.context ?? []) {
-      manifests.push(r.manifest);
-    }
     let raw: ReturnType<typeof runRules>;
     try {
       raw = runRules({
         application: unit.application?.manifest,
         resources: manifests,
+        ...(unit.context ? { context: unit.context.map((r) => r.manifest) } : {}),
         argoCdVersion: options.argoCdVersion,
         today: options.today,
         repository: ruleFacts,

@@ -16,9 +16,10 @@ export const destinationNotAllowed: Rule = {
     + '(a projects/ folder, beside the Application, in the folder an app-of-apps root deploys); of several AppProjects of '
     + 'that name (one per copy of a platform), the one nearest the Application\'s file is taken.',
   fix: 'Add the destination or repository to the AppProject, or point the Application at an allowed one.',
-  check({ application, resources }) {
+  check({ application, resources, context }) {
     const projects = new Map<string, Manifest>();
-    for (const p of objectsWhere(application, resources, isAppProject)) {
+    // The project the Application names may be among what it deploys (an app-of-apps root) or written elsewhere.
+    for (const p of [...objectsWhere(application, resources, isAppProject), ...(context ?? []).filter(isAppProject)]) {
       projects.set(stringAt(p, 'metadata', 'name') ?? '', p);
     }
     if (projects.size === 0) {

@@ -12,6 +12,11 @@ export interface RuleInput {
   readonly application?: Manifest;
   /** The manifests the Application deploys (never including the Application itself). */
   readonly resources: readonly Manifest[];
+  /**
+   * Objects the Application names but does not deploy: the AppProject it belongs to, wherever the repository holds it.
+   * Only the rules about that reference read them; the others judge what the Application deploys, not these.
+   */
+  readonly context?: readonly Manifest[];
   /** The Argo CD release the Application is meant for. */
   readonly argoCdVersion: ArgoCdVersion;
   /** Today's date (`YYYY-MM-DD`, UTC), for rules about expiry; rules that need it skip that check without it. */

@@ -140,6 +140,26 @@ describe('auditFiles: pairing Applications with their manifests', () => {
     ]);
   });
 
+  test('the AppProject an Application names is not counted among what it deploys: a project in a sync wave is no wave of the app (SA105)', () => {
+    // GIVEN an Application with ApplyOutOfSyncOnly=true whose project, written in projects/, is in sync wave 0
+    const waved = (yaml: string) => yaml.replace(/^metadata:\n/m, 'metadata:\n  annotations:\n    argocd.argoproj.io/sync-wave: "0"\n');
+    const app = applicationYaml('web', { syncPolicy: { syncOptions: ['ApplyOutOfSyncOnly=true'] } });
+    const project = waved(appProjectYaml('payments', ['web']));
+    expect(project).toContain('argocd.argoproj.io/sync-wave');
+
+    // WHEN it is audited, once with plain workloads and once with a workload in that wave
+    const plain = audit({ 'projects/payments.yaml': project, 'applications/web.yaml': app, 'workloads/web/settings.yaml': configMapYaml('settings', 'web') });
+    const ordered = audit({ 'projects/payments.yaml': project, 'applications/web.yaml': app, 'workloads/web/settings.yaml': waved(configMapYaml('settings', 'web')) });
+
+    // THEN only a wave among what it deploys makes SA105; the project still answers for SA202 (web is allowed)
+    expect(plain.findings.filter((f) => f.ruleId === 'SA105')).toEqual([]);
+    expect(ordered.findings.filter((f) => f.ruleId === 'SA105').map((f) => f.message)).toEqual([
+      'ApplyOutOfSyncOnly=true is set while 1 resource(s) are ordered in sync waves',
+    ]);
+    const outside = audit({ 'projects/payments.yaml': project, 'applications/api.yaml': applicationYaml('api') });
+    expect(outside.findings.filter((f) => f.ruleId === 'SA202')).toHaveLength(1);
+  });
+
   test('copies of one platform: each Application is checked against the AppProject of its name nearest to it (SA202)', () => {
     // GIVEN two copies of a platform, each with its own payments project allowing a different namespace
     const files = {

@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { expectFindings, findingsOf, modified, Overrides, safeApplication } from './support';
-import { GitOpsApp, SafeApplication, SafeProject } from '../../src';
+import { ArgoCdVersion, GitOpsApp, SafeApplication, SafeProject } from '../../src';
 import { Manifest } from '../../src/core/manifest';
 import { normalizeRepoUrl } from '../../src/core/project-policy';
 import { destinationNotAllowed } from '../../src/rules/sa202-destination-not-allowed';
@@ -40,6 +40,19 @@ describe('SA202 destination-not-allowed', () => {
     const findings = findingsOf(destinationNotAllowed, [appProject()], app);
     // THEN
     expect(findings).toEqual([]);
+  });
+
+  test('reads the project from the context, the AppProject the Application names but does not deploy', () => {
+    // GIVEN an Application deploying outside its project, which is given as context rather than among its resources
+    const app = appTo('kube-system');
+    // WHEN
+    const alone = destinationNotAllowed.check({ application: app, resources: [], argoCdVersion: ArgoCdVersion.LATEST });
+    const withContext = destinationNotAllowed.check({
+      application: app, resources: [], context: [appProject()], argoCdVersion: ArgoCdVersion.LATEST,
+    });
+    // THEN only with the project known is the destination reported
+    expect(alone).toEqual([]);
+    expect(withContext.map((v) => v.path)).toEqual(['/spec/destination']);
   });
 
   test('passes when the destination is a cluster by name that a glob allows', () => {
