@@ -165,8 +165,12 @@ export function syncWindowsOf(project: Manifest): SyncWindowFacts[] {
  * active deny window Argo CD lets a manual sync through only when every active deny window has `manualSync`;
  * outside every allow window, only when every allow window has it (SyncWindows.CanSync).
  */
-export function manualSyncBlocked(window: Pick<SyncWindowFacts, 'kind' | 'schedule' | 'manualSync'>): string | undefined {
+export function manualSyncBlocked(window: Pick<SyncWindowFacts, 'kind' | 'schedule' | 'manualSync'> & { readonly duration?: string }): string | undefined {
   if (window.manualSync) {
+    return undefined;
+  }
+  // An allow window that is always open has no outside: nothing is blocked.
+  if (window.kind === 'allow' && window.duration !== undefined && alwaysActive(window.schedule, window.duration)) {
     return undefined;
   }
   if (window.kind === 'deny') {
@@ -176,6 +180,71 @@ export function manualSyncBlocked(window: Pick<SyncWindowFacts, 'kind' | 'schedu
     return `the allow window ${JSON.stringify(window.schedule)} blocks manual syncs outside it, so a break-glass fix cannot be synced until it opens`;
   }
   return undefined;
+}
+
+/**
+ * Whether a window with this schedule and duration is active at every moment: its schedule starts it every day at
+ * the same times (day of month, month and day of week all `*`), and no gap between two starts, the one over midnight
+ * included, is longer than its duration (`* * * * *` for `1m` or more, `0 * * * *` for `1h`, `0 0 * * *` for `24h`).
+ * Argo CD takes a window to be active from each start until its duration has passed. False for what does not parse.
+ */
+export function alwaysActive(schedule: string, duration: string): boolean {
+  const minutes = goDurationMinutes(duration);
+  if (minutes === undefined || cronScheduleProblem(schedule) !== undefined) {
+    return false;
+  }
+  const fields = schedule.trim().toLowerCase().split(/\s+/);
+  const values = fields.map((f, i) => cronValues(f, CRON_FIELDS[i]));
+  const [minute, hour, ...days] = values;
+  if (days.some((set, i) => set.size !== CRON_FIELDS[i + 2].max - CRON_FIELDS[i + 2].min + 1)) {
+    return false;
+  }
+  const starts = [...hour].flatMap((h) => [...minute].map((m) => h * 60 + m)).sort((a, b) => a - b);
+  let longest = starts[0] + 24 * 60 - starts[starts.length - 1];
+  for (let i = 1; i < starts.length; i++) {
+    longest = Math.max(longest, starts[i] - starts[i - 1]);
+  }
+  return longest <= minutes;
+}
+
+/** The values a field of a schedule that parses takes: `*`, `?`, values, ranges and lists, each with an optional step. */
+function cronValues(text: string, field: CronField): Set<number> {
+  const values = new Set<number>();
+  for (const part of text.split(',')) {
+    const m = CRON_PART.exec(part)!;
+    const start = m[1] !== undefined ? field.min : cronValue(m[2], field)!;
+    // A value with a step runs to the field's end, as robfig/cron reads `5/15`.
+    const end = m[1] !== undefined || (m[3] === undefined && m[4] !== undefined) ? field.max : m[3] === undefined ? start : cronValue(m[3], field)!;
+    for (let v = start; v <= end; v += Number(m[4] ?? 1)) {
+      values.add(v);
+    }
+  }
+  return values;
+}
+
+const GO_DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1e3, m: 60e3, h: 3600e3 };
+
+/** A Go duration (`24h`, `1h30m`, `90m`, `1.5h`) in minutes, as time.ParseDuration reads it; undefined when it does not parse or is negative. */
+function goDurationMinutes(text: string): number | undefined {
+  if (text === '0') {
+    return 0;
+  }
+  const part = /([0-9]*\.?[0-9]*)(ns|us|µs|μs|ms|s|m|h)/y;
+  let ms = 0;
+  let i = text.startsWith('+') ? 1 : 0;
+  if (i >= text.length) {
+    return undefined;
+  }
+  while (i < text.length) {
+    part.lastIndex = i;
+    const m = part.exec(text);
+    if (!m || m[1] === '' || m[1] === '.') {
+      return undefined;
+    }
+    ms += Number(m[1]) * GO_DURATION_UNITS[m[2]];
+    i = part.lastIndex;
+  }
+  return ms / 60e3;
 }
 
 /** The Application a window may apply to: its name and destination. */

@@ -13,7 +13,8 @@ export const syncWindowBlocksManualSync: Rule = {
     'A sync window without manualSync blocks every sync it covers, the manual one too: during a deny window (or outside '
     + 'every allow window) Argo CD refuses `argocd app sync` unless all the windows in force have manualSync: true '
     + '(SyncWindows.CanSync). The fix for a 2 a.m. incident, committed to Git, then waits until the window ends, and the '
-    + 'only way out is to edit the AppProject by hand in the middle of the incident.',
+    + 'only way out is to edit the AppProject by hand in the middle of the incident. An allow window that is open around '
+    + 'the clock (its starts never further apart than its duration, e.g. `* * * * *` for 24h) has no outside and is not reported.',
   fix: 'Set manualSync: true on the window (SafeProject does by default), or keep it blocking with a reasoned suppression of '
     + 'SA208 on the AppProject (SafeProject\'s manualSyncBlockedReason writes one).',
   check({ application, resources }) {

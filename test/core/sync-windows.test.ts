@@ -1,5 +1,5 @@
 import { Manifest } from '../../src/core/manifest';
-import { cronScheduleProblem, manualSyncBlocked, SyncWindowFacts, syncWindowsOf, windowApplies } from '../../src/core/sync-windows';
+import { alwaysActive, cronScheduleProblem, manualSyncBlocked, SyncWindowFacts, syncWindowsOf, windowApplies } from '../../src/core/sync-windows';
 
 /** A window read from YAML with `fields` set. */
 function windowOf(fields: { [key: string]: unknown }): SyncWindowFacts {
@@ -65,5 +65,44 @@ describe('cronScheduleProblem and manualSyncBlocked', () => {
 
   test('a window of an unknown kind blocks nothing', () => {
     expect(manualSyncBlocked({ kind: 'block', schedule: '* * * * *', manualSync: false })).toBeUndefined();
+  });
+});
+
+describe('alwaysActive: windows that have no outside', () => {
+  test.each([
+    ['* * * * *', '24h', true],
+    ['* * * * *', '1m', true],
+    ['* * * * *', '59s', false],
+    ['0 * * * *', '1h', true],
+    ['0 * * * *', '59m', false],
+    ['0,30 * * * *', '30m', true],
+    ['*/20 * * * *', '20m', true],
+    ['10/20 * * * *', '20m', true],
+    ['10/25 * * * *', '25m', false],
+    ['10/25 * * * *', '35m', true],
+    ['0 0 * * *', '24h', true],
+    ['0 0 * * *', '1440m', true],
+    ['0 0 * * *', '23h59m', false],
+    ['0 6,18 * * *', '12h', true],
+    ['0 6,20 * * *', '12h', false],
+    ['0 0 * * 0-6', '24h', true],
+    ['0 0 ? * ?', '24h', true],
+    ['0 0 * * 1-5', '72h', false],
+    ['0 0 1 * *', '744h', false],
+    ['* * * * *', 'forever', false],
+    ['* * * * *', '-1h', false],
+    ['not a schedule', '24h', false],
+  ])('%j for %j: %p', (schedule, duration, expected) => {
+    // GIVEN / WHEN / THEN active at every moment exactly when no gap between starts is longer than the duration
+    expect(alwaysActive(schedule, duration)).toBe(expected);
+  });
+
+  test('an always-open allow window blocks no manual sync; a deny window that is always active blocks all', () => {
+    // GIVEN windows without manualSync, open around the clock
+    const allow = { kind: 'allow', schedule: '* * * * *', duration: '24h', manualSync: false };
+    // WHEN / THEN the allow window has no outside, the deny window no inside to wait out
+    expect(manualSyncBlocked(allow)).toBeUndefined();
+    expect(manualSyncBlocked({ ...allow, duration: '30s' })).toMatch(/^the allow window "\* \* \* \* \*" blocks manual syncs outside it/);
+    expect(manualSyncBlocked({ ...allow, kind: 'deny' })).toMatch(/^the deny window/);
   });
 });

@@ -71,6 +71,15 @@ describe('SA208 sync-window-blocks-manual-sync', () => {
     expect(findings[0].message).toBe('the allow window "0 8 * * 1-5" blocks manual syncs outside it, so a break-glass fix cannot be synced until it opens');
   });
 
+  test('passes on an allow window open around the clock (a 24h window started every minute): it has no outside', () => {
+    // GIVEN an always-open allow window without manualSync, and one open half of each day
+    const project = appProject([window('allow', { schedule: '* * * * *', duration: '24h' }), window('allow', { schedule: '0 */12 * * *', duration: '6h' })]);
+    // WHEN
+    const findings = findingsOf(syncWindowBlocksManualSync, [project]);
+    // THEN only the second blocks manual syncs, outside its hours
+    expectFindings(findings, project, ['SA208 /spec/syncWindows/1/manualSync']);
+  });
+
   test('fails when the AppProject is audited as the application itself', () => {
     const project = appProject([window('deny')]);
     expectFindings(findingsOf(syncWindowBlocksManualSync, [], project), project, ['SA208 /spec/syncWindows/0/manualSync']);
