@@ -212,7 +212,8 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     // Built only for a unit with findings: most have none.
     const located = raw.length === 0 ? new Map<Manifest, LocatedManifest>() : locatedIn(unit);
     for (const f of raw) {
-      if (!located.has(f.object)) {
+      // An Application an app-of-apps root deploys is judged in its own unit: found again in the root's, it is not reported twice.
+      if (!located.has(f.object) || (f.object !== unit.application?.manifest && isApplication(f.object))) {
         continue;
       }
       const set = unit.set;
@@ -649,6 +650,8 @@ function groupUnits(
   for (const o of objects) {
     if (isApplication(o.manifest)) {
       applications.push({ located: o, name: stringAt(o.manifest, 'metadata', 'name') ?? '<no name>', namespace: stringAt(o.manifest, 'metadata', 'namespace') ?? '' });
+      // An Application is also what an app-of-apps root deploys, when its file lies under the root's source path.
+      others.push(o);
     } else if (isApplicationSet(o.manifest)) {
       const setName = stringAt(o.manifest, 'metadata', 'name') ?? '<no name>';
       repository ??= context.repository();
@@ -763,8 +766,9 @@ function groupUnits(
           : `source path ${p} holds no manifests in the audited files`);
       }
       for (const m of matched) {
-        // Two sources of one Application may name overlapping folders: each object once.
-        if (!inUnit.has(m)) {
+        // Two sources of one Application may name overlapping folders: each object once. An Application whose path is
+        // its own folder does not deploy itself.
+        if (!inUnit.has(m) && m !== located) {
           inUnit.add(m);
           resources.push(m);
         }
@@ -796,7 +800,8 @@ function groupUnits(
   }
   // Manifests no Application deploys are still checked for the workload rules, directory by directory.
   for (const [, list] of [...byDir.entries()].sort(([a], [b]) => compareStrings(a, b))) {
-    const loose = list.filter((o) => !claimed.has(o));
+    // An Application no root deploys is judged in its own unit, not again as a loose manifest.
+    const loose = list.filter((o) => !claimed.has(o) && !isApplication(o.manifest));
     if (loose.length > 0) {
       units.push({ resources: loose });
     }

@@ -59,6 +59,38 @@ describe('auditFiles: pairing Applications with their manifests', () => {
     expect(result.notes).toEqual([]);
   });
 
+  test('an app-of-apps root deploys the Applications in its folder: their waves are its waves (SA105), their findings stay theirs', () => {
+    // GIVEN a root with ApplyOutOfSyncOnly deploying apps/, which holds two child Applications in sync waves, one of them in the default project
+    const wave = (n: string) => ({ 'argocd.argoproj.io/sync-wave': n });
+    const files = {
+      'bootstrap/root.yaml': applicationYaml('root', { path: 'apps', syncPolicy: { syncOptions: ['ApplyOutOfSyncOnly=true'] } }),
+      'apps/web.yaml': applicationYaml('web', { annotations: wave('1') }),
+      'apps/api.yaml': applicationYaml('api', { annotations: wave('2'), spec: { project: 'default' } }),
+    };
+
+    // WHEN it is audited
+    const result = audit(files);
+
+    // THEN the root is reported for ordering its children in waves, its folder is not said to hold nothing, and the
+    // child's own finding is reported once, for the child
+    expect(result.findings.filter((f) => f.ruleId === 'SA105').map((f) => `${f.application} ${f.message}`)).toEqual([
+      'root ApplyOutOfSyncOnly=true is set while 2 resource(s) are ordered in sync waves',
+    ]);
+    expect(result.notes.filter((n) => n.includes('holds no manifests'))).toEqual([]);
+    expect(result.findings.filter((f) => f.ruleId === 'SA005').map((f) => `${f.location.file} ${f.application}`)).toEqual(['apps/api.yaml api']);
+  });
+
+  test('an Application whose source path is its own folder does not deploy itself', () => {
+    // GIVEN a root in apps/ deploying apps/, with ApplyOutOfSyncOnly and in a sync wave itself, beside an unwaved child
+    const files = {
+      'apps/root.yaml': applicationYaml('root', { path: 'apps', annotations: { 'argocd.argoproj.io/sync-wave': '-1' }, syncPolicy: { syncOptions: ['ApplyOutOfSyncOnly=true'] } }),
+      'apps/web.yaml': applicationYaml('web'),
+    };
+
+    // WHEN it is audited / THEN its own wave orders nothing it deploys
+    expect(audit(files).findings.filter((f) => f.ruleId === 'SA105')).toEqual([]);
+  });
+
   test('a source.path written as ./folder/ is the same folder', () => {
     // GIVEN an Application whose path has a leading ./ and a trailing slash
     const result = audit({ 'apps/web.yaml': applicationYaml('web', { path: './workloads/web/' }), ...autoscaledWorkload('workloads/web', 'web') });
