@@ -176,7 +176,20 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       kustomizationFolders.set(o.manifest, path.posix.dirname(o.location.file));
     }
   }
-  const ruleFacts: RepositoryFacts = { ...facts, hasFile: (file) => facts.files.has(file), folderOf: (object) => kustomizationFolders.get(object) };
+  const byPath = new Map(all.map((f) => [f.path, f]));
+  const texts = new Map<string, string | undefined>();
+  const ruleFacts: RepositoryFacts = {
+    ...facts,
+    hasFile: (file) => facts.files.has(file),
+    // Read again when a rule asks (a Helm value file SA207 checks): few files are.
+    fileText: (file) => {
+      if (!texts.has(file)) {
+        texts.set(file, textOf(byPath.get(file)));
+      }
+      return texts.get(file);
+    },
+    folderOf: (object) => kustomizationFolders.get(object),
+  };
   const repository = () => repositoryView(all, facts);
   const rendered = renderedByApplication(options.rendered ?? [], budget, problems);
   const sets = { expanded: 0, literal: 0, generated: 0 };
@@ -378,6 +391,17 @@ function readObjects(file: AuditFile, budget: number, problems: FileProblem[]): 
     return none;
   }
   return parsed;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A file's text, or undefined when there is no such file or it cannot be read as UTF-8. */
+function textOf(file: AuditFile | undefined): string | undefined {
+  try {
+    return file === undefined ? undefined : UTF8.decode(file.content);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Rendered manifests by the Application they were given for (`name` or `namespace/name`). */

@@ -1,14 +1,16 @@
+import { posix } from 'path';
 import { Severity } from './severity';
-import { Rule, Violation } from './types';
-import { at, isObject, listAt, sourcesOf, stringAt } from '../core/manifest';
+import { RepositoryFacts, Rule, Violation } from './types';
+import { at, isObject, listAt, Manifest, readSourcesOf, sourcesOf, stringAt } from '../core/manifest';
 import { holdsPrivateKey, isSecretValue, secretKeysInValuesText, secretPathsIn } from '../core/secret-values';
+import { isUnfilledPath, repositoryDir, valueFileRef } from '../core/source-paths';
 
 /** A Helm source of an Application that carries a password, token or private key in its parameters or values. */
 export const secretInHelmValues: Rule = {
   id: 'SA207',
   name: 'secret-in-helm-values',
   severity: Severity.ERROR,
-  summary: 'A Helm source of the Application sets a password, token or private key in parameters, values or valuesObject.',
+  summary: 'A Helm source of the Application sets a password, token or private key in parameters, values, valuesObject or a value file of the audited repository.',
   explanation:
     'An Application is committed to Git and stored in the cluster, readable by everyone who can read the repository or '
     + 'get Applications in Argo CD\'s namespace; its Helm parameters and values are shown in the UI and in argocd app get. '
@@ -16,15 +18,20 @@ export const secretInHelmValues: Rule = {
     + 'any key, is a secret in plain text there, as a Secret\'s data is (SA203). Keys that name a secret (existingSecret, '
     + 'secretName, passwordSecretRef, tlsSecret), the maps under an existing... key and values equal to their key (the keys '
     + 'of an existing Secret, as in existingSecretMappings) and values filled in at render time ({{ }}, ${ }, <path:...> of argocd-vault-plugin, '
-    + 'ref+ of vals) are not reported. Only the key names are reported, never the values.',
+    + 'ref+ of vals) are not reported. The audit also reads the value files a Helm source names from the audited repository '
+    + '(a path in the chart\'s folder, or $<ref>/<path> of a ref source of it) and reports them at the valueFiles entry. '
+    + 'Only the key names are reported, never the values.',
   fix: 'Keep the value in a secret manager: deliver it as a Secret through an ExternalSecret or a SealedSecret and point the '
     + 'chart at it (most charts take an existingSecret), and rotate the value that was committed. If the value is not '
     + 'secret, suppress SA207 on the Application and say why.',
-  check({ application }) {
+  check({ application, repository }) {
     if (!application) {
       return [];
     }
     const found: Violation[] = [];
+    if (repository?.fileText) {
+      found.push(...inValueFiles(application, repository));
+    }
     for (const { source, path } of sourcesOf(application)) {
       const helm = at(source, 'helm');
       if (!isObject(helm)) {
@@ -57,13 +64,54 @@ export const secretInHelmValues: Rule = {
   },
 };
 
-function violation(application: Violation['object'], path: string, where: string, keys: string[]): Violation {
+/**
+ * The value files of the Application's Helm sources that the audited repository holds: a path relative to the chart's
+ * folder of a source of this repository, or `$<ref>/<path>` of a ref source of this repository (Argo CD reads both from
+ * the revision it renders), each read and checked as values text.
+ */
+function inValueFiles(application: Manifest, repository: RepositoryFacts): Violation[] {
+  const sources = readSourcesOf(application);
+  const ofRepository = (source: Manifest) => {
+    const url = stringAt(source, 'repoURL');
+    return url !== undefined && repository.isAudited(url);
+  };
+  const refs = new Map<string, Manifest>();
+  for (const { source } of sources) {
+    const ref = stringAt(source, 'ref');
+    if (ref !== undefined && ref !== '' && !refs.has(ref)) {
+      refs.set(ref, source);
+    }
+  }
+  const found: Violation[] = [];
+  for (const { source, path: pointer } of sources) {
+    listAt(source, 'helm', 'valueFiles').forEach((file, i) => {
+      if (typeof file !== 'string' || isUnfilledPath(file) || /^[a-z][a-z0-9+.-]*:\/\//i.test(file)) {
+        return;
+      }
+      const ref = valueFileRef(file);
+      const chartDir = stringAt(source, 'path');
+      const target = ref === undefined ? (ofRepository(source) && chartDir !== undefined ? posix.join(repositoryDir(chartDir), file) : undefined)
+        : (refs.has(ref) && ofRepository(refs.get(ref)!) ? file.slice(ref.length + 2) : undefined);
+      if (target === undefined) {
+        return;
+      }
+      const text = repository.fileText!(repositoryDir(target));
+      const keys = text === undefined ? [] : secretKeysInValuesText(text);
+      if (keys.length > 0) {
+        found.push(violation(application, `${pointer}/helm/valueFiles/${i}`, `value file ${file}`, keys, 'in Git'));
+      }
+    });
+  }
+  return found;
+}
+
+function violation(application: Violation['object'], path: string, where: string, keys: string[], seen: string = 'in Git and in the Application Argo CD shows'): Violation {
   const sorted = [...keys].sort();
   return {
     object: application,
     path,
     message: `the Helm ${where} ${sorted.length === 1 ? 'sets' : 'set'} ${keyList(sorted)} in plain text, `
-      + 'in Git and in the Application Argo CD shows',
+      + seen,
     value: sorted,
   };
 }

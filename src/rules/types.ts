@@ -40,6 +40,8 @@ export interface RepositoryFacts {
   knowsDirectory?(dir: string): boolean;
   /** Whether the repository holds the file (relative to its root, `/`-separated). Absent: not known. */
   hasFile?(file: string): boolean;
+  /** The text of a YAML or JSON file of the repository (relative to the root, `/`-separated); undefined when it is not there or not text. */
+  fileText?(file: string): string | undefined;
   /** The folder (relative to the root, `.` for it) of the kustomization file an object was read from; undefined otherwise. */
   folderOf?(object: Manifest): string | undefined;
 }

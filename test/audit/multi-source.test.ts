@@ -62,4 +62,38 @@ describe('auditFiles: Applications with spec.sources', () => {
     ]);
     expect(JSON.stringify(result.findings)).not.toContain('hunter2');
   });
+
+  test('finds a password in a value file of the audited repository, $ref or beside the chart, at its valueFiles entry (SA207)', () => {
+    // GIVEN a chart from a chart repository with values from a ref source here, and a chart folder here with its own value file
+    const fromRef = multiSource('web', { helm: { valueFiles: ['$values/values/web.yaml', '$values/values/common.yaml'] } },
+      { repoURL: REPO, targetRevision: 'main', ref: 'values' });
+    const inFolder = applicationYaml('api', { path: 'charts/api', spec: { source: { repoURL: REPO, targetRevision: 'main', path: 'charts/api', helm: { valueFiles: ['values-prod.yaml'] } } } });
+    const tree = {
+      'apps/web.yaml': fromRef,
+      'apps/api.yaml': inFolder,
+      'values/web.yaml': 'grafana:\n  adminPassword: hunter2\n',
+      'values/common.yaml': 'auth:\n  existingSecret: grafana-admin\n',
+      'charts/api/Chart.yaml': 'apiVersion: v2\nname: api\nversion: 1.0.0\n',
+      'charts/api/values-prod.yaml': 'db:\n  password: hunter3\n',
+    };
+
+    // WHEN audited
+    const result = audit(tree);
+
+    // THEN each file with a secret is named at its entry, by key only; the one naming an existing Secret is not
+    expect(result.findings.filter((f) => f.ruleId === 'SA207').map((f) => `${f.application} ${f.pointer} ${f.location.line} ${f.message}`)).toEqual([
+      `api /spec/source/helm/valueFiles/0 ${lineOf(inFolder, 'values-prod.yaml')} the Helm value file values-prod.yaml sets "password" in plain text, in Git`,
+      `web /spec/sources/0/helm/valueFiles/0 ${lineOf(fromRef, '$values/values/web.yaml')} the Helm value file $values/values/web.yaml sets "adminPassword" in plain text, in Git`,
+    ]);
+    expect(JSON.stringify(result.findings)).not.toMatch(/hunter/);
+  });
+
+  test('leaves alone a value file of another repository, or one the audited files do not hold', () => {
+    // GIVEN a ref source of another repository whose path here happens to hold a file with a password, and a missing file
+    const app = multiSource('web', { helm: { valueFiles: ['$values/values/web.yaml', '$values/values/missing.yaml'] } },
+      { repoURL: 'https://git.acme.internal/other/values.git', targetRevision: 'main', ref: 'values' });
+    // WHEN audited / THEN nothing is said of either
+    const result = audit({ 'apps/web.yaml': app, 'values/web.yaml': 'adminPassword: hunter2\n' });
+    expect(result.findings.filter((f) => f.ruleId === 'SA207')).toEqual([]);
+  });
 });
