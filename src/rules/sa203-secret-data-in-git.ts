@@ -13,12 +13,16 @@ function isCoreSecret(obj: Manifest): boolean {
 /** PEM blocks of certificates only, and nothing else: a chain or a CA bundle, public by design (no private key). */
 const CERTIFICATES = /^(?:-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\s]+-----END CERTIFICATE-----\s*)+$/;
 
-function isCertificateOnly(value: unknown, base64: boolean): boolean {
+/** One absolute file path (`/var/run/secrets/kubernetes.io/serviceaccount/token`): where a secret is read from, not one. */
+const FILE_PATH = /^\/(?:[\w.-]+\/)*[\w.-]+$/;
+
+/** Whether a value is public by its shape: PEM certificates only, or a file path. */
+function isPublic(value: unknown, base64: boolean): boolean {
   if (typeof value !== 'string') {
     return false;
   }
-  const text = base64 ? Buffer.from(value, 'base64').toString('latin1') : value;
-  return CERTIFICATES.test(text.trim());
+  const text = (base64 ? Buffer.from(value, 'base64').toString('latin1') : value).trim();
+  return CERTIFICATES.test(text) || FILE_PATH.test(text);
 }
 
 /** A kustomization (or component) file, as the audit reads it. */
@@ -64,7 +68,8 @@ export const secretDataInGit: Rule = {
     + 'in the history after it is removed. Everyone who can read the repository, its clones and CI logs can '
     + 'read the secret. A placeholder Secret that a controller fills must declare no keys either: a key kept '
     + 'in Git, even with an empty value, is put back by self-heal over the value the controller wrote. A key that '
-    + 'holds only PEM certificates (a CA bundle, a chain, no private key) is public and not reported. A kustomization\'s '
+    + 'holds only PEM certificates (a CA bundle, a chain, no private key), or only an absolute file path (where a program '
+    + 'reads a token, such as /var/run/secrets/kubernetes.io/serviceaccount/token), is public and not reported. A kustomization\'s '
     + 'secretGenerator with literals, files or envs is the same: Argo CD renders from Git, so what it reads is there.',
   fix: 'Keep the value in a secret manager and deliver it with an ExternalSecret (the operator creates and owns '
     + 'the Secret, so it never reaches Git), or commit it encrypted as a SealedSecret. If the values are not secret '
@@ -84,8 +89,9 @@ export const secretDataInGit: Rule = {
         if (!isObject(values)) {
           continue;
         }
-        // Only the key names are reported: a finding is printed, logged and uploaded as SARIF. A certificate is public.
-        const keys = Object.keys(values).filter((k) => !isCertificateOnly(values[k], field === 'data')).sort();
+        // Only the key names are reported: a finding is printed, logged and uploaded as SARIF. A certificate is public, and
+        // so is the path of a file a token is read from.
+        const keys = Object.keys(values).filter((k) => !isPublic(values[k], field === 'data')).sort();
         if (keys.length === 0) {
           continue;
         }

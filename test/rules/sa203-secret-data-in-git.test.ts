@@ -110,6 +110,16 @@ describe('SA203 secret-data-in-git', () => {
     expect(findings.map((f) => [f.path, f.value])).toEqual([['/data', ['tls.key']]]);
   });
 
+  test('passes on a key that holds only an absolute file path, where a token is read from, and names a token beside it', () => {
+    // GIVEN the service account token's path (base64 in data, and in stringData) and a real token
+    const tokenPath = '/var/run/secrets/kubernetes.io/serviceaccount/token';
+    const obj = secret('gateway', { stringData: { file: tokenPath }, data: { token: Buffer.from(tokenPath).toString('base64'), bearer: Buffer.from('eyJhbGciOi.x/y').toString('base64') } });
+    // WHEN
+    const findings = findingsOf(secretDataInGit, [obj]);
+    // THEN only the real token is named
+    expect(findings.map((f) => [f.path, f.value])).toEqual([['/data', ['bearer']]]);
+  });
+
   test('fails when a key has an empty value, which self-heal would put back over the controller\'s value', () => {
     const placeholder = secret('placeholder', { data: { token: '' } });
     const findings = findingsOf(secretDataInGit, [placeholder], safeApplication());
