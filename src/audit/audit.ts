@@ -610,6 +610,19 @@ function sourcePaths(app: Manifest, facts: AuditFacts): { paths: { path: string;
   return { paths, unrendered };
 }
 
+/** The folders of the audited repository that an Application's sources (other than charts) render, whatever their type. */
+function builtFrom(app: Manifest, facts: AuditFacts): string[] {
+  const dirs: string[] = [];
+  for (const { source } of readSourcesOf(app)) {
+    const { repoURL, path: sourcePath } = source;
+    if (typeof source.chart !== 'string' && typeof sourcePath === 'string' && typeof repoURL === 'string' && !isUnfilledPath(sourcePath)
+      && sourcePathRefusal(sourcePath) === undefined && facts.isAudited(repoURL)) {
+      dirs.push(repositoryDir(sourcePath));
+    }
+  }
+  return dirs;
+}
+
 /**
  * How Argo CD's repo server renders a source (GetAppSourceType): the type its fields name, else by the files of its
  * folder, a kustomization file before a Chart.yaml (a config management plugin found by discovery is not known here).
@@ -759,6 +772,19 @@ function groupUnits(
     const { paths, unrendered } = rendered ? { paths: [], unrendered: [] } : sourcePaths(located.manifest, context.facts);
     for (const o of rendered?.objects ?? []) {
       resources.push(o);
+    }
+    if (rendered) {
+      // The rendering is what was built from the files under the Application's source paths (a Kustomize overlay's
+      // resources and patches): those files are not judged again as loose manifests.
+      for (const dir of builtFrom(located.manifest, context.facts)) {
+        for (const [d, list] of byDir) {
+          if (isUnder(d, dir)) {
+            for (const m of list) {
+              claimed.add(m);
+            }
+          }
+        }
+      }
     }
     if (unrendered.length > 0) {
       // One note for an ApplicationSet's Applications: the same words for each.

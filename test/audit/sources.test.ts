@@ -62,6 +62,30 @@ describe('auditFiles: Kustomize folders and --rendered', () => {
     expect(result.stats.manifests).toBe(OVERLAY_OBJECTS + 2);
   });
 
+  test('with its rendering, the files under the Application\'s source path are not judged again as loose manifests', () => {
+    // GIVEN the overlay with a PreSync Job of its own (no deadline, SA104), listed by its kustomization, and the rendering that holds it
+    const job = stringify({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'migrate', namespace: 'web', annotations: { 'argocd.argoproj.io/hook': 'PreSync' } },
+      spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'migrate', image: 'registry.acme.internal/web:1.0.0' }] } } },
+    });
+    const tree = {
+      ...OVERLAY,
+      'workloads/web/overlays/prod/kustomization.yaml': stringify({ resources: ['../../base', 'migrate.yaml'], patches: [{ path: 'replicas.yaml' }] }),
+      'workloads/web/overlays/prod/migrate.yaml': job,
+    };
+    const build = rendered('web', 'rendered/web.yaml', deploymentYaml('web', 'web', 3), hpaYaml('web', 'web'), job);
+
+    // WHEN it is audited without and with the rendering
+    const alone = audit(tree);
+    const withBuild = audit(tree, { rendered: [build] });
+
+    // THEN the Job is reported once either way: in its file, or in the rendering of the Application that deploys it
+    expect(alone.findings.filter((f) => f.ruleId === 'SA104').map((f) => f.location.file)).toEqual(['workloads/web/overlays/prod/migrate.yaml']);
+    expect(withBuild.findings.filter((f) => f.ruleId === 'SA104').map((f) => `${f.location.file} ${f.application}`)).toEqual(['rendered/web.yaml web']);
+  });
+
   test('a rendering replaces every source of the Application: a Helm chart too', () => {
     // GIVEN a chart from a Helm repository and what helm template prints for it
     const app = applicationYaml('web', { spec: { source: { repoURL: 'https://charts.acme.internal', chart: 'web', targetRevision: '1.2.3' } } });
