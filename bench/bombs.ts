@@ -5,7 +5,7 @@
 import { ArgoCdVersion } from '../src/core/argocd-version';
 import { auditFiles } from '../src/audit/audit';
 import {
-  excludeBomb, excludeBombPatterns, globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, manyKeysBomb, matrixGitFilesBomb,
+  durationBomb, excludeBomb, excludeBombPatterns, globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, manyKeysBomb, matrixGitFilesBomb,
   mergeChildrenBomb, pairingBomb, pemValuesBomb, projectBomb, replaceBomb, rolloutPairingBomb, slashBomb, templatedBomb, trimMarkerBomb,
 } from '../test/support/bombs';
 
@@ -27,6 +27,7 @@ const BOMBS: Record<string, Bomb> = {
   'glob-source-repo': { make: globSourceRepoBomb },
   'glob-ignore': { make: globIgnoreBomb },
   'slashes-300k': { make: () => slashBomb(300_000) },
+  'window-duration-300k': { make: () => durationBomb(300_000) },
   // The largest of each shape the CLI reads with its default 5 MiB limit, held to the budget...
   'pairing-4.9mb': { make: () => pairingBomb(16_000) },
   'rollout-pairing-4.8mb': { make: () => rolloutPairingBomb(9_000) },

@@ -229,7 +229,8 @@ function goDurationMinutes(text: string): number | undefined {
   if (text === '0') {
     return 0;
   }
-  const part = /([0-9]*\.?[0-9]*)(ns|us|µs|μs|ms|s|m|h)/y;
+  // A number is digits with an optional fraction, or a fraction alone: one way to read each, so no input backtracks.
+  const part = /([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h)/y;
   let ms = 0;
   let i = text.startsWith('+') ? 1 : 0;
   if (i >= text.length) {
@@ -238,7 +239,7 @@ function goDurationMinutes(text: string): number | undefined {
   while (i < text.length) {
     part.lastIndex = i;
     const m = part.exec(text);
-    if (!m || m[1] === '' || m[1] === '.') {
+    if (!m) {
       return undefined;
     }
     ms += Number(m[1]) * GO_DURATION_UNITS[m[2]];

@@ -4,8 +4,8 @@ import { join } from 'path';
 import { auditJson, CliRun, GOOD_REPO_FINDING, JsonReport, keysOf, writeGoodRepo, writeTree } from './support';
 import { tempDir } from '../support/app';
 import {
-  excludeBomb, GLOB_BOMB_VALUE, globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, manyKeysBomb, pairingBomb, projectBomb,
-  slashBomb,
+  durationBomb, excludeBomb, GLOB_BOMB_VALUE, globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, manyKeysBomb, pairingBomb,
+  projectBomb, slashBomb,
 } from '../support/bombs';
 import { BILLION_LAUGHS, writeDeepBlock } from '../support/hostile';
 
@@ -305,6 +305,22 @@ describe('safe-argocd audit of bombs', () => {
     const messages = report.findings.filter((f) => f.ruleId === 'SA202').map((f) => f.message);
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatch(/^project bombs does not allow repository "https:\/\/git\.acme\.internal\/x\/{300000}y"$/);
+  }, BOMB_TIMEOUT);
+
+  test('a sync window duration of 300,000 digits and no unit: read in one pass, and the window still blocks manual syncs (SA208)', async () => {
+    // GIVEN an AppProject whose allow window's duration is a long run of digits without a unit
+    const root = tempDir();
+    writeTree(root, durationBomb(300_000));
+
+    // WHEN it is audited
+    const { run, report } = await auditJson(root);
+
+    // THEN it is answered (a reader that tries every split of the digits took a minute), and the duration does not
+    // parse, so the window is not taken to be open around the clock
+    expect(run.millis).toBeLessThan(BOUND_MS);
+    expect(report.findings.filter((f) => f.ruleId === 'SA208').map((f) => f.message)).toEqual([
+      'the allow window "* * * * *" blocks manual syncs outside it, so a break-glass fix cannot be synced until it opens',
+    ]);
   }, BOMB_TIMEOUT);
 
   test('a mapping of 60,000 keys the careful parser reads: read in one pass, not compared key by key', async () => {

@@ -90,6 +90,10 @@ describe('alwaysActive: windows that have no outside', () => {
     ['0 0 * * 1-5', '72h', false],
     ['0 0 1 * *', '744h', false],
     ['* * * * *', 'forever', false],
+    ['* * * * *', '.5h', true],
+    ['* * * * *', '1.h', true],
+    ['* * * * *', '.h', false],
+    ['* * * * *', `${'9'.repeat(200_000)}x`, false],
     ['* * * * *', '-1h', false],
     ['not a schedule', '24h', false],
   ])('%j for %j: %p', (schedule, duration, expected) => {

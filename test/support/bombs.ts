@@ -121,6 +121,25 @@ export function projectBomb(count = 7_500): Record<string, string> {
 }
 
 /**
+ * An AppProject whose allow window, open every minute, lasts `digits` nines and no unit (about 300 KB at 300,000). A
+ * duration reader that can read a run of digits in two ways tries every split of it: a minute on this one.
+ */
+export function durationBomb(digits = 300_000): Record<string, string> {
+  return {
+    'projects/bombs.json': JSON.stringify({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'AppProject',
+      metadata: { name: 'bombs', namespace: 'argocd' },
+      spec: {
+        sourceRepos: ['https://git.acme.internal/platform/gitops.git'],
+        destinations: [{ server: 'https://kubernetes.default.svc', namespace: 'bombs' }],
+        syncWindows: [{ kind: 'allow', schedule: '* * * * *', duration: `${'9'.repeat(digits)}x`, applications: ['*'] }],
+      },
+    }),
+  };
+}
+
+/**
  * A ConfigMap of `keys` data keys that also carries a custom tag, so that the careful parser reads it (about 1 MB at
  * 60,000): a duplicate-key check that compares each key with every one before it takes minutes on it.
  */
