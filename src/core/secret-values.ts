@@ -18,8 +18,15 @@ const REFERENCE_TREE = /^existing/i;
 /** A private key in PEM form, whatever key holds it. */
 const PRIVATE_KEY_PEM = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
 
-/** Values filled in elsewhere: a template, an environment variable, a secret manager's reference (argocd-vault-plugin, vals). */
-const PLACEHOLDER = /^\s*(\{\{.*\}\}|\$\{.*\}|\$[A-Z_][A-Z0-9_]*|<path:.*>|<[a-z-]+>|ref\+\S+|vault:\S+|aws-sm:\S+|gcp-sm:\S+|secretref\+\S+)\s*$/i;
+/**
+ * Values filled in elsewhere: a template, an environment variable (`$VAR`, `${VAR}`, NATS's `<< $VAR >>`), a secret
+ * manager's reference (argocd-vault-plugin, vals), or where argocd-image-updater reads credentials from
+ * (`pullsecret:<namespace>/<name>`, `secret:...`, `env:<VAR>`, `ext:<script>`).
+ */
+const PLACEHOLDER = /^\s*(\{\{.*\}\}|\$\{.*\}|\$[A-Z_][A-Z0-9_]*|<<\s*\$[A-Z_][A-Z0-9_]*\s*>>|<path:.*>|<[a-z-]+>|ref\+\S+|vault:\S+|aws-sm:\S+|gcp-sm:\S+|secretref\+\S+|(pull)?secret:\S+|env:[A-Z_][A-Z0-9_]*|ext:\S+)\s*$/i;
+
+/** A value written in YAML that is no string: a boolean, an empty or flow collection, or an alias to another node. */
+const NOT_A_STRING = /^(true|false|yes|no|on|off|\{.*\}|\[.*\]|\*[\w.-]+)$/i;
 
 /** Whether the key names a value that is itself a credential. */
 export function isSecretKey(key: string): boolean {
@@ -102,10 +109,11 @@ export function secretKeysInValuesText(text: string): string[] {
         open.pop();
       }
       lastKey = match[2];
-      const value = match[3].trim().replace(/^(["'])(.*)\1$/, '$2');
+      const written = match[3].trim();
+      const value = written.replace(/^(["'])(.*)\1$/, '$2');
       const named = open.some((o) => REFERENCE_TREE.test(o.key)) || REFERENCE_TREE.test(lastKey);
       if (!named && isSecretValue(lastKey, value) && value !== '|' && value !== '>' && !/^[|>][-+]?$/.test(value)
-        && !/^(null|~|""|'')$/.test(value)) {
+        && !/^(null|~|""|'')$/.test(value) && !NOT_A_STRING.test(written)) {
         found.add(lastKey);
       }
       open.push({ indent, key: lastKey });

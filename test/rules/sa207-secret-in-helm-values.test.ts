@@ -28,6 +28,19 @@ describe('SA207 secret-in-helm-values', () => {
     expect(findings).toEqual([]);
   });
 
+  test('passes on values that are no secret string: booleans, empty or flow collections, aliases, and references filled in elsewhere', () => {
+    // GIVEN values text as charts write it: switches, empty maps, a Secret reference in a flow map, NATS and image-updater references
+    const values = [
+      'watchConfigSecret: false', 'configSecret: {}', 'tokens: []', 'token: {secretKeyRef: {name: nats, key: token}}', 'password: *sharedPassword',
+      'auth:', '  password: "<< $NATS_AUTH_SERVICE_PASSWORD >>"', 'registries:', '  - credentials: pullsecret:argocd/ocir-secret',
+      '  - credentials: env:REGISTRY_CREDENTIALS', '  - credentials: secret:argocd/registry#creds', '',
+    ].join('\n');
+    // WHEN / THEN nothing is a committed secret
+    expect(secretKeysInValuesText(values)).toEqual([]);
+    // while the same keys with literal strings, quoted booleans included, are
+    expect(secretKeysInValuesText('configSecret: hunter2\npassword: "false"\ncredentials: user:hunter2\n').sort()).toEqual(['configSecret', 'credentials', 'password']);
+  });
+
   test('passes on names of Secrets and on mappings to the keys of an existing Secret, in values text and valuesObject', () => {
     // GIVEN a TLS Secret's name, and environment variables mapped to keys of an existing Secret
     const values = 'tlsSecret: chartmuseum-tls\nenv:\n  existingSecretMappings:\n    AWS_SECRET_ACCESS_KEY: aws_secret_access_key\n'
