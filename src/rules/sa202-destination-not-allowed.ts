@@ -14,7 +14,8 @@ export const destinationNotAllowed: Rule = {
     + 'in an error state while its owners believe it is deployed. The check runs when the AppProject the Application names '
     + 'is among the audited files: Argo CD resolves a project by its name, so it may be written anywhere in the repository '
     + '(a projects/ folder, beside the Application, in the folder an app-of-apps root deploys); of several AppProjects of '
-    + 'that name (one per copy of a platform), the one nearest the Application\'s file is taken.',
+    + 'that name (one per copy of a platform), the one nearest the Application\'s file is taken. A repoURL that is no URL '
+    + 'at all (`__REPO_URL__`, `<repo-url>`) is a placeholder filled in before Argo CD reads it, and is not judged.',
   fix: 'Add the destination or repository to the AppProject, or point the Application at an allowed one.',
   check({ application, resources, context }) {
     const projects = new Map<string, Manifest>();
@@ -47,6 +48,10 @@ export const destinationNotAllowed: Rule = {
       const repos = listAt(project, 'spec', 'sourceRepos').filter((r): r is string => typeof r === 'string');
       for (const { source, path } of sourcesOf(app)) {
         const repo = stringAt(source, 'repoURL') ?? '';
+        // No URL of any kind (no ':' and no '/': `__REPO_URL__`, `<repo-url>`): a placeholder a script fills in before Argo CD reads it.
+        if (repo !== '' && !/[:/]/.test(repo)) {
+          continue;
+        }
         if (!sourceAllowed(repos, repo)) {
           found.push({ object: app, path: `${path}/repoURL`, message: `project ${stringAt(project, 'metadata', 'name')} does not allow repository ${JSON.stringify(repo)}`, value: repo });
         }
