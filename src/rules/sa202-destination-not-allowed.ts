@@ -48,8 +48,9 @@ export const destinationNotAllowed: Rule = {
       const repos = listAt(project, 'spec', 'sourceRepos').filter((r): r is string => typeof r === 'string');
       for (const { source, path } of sourcesOf(app)) {
         const repo = stringAt(source, 'repoURL') ?? '';
-        // No URL of any kind (no ':' and no '/': `__REPO_URL__`, `<repo-url>`): a placeholder a script fills in before Argo CD reads it.
-        if (repo !== '' && !/[:/]/.test(repo)) {
+        // Neither a URL nor a host (no ':', '/' or '.': `__REPO_URL__`, `<repo-url>`, unlike an OCI registry such as
+        // registry-1.docker.io): a placeholder a script fills in before Argo CD reads it.
+        if (repo !== '' && !/[:/.]/.test(repo)) {
           continue;
         }
         if (!sourceAllowed(repos, repo)) {

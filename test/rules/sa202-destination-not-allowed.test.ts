@@ -58,12 +58,15 @@ describe('SA202 destination-not-allowed', () => {
   test('leaves alone a repoURL that is no URL at all, a placeholder a script fills in, and still judges a URL the project does not allow', () => {
     // GIVEN Applications whose repoURL is a placeholder, and one whose repoURL is another repository's
     const placeholders = ['__REPO_URL__', '<repo-url>'].map((repoURL) => appTo('team-a', { spec: { source: { repoURL } } }));
-    const elsewhere = appTo('team-a', { spec: { source: { repoURL: 'https://git.acme.internal/other/gitops.git' } } });
-    // WHEN / THEN
+    const elsewhere = ['https://git.acme.internal/other/gitops.git', 'registry-1.docker.io']
+      .map((repoURL) => appTo('team-a', { spec: { source: { repoURL, chart: repoURL.startsWith('https') ? undefined : 'loki' } } }));
+    // WHEN / THEN the placeholders are left alone; another repository, and an OCI registry written without a scheme, are judged
     for (const app of placeholders) {
       expect(findingsOf(destinationNotAllowed, [appProject()], app)).toEqual([]);
     }
-    expect(findingsOf(destinationNotAllowed, [appProject()], elsewhere).map((f) => f.path)).toEqual(['/spec/source/repoURL']);
+    for (const app of elsewhere) {
+      expect(findingsOf(destinationNotAllowed, [appProject()], app).map((f) => f.path)).toEqual(['/spec/source/repoURL']);
+    }
   });
 
   test('passes when the destination is a cluster by name that a glob allows', () => {
