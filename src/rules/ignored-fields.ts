@@ -7,8 +7,14 @@ import { listAt, Manifest } from '../core/manifest';
 /** Kinds whose `caBundle` a controller injects (cert-manager's cainjector, or the operator that serves the webhook). */
 const CA_BUNDLE_KINDS = ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'CustomResourceDefinition', 'APIService'];
 
-/** Annotations tools write on every object they touch: Argo CD's tracking id and kubectl's last-applied copy. */
-const TOOL_ANNOTATIONS = ['argocd.argoproj.io~1tracking-id', 'kubectl.kubernetes.io~1last-applied-configuration'];
+/**
+ * Annotations tools and controllers write on the objects they touch: Argo CD's tracking id, kubectl's last-applied copy,
+ * and the Deployment controller's revision.
+ */
+const TOOL_ANNOTATIONS = ['argocd.argoproj.io~1tracking-id', 'kubectl.kubernetes.io~1last-applied-configuration', 'deployment.kubernetes.io~1revision'];
+
+/** Metadata only the API server writes (Git cannot set it): a sync never changes it. */
+const SERVER_METADATA = ['generation', 'resourceVersion', 'uid', 'creationTimestamp', 'managedFields', 'selfLink'];
 
 /** The fields an entry ignores, as written: JSON pointers and jq path expressions (manager names are not paths). */
 export function ignoredPaths(entry: Manifest): { path: string; jq: boolean }[] {
@@ -19,16 +25,19 @@ export function ignoredPaths(entry: Manifest): { path: string; jq: boolean }[] {
 }
 
 /**
- * A value the API server or a client writes into a field that Git leaves out, which a sync changes nothing by
- * overwriting: the `divisor` of an env var's resourceFieldRef (defaulted to "0" or "1"), and the tool annotations.
+ * A value the API server, a controller or a client writes into a field that Git leaves out, which a sync changes
+ * nothing by overwriting: the `divisor` of an env var's resourceFieldRef (defaulted to "0" or "1"), the tool and
+ * controller annotations, and the metadata only the API server writes (`generation`, `resourceVersion`...).
  */
 export function isDefaultingArtefact(path: string, jq: boolean): boolean {
   const compact = path.replace(/\s/g, '');
   if (jq) {
     return /\.resourceFieldRef\.divisor$/.test(compact)
-      || TOOL_ANNOTATIONS.some((a) => compact === `.metadata.annotations["${a.replace('~1', '/')}"]`);
+      || TOOL_ANNOTATIONS.some((a) => compact === `.metadata.annotations["${a.replace('~1', '/')}"]`)
+      || SERVER_METADATA.some((field) => compact === `.metadata.${field}`);
   }
-  return /\/resourceFieldRef\/divisor$/.test(compact) || TOOL_ANNOTATIONS.some((a) => compact === `/metadata/annotations/${a}`);
+  return /\/resourceFieldRef\/divisor$/.test(compact) || TOOL_ANNOTATIONS.some((a) => compact === `/metadata/annotations/${a}`)
+    || SERVER_METADATA.some((field) => compact === `/metadata/${field}`);
 }
 
 /**

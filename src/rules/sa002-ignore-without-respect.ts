@@ -15,8 +15,9 @@ export const ignoreWithoutRespect: Rule = {
     + 'applies the Git value of the ignored field, so an HPA\'s replica count or an injected sidecar is reverted '
     + '(argo-cd #6520, #7820). RespectIgnoreDifferences=true (Argo CD 2.3+) copies the live values of ignored '
     + 'fields into the object before applying it. Entries that ignore only what a sync leaves as it is lose nothing to it '
-    + 'and are not reported: values the API server or a client fills in (an env var\'s resourceFieldRef divisor, the '
-    + 'tracking-id and last-applied annotations), /status, and fields fixed when the object is created (a '
+    + 'and are not reported: values the API server, a controller or a client fills in (an env var\'s resourceFieldRef divisor, '
+    + 'metadata.generation, resourceVersion and the like, the tracking-id, last-applied and deployment.kubernetes.io/revision '
+    + 'annotations), /status, and fields fixed when the object is created (a '
     + 'PersistentVolumeClaim\'s spec but its resources, a StatefulSet\'s volumeClaimTemplates, a Job\'s pod template).',
   fix: 'Add "RespectIgnoreDifferences=true" to spec.syncPolicy.syncOptions.',
   check({ application }) {

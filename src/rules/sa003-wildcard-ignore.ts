@@ -31,8 +31,9 @@ export const wildcardIgnore: Rule = {
     + 'the object is created (a PersistentVolumeClaim\'s spec but its resources, a StatefulSet\'s volumeClaimTemplates, a '
     + 'Job\'s pod template and selector), the caBundle of webhook configurations and APIServices '
     + '(injected by cert-manager\'s cainjector or the webhook\'s operator), a CRD\'s conversion webhook clientConfig (a cert '
-    + 'controller injects its CA and service), an env var\'s resourceFieldRef divisor (defaulted by the API server), and the '
-    + 'tracking-id and last-applied-configuration annotations. A platform that writes other fields on every object of a kind '
+    + 'controller injects its CA and service), an env var\'s resourceFieldRef divisor (defaulted by the API server), the '
+    + 'metadata only the API server writes (generation, resourceVersion...), and the tracking-id, last-applied-configuration '
+    + 'and deployment.kubernetes.io/revision annotations. A platform that writes other fields on every object of a kind '
     + '(AKS\'s admissions enforcer sets webhooks\' namespaceSelector) is a reasoned suppression of SA003 on the Application.',
   fix: 'Give the entry a concrete group (omit it for the core group), kind and name, and one entry per resource; '
     + 'narrow a broad path to the one field that is written outside Git.',

@@ -35,6 +35,9 @@ describe('SA002 ignore-without-respect', () => {
     ['a Job\'s pod template labels (the API server adds job-name, and the template is fixed)', { group: 'batch', kind: 'Job', jsonPointers: ['/spec/template/metadata/labels'] }],
     ['a claim\'s volumeName (the binder writes it)', { kind: 'PersistentVolumeClaim', jsonPointers: ['/spec/volumeName'] }],
     ['status on every kind', { group: '*', kind: '*', jsonPointers: ['/status'] }],
+    ['the generation and the Deployment controller\'s revision annotation, which only the cluster writes',
+      { group: 'apps', kind: 'Deployment', jsonPointers: ['/metadata/generation', '/metadata/annotations/deployment.kubernetes.io~1revision'] }],
+    ['the same as jq paths', { group: 'apps', kind: 'Deployment', jqPathExpressions: ['.metadata.resourceVersion', '.metadata.annotations["deployment.kubernetes.io/revision"]'] }],
   ])('passes when the entry ignores only what a sync leaves alone: %s', (_name, entry) => {
     // GIVEN no sync option
     const app = safeApplication({ spec: { ignoreDifferences: [entry], syncPolicy: { syncOptions: ['CreateNamespace=true'] } } });
