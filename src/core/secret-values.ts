@@ -63,7 +63,12 @@ const MAX_VALUES = 20_000;
  * in PEM form under any key. Own keys only; deeper or larger trees than any chart's values are cut off.
  */
 export function secretPathsIn(tree: unknown): string[] {
-  const found: string[] = [];
+  return secretKeyPathsIn(tree).map((keys) => keys.join('.'));
+}
+
+/** {@link secretPathsIn}, each path as its keys (a key may hold a dot). */
+export function secretKeyPathsIn(tree: unknown): string[][] {
+  const found: string[][] = [];
   let budget = MAX_VALUES;
   const walk = (value: unknown, path: string[], depth: number): void => {
     if (budget-- <= 0 || depth > MAX_DEPTH) {
@@ -83,7 +88,7 @@ export function secretPathsIn(tree: unknown): string[] {
     }
     const key = path.length > 0 ? path[path.length - 1] : '';
     if (isSecretValue(key, value) || (typeof value === 'string' && holdsPrivateKey(value))) {
-      found.push(path.join('.'));
+      found.push(path);
     }
   };
   walk(tree, [], 0);

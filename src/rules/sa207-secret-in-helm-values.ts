@@ -1,8 +1,9 @@
 import { posix } from 'path';
 import { Severity } from './severity';
 import { RepositoryFacts, Rule, Violation } from './types';
+import { pointerFromKeys } from '../core/json-pointer';
 import { at, isObject, listAt, Manifest, readSourcesOf, sourcesOf, stringAt } from '../core/manifest';
-import { holdsPrivateKey, isSecretValue, secretKeysInValuesText, secretPathsIn } from '../core/secret-values';
+import { holdsPrivateKey, isSecretValue, secretKeyPathsIn, secretKeysInValuesText } from '../core/secret-values';
 import { isUnfilledPath, repositoryDir, valueFileRef } from '../core/source-paths';
 
 /** A Helm source of an Application that carries a password, token or private key in its parameters or values. */
@@ -54,15 +55,30 @@ export const secretInHelmValues: Rule = {
       }
       const valuesObject = at(helm, 'valuesObject');
       if (isObject(valuesObject)) {
-        const paths = secretPathsIn(valuesObject);
+        const paths = secretKeyPathsIn(valuesObject);
         if (paths.length > 0) {
-          found.push(violation(application, `${path}/helm/valuesObject`, 'valuesObject', paths));
+          // At the deepest field that holds them all (one secret's own key): templated values elsewhere in valuesObject,
+          // which leave an ApplicationSet's template field unjudged, then do not hide it.
+          found.push(violation(application, `${path}/helm/valuesObject${pointerFromKeys(commonPrefix(paths))}`, 'valuesObject', paths.map((p) => p.join('.'))));
         }
       }
     }
     return found;
   },
 };
+
+/** The keys all the paths start with. */
+function commonPrefix(paths: readonly string[][]): string[] {
+  const prefix = [...paths[0]];
+  for (const p of paths) {
+    let i = 0;
+    while (i < prefix.length && i < p.length && prefix[i] === p[i]) {
+      i++;
+    }
+    prefix.length = i;
+  }
+  return prefix;
+}
 
 /**
  * The value files of the Application's Helm sources that the audited repository holds: a path relative to the chart's

@@ -88,7 +88,7 @@ describe('a Helm chart source with options', () => {
 
 describe('secrets in a chart source fail the synth with SA207', () => {
   test.each<[string, HelmChartOptions, string, string]>([
-    ['a password in valuesYaml', { valuesYaml: 'auth:\n  adminPassword: hunter2\n' }, '/spec/source/helm/valuesObject', '"auth.adminPassword"'],
+    ['a password in valuesYaml', { valuesYaml: 'auth:\n  adminPassword: hunter2\n' }, '/spec/source/helm/valuesObject/auth/adminPassword', '"auth.adminPassword"'],
     ['a token in a parameter', { parameters: [{ name: 'replicaCount', value: '2' }, { name: 'slack.apiToken', value: 'xoxb-123456' }] }, '/spec/source/helm/parameters/1/value', '"slack.apiToken"'],
     ['a private key in a parameter', { parameters: [{ name: 'tls.key', value: '-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE\n-----END EC PRIVATE KEY-----' }] }, '/spec/source/helm/parameters/0/value', '"tls.key"'],
   ])('fails when %s is given', (_name, options, path, key) => {

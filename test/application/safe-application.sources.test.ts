@@ -134,7 +134,7 @@ describe('a chart with value files from a Git ref source', () => {
   test('fails the synth with SA207 when the values of a multi-source chart hold a password', () => {
     const { gitops } = chartApp({ ...FROM_GIT, valuesYaml: 'auth:\n  adminPassword: hunter2\n' }, [values()]);
     const render = () => gitops.renderFiles();
-    expect(render).toThrow(/SA207 secret-in-helm-values \[error\] on Application argocd\/ingress at ingress\/Resource \/spec\/sources\/0\/helm\/valuesObject: .*"auth.adminPassword"/);
+    expect(render).toThrow(/SA207 secret-in-helm-values \[error\] on Application argocd\/ingress at ingress\/Resource \/spec\/sources\/0\/helm\/valuesObject\/auth\/adminPassword: .*"auth.adminPassword"/);
     expect(render).not.toThrow(/hunter2/);
   });
 

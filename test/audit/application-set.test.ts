@@ -107,6 +107,23 @@ describe('auditFiles: an openly unsafe ApplicationSet is reported', () => {
   });
 });
 
+describe('auditFiles: a secret beside templated values', () => {
+  test('a literal token in valuesObject is found though other values there are templated (SA207, at the token\'s own line)', () => {
+    // GIVEN a pull-request ApplicationSet, not expanded offline, whose chart values hold a templated tag and a literal token
+    const helm = { valuesObject: { image: { tag: '{{ .head_sha }}' }, grpc: { token: 'machinery-preview-grpc-token' } } };
+    const text = appSet([{ pullRequest: { github: { owner: 'acme', repo: 'web' } } }],
+      template({ source: { repoURL: 'https://charts.acme.internal', chart: 'web', targetRevision: '1.2.3', helm } }));
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text });
+
+    // THEN the token is reported where it is written, by key only
+    expect(result.findings.filter((f) => f.ruleId === 'SA207').map((f) => `${f.pointer} ${f.location.line} ${f.message}`)).toEqual([
+      `/spec/template/spec/source/helm/valuesObject/grpc/token ${lineOf(text, 'token:')} the Helm valuesObject sets "grpc.token" in plain text, in Git and in the Application Argo CD shows`,
+    ]);
+  });
+});
+
 describe('auditFiles: ApplicationSet findings that hold for some Applications', () => {
   test('a parameter that is floating for one element is reported once, naming it', () => {
     // GIVEN a targetRevision from the list: HEAD for one element, a tag for the other

@@ -58,7 +58,7 @@ describe('auditFiles: Applications with spec.sources', () => {
     // THEN
     expect(result.findings.map((f) => [f.ruleId, f.pointer]).sort()).toEqual([
       ['SA007', '/spec/sources/0/targetRevision'],
-      ['SA207', '/spec/sources/0/helm/valuesObject'],
+      ['SA207', '/spec/sources/0/helm/valuesObject/auth/adminPassword'],
     ]);
     expect(JSON.stringify(result.findings)).not.toContain('hunter2');
   });

@@ -104,8 +104,11 @@ describe('SA207 secret-in-helm-values', () => {
     // WHEN
     const findings = findingsOf(secretInHelmValues, [], app);
     // THEN
-    expectFindings(findings, app, ['SA207 /spec/sources/1/helm/valuesObject']);
+    expectFindings(findings, app, ['SA207 /spec/sources/1/helm/valuesObject/oidc/providers/0/clientSecret']);
     expect(findings[0].value).toEqual(['oidc.providers.0.clientSecret']);
+    // and two secrets are reported once, at the field that holds both
+    const two = helmApp({ valuesObject: { auth: { password: 'a', token: 'b' }, image: { tag: '1.0' } } });
+    expect(findingsOf(secretInHelmValues, [], two).map((f) => [f.path, f.value])).toEqual([['/spec/source/helm/valuesObject/auth', ['auth.password', 'auth.token']]]);
   });
 
   test('the detection reads key names as charts spell them, and stays bounded on hostile depth', () => {
