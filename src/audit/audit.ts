@@ -582,12 +582,15 @@ function isInChart(file: string, chartRoots: Set<string>): boolean {
 
 
 /**
- * The folders an Application deploys as plain manifests from the audited repository, and what it deploys that is not
- * rendered here, of the sources Argo CD reads (`readSourcesOf`); a path it refuses (SA014) deploys nothing.
+ * The folders an Application deploys as plain manifests from the audited repository, what it deploys that is not
+ * rendered here, and the folders of the audited repository its sources render whatever their type (what a rendering
+ * given with --rendered was built from), of the sources Argo CD reads (`readSourcesOf`); a path it refuses (SA014)
+ * deploys nothing.
  */
-function sourcePaths(app: Manifest, facts: AuditFacts): { paths: { path: string; recurse: boolean }[]; unrendered: string[] } {
+function sourcePaths(app: Manifest, facts: AuditFacts): { paths: { path: string; recurse: boolean }[]; unrendered: string[]; dirs: string[] } {
   const paths: { path: string; recurse: boolean }[] = [];
   const unrendered: string[] = [];
+  const dirs: string[] = [];
   for (const { source } of readSourcesOf(app)) {
     const { repoURL, path: sourcePath } = source;
     if (typeof source.chart === 'string') {
@@ -599,6 +602,7 @@ function sourcePaths(app: Manifest, facts: AuditFacts): { paths: { path: string;
       unrendered.push(`${repositoryDir(sourcePath)} of ${repoURL.trim()} (another repository, unless --repo-url says it is this one)`);
     } else {
       const dir = repositoryDir(sourcePath);
+      dirs.push(dir);
       const type = sourceType(source, dir, facts.files);
       if (type === 'Directory') {
         paths.push({ path: dir, recurse: at(source, 'directory', 'recurse') === true });
@@ -607,20 +611,7 @@ function sourcePaths(app: Manifest, facts: AuditFacts): { paths: { path: string;
       }
     }
   }
-  return { paths, unrendered };
-}
-
-/** The folders of the audited repository that an Application's sources (other than charts) render, whatever their type. */
-function builtFrom(app: Manifest, facts: AuditFacts): string[] {
-  const dirs: string[] = [];
-  for (const { source } of readSourcesOf(app)) {
-    const { repoURL, path: sourcePath } = source;
-    if (typeof source.chart !== 'string' && typeof sourcePath === 'string' && typeof repoURL === 'string' && !isUnfilledPath(sourcePath)
-      && sourcePathRefusal(sourcePath) === undefined && facts.isAudited(repoURL)) {
-      dirs.push(repositoryDir(sourcePath));
-    }
-  }
-  return dirs;
+  return { paths, unrendered, dirs };
 }
 
 /**
@@ -769,14 +760,15 @@ function groupUnits(
     const resources: LocatedManifest[] = [];
     const inUnit = new Set<LocatedManifest>();
     const rendered = renderedFor(stringAt(located.manifest, 'metadata', 'name') ?? '', namespace, set === undefined, context.rendered, byName);
-    const { paths, unrendered } = rendered ? { paths: [], unrendered: [] } : sourcePaths(located.manifest, context.facts);
+    const own = sourcePaths(located.manifest, context.facts);
+    const { paths, unrendered } = rendered ? { paths: [], unrendered: [] } : own;
     for (const o of rendered?.objects ?? []) {
       resources.push(o);
     }
     if (rendered) {
       // The rendering is what was built from the files under the Application's source paths (a Kustomize overlay's
       // resources and patches): those files are not judged again as loose manifests.
-      for (const dir of builtFrom(located.manifest, context.facts)) {
+      for (const dir of own.dirs) {
         for (const [d, list] of byDir) {
           if (isUnder(d, dir)) {
             for (const m of list) {
