@@ -126,15 +126,9 @@ export function projectBomb(count = 7_500): Record<string, string> {
  */
 export function durationBomb(digits = 300_000): Record<string, string> {
   return {
-    'projects/bombs.json': JSON.stringify({
-      apiVersion: 'argoproj.io/v1alpha1',
-      kind: 'AppProject',
-      metadata: { name: 'bombs', namespace: 'argocd' },
-      spec: {
-        sourceRepos: ['https://git.acme.internal/platform/gitops.git'],
-        destinations: [{ server: 'https://kubernetes.default.svc', namespace: 'bombs' }],
-        syncWindows: [{ kind: 'allow', schedule: '* * * * *', duration: `${'9'.repeat(digits)}x`, applications: ['*'] }],
-      },
+    'projects/bombs.json': project({
+      destinations: [{ server: 'https://kubernetes.default.svc', namespace: 'bombs' }],
+      syncWindows: [{ kind: 'allow', schedule: '* * * * *', duration: `${'9'.repeat(digits)}x`, applications: ['*'] }],
     }),
   };
 }
