@@ -35,10 +35,13 @@ export interface AuditOptions {
 }
 
 /**
- * The audit's work budget per file. Pairing and the rules are linear in the objects, but reading a file of
- * more objects than any repository holds in one file is refused with a problem rather than left to run long.
+ * The audit's work budget per file. Pairing and the rules are linear in the objects, but a file of more objects than
+ * any repository holds in one file (the largest of about 12,000 files in 37 public GitOps repositories holds 38) is
+ * refused with a problem, answered in the time it takes to parse, rather than audited for seconds: from the command
+ * line on a 2-core machine a file of 5,000 autoscaled objects takes about 0.6 s, one of 32,000 about 1.5 s.
+ * `--max-objects-per-file` raises it, for a large rendering.
  */
-export const MAX_OBJECTS_PER_FILE = 250_000;
+export const MAX_OBJECTS_PER_FILE = 5_000;
 
 /**
  * The budget of one ApplicationSet: at most this many generated Applications (and never more than the per-file
@@ -386,7 +389,7 @@ function readObjects(file: AuditFile, budget: number, problems: FileProblem[]): 
   if (parsed.objects.length > budget) {
     problems.push({
       file: file.path,
-      message: `holds ${parsed.objects.length} Kubernetes objects, over the audit's budget of ${budget} a file; skipped: split it into smaller files`,
+      message: `holds ${parsed.objects.length} Kubernetes objects, over the audit's budget of ${budget} a file; skipped: split it into smaller files, or raise the budget (--max-objects-per-file)`,
     });
     return none;
   }

@@ -52,5 +52,16 @@ export function maxBytes(value: string | undefined): number | undefined {
   return bytes >= 1 ? bytes : undefined;
 }
 
+/** A `--max-objects-per-file`: a plain whole number of at least one (`10000`; not `1e4`, `0x10` or ` 5`), else undefined. */
+export function maxObjects(value: string | undefined): number | undefined {
+  if (value === undefined || !/^[1-9]\d{0,8}$/.test(value)) {
+    return undefined;
+  }
+  return Number(value);
+}
+
+export const MAX_OBJECTS_PER_FILE_FLAG = ['--max-objects-per-file', 'must be a whole number of objects from 1 to 999999999, written plainly (e.g. 20000)',
+  'give a number of objects, e.g. --max-objects-per-file 20000'] as const;
+
 export const MAX_FILE_SIZE = ['--max-file-size', 'must be a size in MB, a plain decimal number (e.g. 5 or 0.5) of at least one byte (0.000001)',
   'give a number of MB, e.g. --max-file-size 5'] as const;

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseArgs } from 'util';
 import { appsInRepository, enclosingApp, gitRemoteUrl, readExistingApp } from './apps';
-import { CliIo, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, MAX_FILE_SIZE, maxBytes, usageError } from './common';
+import { CliIo, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, MAX_FILE_SIZE, MAX_OBJECTS_PER_FILE_FLAG, maxBytes, maxObjects, usageError } from './common';
 import { auditedPaths, collectFiles, findRepoRoot, sameFile } from './files';
 import { badFlag, errorLine, hasCode, knownError, messageOf, parseArgsError, unexpectedError } from './messages';
 import type * as Simulate from './simulate';
@@ -129,6 +129,7 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
         'rendered': { type: 'string', multiple: true },
         'config': { type: 'string' },
         'max-file-size': { type: 'string', default: '5' },
+        'max-objects-per-file': { type: 'string' },
         'exclude': { type: 'string', multiple: true },
         'baseline': { type: 'string' },
         'write-baseline': { type: 'string' },
@@ -170,6 +171,11 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   const limit = maxBytes(values['max-file-size'] as string | undefined);
   if (limit === undefined) {
     return usage(badFlag(MAX_FILE_SIZE[0], values['max-file-size'], MAX_FILE_SIZE[1]), MAX_FILE_SIZE[2]);
+  }
+  const objectsFlag = values['max-objects-per-file'] as string | undefined;
+  const maxObjectsPerFile = objectsFlag === undefined ? undefined : maxObjects(objectsFlag);
+  if (objectsFlag !== undefined && maxObjectsPerFile === undefined) {
+    return usage(badFlag(MAX_OBJECTS_PER_FILE_FLAG[0], objectsFlag, MAX_OBJECTS_PER_FILE_FLAG[1]), MAX_OBJECTS_PER_FILE_FLAG[2]);
   }
   const excludeFlags = (values.exclude as string[] | undefined) ?? [];
   for (const pattern of excludeFlags) {
@@ -243,9 +249,8 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   const failOnUnreadable = (values['fail-on-unreadable'] as boolean | undefined) ?? config.failOnUnreadable ?? false;
   const exclude = [...config.exclude ?? [], ...excludeFlags];
   const today = new Date().toISOString().slice(0, 10);
-  const options = {
-    argoCdVersion, ruleIds, minSeverity: values.severity as Severity | undefined, suppressions: config.suppressions, today, exclude, rendered,
-  };
+  const minSeverity = values.severity as Severity | undefined;
+  const options = { argoCdVersion, ruleIds, minSeverity, suppressions: config.suppressions, today, exclude, rendered, maxObjectsPerFile };
 
   let baseline: BaselineEntry[] = [];
   if (values.baseline !== undefined) {

@@ -711,7 +711,7 @@ describe('auditFiles: budget and unexpected errors', () => {
     // WHEN it is audited / THEN the big file is a problem that says what to do, the others are read
     expect(result.problems).toEqual([{
       file: 'big/list.yaml',
-      message: 'holds 5 Kubernetes objects, over the audit\'s budget of 4 a file; skipped: split it into smaller files',
+      message: 'holds 5 Kubernetes objects, over the audit\'s budget of 4 a file; skipped: split it into smaller files, or raise the budget (--max-objects-per-file)',
     }]);
     expect(result.stats.manifests).toBe(5);
   });

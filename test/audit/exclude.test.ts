@@ -60,6 +60,22 @@ describe('excludeMatcher', () => {
     expect(compile).toHaveBeenCalledTimes(1200);
     expect(excluded).toEqual(['dir7/sub/deeper/cm.yaml']);
   });
+
+  test('builds no automaton for a pattern whose literal start a path lacks: thousands of large patterns cost a prefix test each', () => {
+    // GIVEN 3,000 patterns of 300 alternatives each under folders no path is in, then one that matches, and 200 paths
+    const large = '{a,b}'.repeat(300);
+    const patterns = [...Array.from({ length: 3_000 }, (_, i) => `nomatch${i}/${large}/**`), `dir7/${large}`];
+    const files = Array.from({ length: 200 }, (_, i) => `dir${i + 1}/${'ab'.repeat(150)}/cm.yaml`);
+    const started = Date.now();
+
+    // WHEN every path is matched against them
+    const matches = excludeMatcher(patterns);
+    const excluded = files.filter((f) => matches(f));
+
+    // THEN only dir7's file is left out, at once: building all 6,000 automata first took 10 s
+    expect(excluded).toEqual([`dir7/${'ab'.repeat(150)}/cm.yaml`]);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
 });
 
 describe('auditFiles with exclude', () => {

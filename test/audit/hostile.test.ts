@@ -1,7 +1,7 @@
 import { spawnSync } from 'child_process';
 import fs, { existsSync, symlinkSync, writeFileSync } from 'fs';
 import { join } from 'path';
-import { auditJson, CliRun, GOOD_REPO_FINDING, JsonReport, keysOf, writeGoodRepo, writeTree } from './support';
+import { auditJson, CliRun, GOOD_REPO_FINDING, JsonReport, keysOf, runCli, writeGoodRepo, writeTree } from './support';
 import { tempDir } from '../support/app';
 import {
   durationBomb, excludeBomb, GLOB_BOMB_VALUE, globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, manyKeysBomb, pairingBomb,
@@ -341,8 +341,8 @@ describe('safe-argocd audit of bombs', () => {
     const root = tempDir();
     writeTree(root, projectBomb(7_500));
 
-    // WHEN it is audited
-    const { report } = await auditJson(root);
+    // WHEN it is audited (each file holds more objects than the default budget)
+    const { report } = await auditJson(root, '--max-objects-per-file', '250000');
 
     // THEN each Application has its SA202 finding, against the project of that name (the last, which Argo CD holds)
     const messages = report.findings.filter((f) => f.ruleId === 'SA202').map((f) => f.message);
@@ -356,8 +356,8 @@ describe('safe-argocd audit of bombs', () => {
     const root = tempDir();
     writeTree(root, pairingBomb(34_000));
 
-    // WHEN it is audited (the file is just over the default size limit)
-    const { report } = await auditJson(root, '--max-file-size', '64');
+    // WHEN it is audited (the file is just over the default size limit, and holds more objects than the default budget)
+    const { report } = await auditJson(root, '--max-file-size', '64', '--max-objects-per-file', '250000');
 
     // THEN each Deployment has its SA101 and SA102 finding
     expect(report.problems).toEqual([]);
@@ -365,14 +365,42 @@ describe('safe-argocd audit of bombs', () => {
     expect(report.findings.filter((f) => f.ruleId === 'SA102')).toHaveLength(34_000);
   }, BOMB_TIMEOUT);
 
+  test('a 4.9 MB file of 32,000 objects under the default budget: refused as too large, the rest audited', async () => {
+    // GIVEN the good repository and 16,000 autoscaled Deployments with their HPAs in one file under the size limit
+    const root = tempDir();
+    writeGoodRepo(root);
+    writeTree(root, pairingBomb(16_000));
+
+    // WHEN it is audited with the default budget of objects a file
+    const { run, report } = await auditJson(root, STRICT);
+
+    // THEN the file is a problem that says what to do, and the good file's finding is there
+    expectSurvived(run, report, [['workloads/pairs/all.yaml',
+      /^holds 32000 Kubernetes objects, over the audit's budget of 5000 a file; skipped: split it into smaller files, or raise the budget \(--max-objects-per-file\)$/]]);
+  }, BOMB_TIMEOUT);
+
+  test.each([['0'], ['0x10'], ['1e4'], [' 5'], ['5.5'], ['1000000000']])('--max-objects-per-file %j is refused as a usage error naming the flag', async (value) => {
+    // GIVEN a repository
+    const root = tempDir();
+    writeGoodRepo(root);
+
+    // WHEN it is audited with a budget that is not a plain whole number of at least one
+    const run = await runCli(['audit', root, '--max-objects-per-file', value]);
+
+    // THEN the run is refused with exit 2, naming the flag, its value and the fix
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`--max-objects-per-file is ${JSON.stringify(value)}; it must be a whole number of objects`);
+    expect(run.stdout).toBe('');
+  });
+
   test('a kind: List of 175,000 items (5 MB): every item is audited, the stack does not overflow', async () => {
     // GIVEN the good repository and a huge List beside it
     const root = tempDir();
     writeGoodRepo(root);
     writeTree(root, hugeListBomb(175_000));
 
-    // WHEN it is audited (the file is just over the default size limit)
-    const { run, report } = await auditJson(root, '--max-file-size', '64');
+    // WHEN it is audited (the file is just over the default size limit, and holds more objects than the default budget)
+    const { run, report } = await auditJson(root, '--max-file-size', '64', '--max-objects-per-file', '250000');
 
     // THEN the items are counted, no problem and no crash, and the good file's finding is there
     expect(run.stderr).toBe('');
