@@ -1,16 +1,26 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
 import { isAppProject, isObject, listAt, Manifest, objectsWhere } from '../core/manifest';
+import { sourceAllowed } from '../core/project-policy';
+
+/**
+ * Git hosts where anyone may create an owner (a user or an organization): a pattern that lets any owner's
+ * repository of one of them through (`https://github.com/*` + `/*`) lets a fork or a stranger's repository deploy.
+ */
+const SHARED_HOSTS = ['github.com', 'gitlab.com', 'bitbucket.org', 'codeberg.org'];
+/** An owner and repository no team has: a pattern that allows them allows every owner's. */
+const ANY_OWNER = 'zz-any-owner/zz-any-repository.git';
 
 /** An AppProject that allows any repository, any destination, or any cluster-scoped kind. */
 export const permissiveProject: Rule = {
   id: 'SA201',
   name: 'permissive-project',
   severity: Severity.WARNING,
-  summary: 'An AppProject allows "*" as a source repository, destination server or namespace, or cluster-scoped kind.',
+  summary: 'An AppProject allows any source repository (or any owner\'s on a shared Git host), or "*" as a destination server or namespace, or cluster-scoped kind.',
   explanation:
     'An AppProject is the boundary of what its Applications may do. A "*" source lets any repository, including a '
-    + 'fork, deploy into the team\'s namespaces; a "*" destination lets an Application deploy anywhere, including '
+    + 'fork, deploy into the team\'s namespaces, and so does a pattern that lets any owner through on a host where '
+    + 'anyone may create one (https://github.com/*/*); a "*" destination lets an Application deploy anywhere, including '
     + 'kube-system; a "*" cluster resource lets it create ClusterRoles and webhooks. The default project is the '
     + 'extreme case (SA005).',
   fix: 'List the exact repositories, destinations and cluster-scoped kinds the team needs (SafeProject refuses "*").',
@@ -26,8 +36,9 @@ export const permissiveProject: Rule = {
 
 function check(project: Manifest, found: Violation[]): void {
   listAt(project, 'spec', 'sourceRepos').forEach((repo, i) => {
-    if (repo === '*') {
-      found.push({ object: project, path: `/spec/sourceRepos/${i}`, message: 'sourceRepos allows any repository', value: repo });
+    const message = typeof repo === 'string' ? sourceProblem(repo) : undefined;
+    if (message !== undefined) {
+      found.push({ object: project, path: `/spec/sourceRepos/${i}`, message, value: repo });
     }
   });
   listAt(project, 'spec', 'destinations').forEach((d, i) => {
@@ -45,4 +56,19 @@ function check(project: Manifest, found: Violation[]): void {
       found.push({ object: project, path: `/spec/clusterResourceWhitelist/${i}`, message: 'clusterResourceWhitelist allows any cluster-scoped kind', value: r });
     }
   });
+}
+
+/**
+ * What a sourceRepos pattern lets through that no team means to, as Argo CD matches it: every repository (`*`, `**`,
+ * `https://*` + `/**`), or every owner's on a shared host; undefined for a pattern of the team's own repositories.
+ */
+function sourceProblem(pattern: string): string | undefined {
+  if (pattern.startsWith('!')) {
+    return undefined;
+  }
+  if (pattern === '*' || sourceAllowed([pattern], `https://zz-any-host.invalid/${ANY_OWNER}`)) {
+    return 'sourceRepos allows any repository';
+  }
+  const host = SHARED_HOSTS.find((h) => sourceAllowed([pattern], `https://${h}/${ANY_OWNER}`) || sourceAllowed([pattern], `git@${h}:${ANY_OWNER}`));
+  return host === undefined ? undefined : `sourceRepos allows the repositories of any owner on ${host}, forks and strangers' included`;
 }

@@ -69,6 +69,40 @@ describe('SA201 permissive-project', () => {
   });
 
   test.each([
+    ['**', 'sourceRepos allows any repository'],
+    ['https://*/**', 'sourceRepos allows any repository'],
+    ['https://github.com/*/*', 'sourceRepos allows the repositories of any owner on github.com, forks and strangers\' included'],
+    ['https://github.com/**', 'sourceRepos allows the repositories of any owner on github.com, forks and strangers\' included'],
+    ['HTTPS://GitHub.com/*/*.git', 'sourceRepos allows the repositories of any owner on github.com, forks and strangers\' included'],
+    ['git@gitlab.com:*/*', 'sourceRepos allows the repositories of any owner on gitlab.com, forks and strangers\' included'],
+    ['https://bitbucket.org/*/*', 'sourceRepos allows the repositories of any owner on bitbucket.org, forks and strangers\' included'],
+  ])('fails when sourceRepos holds %p, which lets through repositories the team does not own', (pattern, message) => {
+    // GIVEN
+    const project = appProject({ spec: { sourceRepos: [REPO, pattern] } });
+    // WHEN
+    const findings = findingsOf(permissiveProject, [project]);
+    // THEN
+    expectFindings(findings, project, ['SA201 /spec/sourceRepos/1']);
+    expect(findings[0].message).toBe(message);
+  });
+
+  test.each([
+    ['https://github.com/acme/*'],
+    ['https://github.com/acme/**'],
+    ['git@github.com:acme/*'],
+    ['https://git.acme.internal/*/*'],
+    ['!https://github.com/*/*'],
+    ['https://github.com/acme-*/payments'],
+  ])('passes when sourceRepos holds %p: one owner\'s repositories, a host of the team\'s own, or a deny pattern', (pattern) => {
+    // GIVEN
+    const project = appProject({ spec: { sourceRepos: [REPO, pattern] } });
+    // WHEN
+    const findings = findingsOf(permissiveProject, [project]);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test.each([
     ['namespace', { server: 'https://kubernetes.default.svc', namespace: '*' }, 'a destination allows any namespace'],
     ['server', { server: '*', namespace: 'checkout' }, 'a destination allows any cluster'],
     ['name', { name: '*', namespace: 'checkout' }, 'a destination allows any cluster'],
