@@ -74,9 +74,17 @@ export function parseManifests(file: string, content: Uint8Array): ParsedFile {
     return { objects: [], skipped: 0, problem: 'contains template expressions ({{ }}): this is a template, not a manifest; audit its rendered output (e.g. helm template ... > rendered.yaml)' };
   }
   // js-yaml bounds its own depth; the careful path's parser recurses without a bound, so only it needs the pre-check.
-  const fast = parseFast(file, text);
-  return fast ?? tooDeep(text) ?? parseCareful(file, text);
+  const parsed = parseFast(file, text) ?? tooDeep(text) ?? parseCareful(file, text);
+  // A FreeMarker template is no YAML where its directives stand: say what the file is, not where YAML gave up.
+  if (parsed.problem === undefined || !FREEMARKER_DIRECTIVE.test(text)) {
+    return parsed;
+  }
+  const problem = `contains FreeMarker directives (<#if>, <#list>, ...): this is a template, not a manifest (${parsed.problem}); audit its rendered output`;
+  return { objects: [], skipped: 0, problem };
 }
+
+/** A line that is a FreeMarker directive or comment (`<#if ...>`, `</#list>`, `<#-- ... -->`), which YAML cannot read there. */
+const FREEMARKER_DIRECTIVE = /^[ \t]*<\/?#(?:--|(?:if|else|elseif|list|items|sep|assign|local|global|include|import|macro|function|return|switch|case|on|default|break|compress|noparse|attempt|recover|ftl|setting|nested)\b)/m;
 
 /** The problem of a file nested deeper than any Kubernetes object, if it is. */
 function tooDeep(text: string): ParsedFile | undefined {

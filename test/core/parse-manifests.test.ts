@@ -63,6 +63,38 @@ describe('parseManifests', () => {
     expect(placed(text)).toEqual(['ConfigMap first@2:1', 'ConfigMap second@8:1', 'Secret third@12:5']);
   });
 
+  test('a FreeMarker template that YAML cannot read is called a template, with where YAML gave up', () => {
+    // GIVEN an Application template with <#if> directives between its keys, as FreeMarker renders them
+    const text = [
+      'apiVersion: argoproj.io/v1alpha1',
+      'kind: Application',
+      'metadata:',
+      '  name: argocd',
+      '  annotations:',
+      '<#if config.mail.active>',
+      '    notifications.argoproj.io/subscribe.on-sync-failed.email: ${config.mail.to}',
+      '</#if>',
+      '',
+    ].join('\n');
+
+    // WHEN it is parsed
+    const parsed = parse(text, 'apps/argocd.ftl.yaml');
+
+    // THEN the problem says what the file is and how to audit it
+    expect(parsed.objects).toEqual([]);
+    expect(parsed.problem).toMatch(/^contains FreeMarker directives \(<#if>, <#list>, \.\.\.\): this is a template, not a manifest \(YAML error at line \d+, column \d+: .*\); audit its rendered output$/);
+  });
+
+  test('a FreeMarker template kept as text in a block scalar is an ordinary ConfigMap', () => {
+    // GIVEN a ConfigMap holding a FreeMarker template
+    const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mail\ndata:\n  body.ftl: |\n    <#if user??>\n    Hello ${user}\n    </#if>\n';
+
+    // WHEN it is parsed / THEN it is read
+    const parsed = parse(text, 'apps/mail.yaml');
+    expect(parsed.problem).toBeUndefined();
+    expect(parsed.objects).toHaveLength(1);
+  });
+
   test('every object carries the file it came from', () => {
     // GIVEN two documents
     const parsed = parse('apiVersion: v1\nkind: A\n---\napiVersion: v1\nkind: B\n', 'apps/x.yaml');
