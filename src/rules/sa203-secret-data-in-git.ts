@@ -16,13 +16,19 @@ const CERTIFICATES = /^(?:-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\s]+-----END C
 /** One absolute file path (`/var/run/secrets/kubernetes.io/serviceaccount/token`): where a secret is read from, not one. */
 const FILE_PATH = /^\/(?:[\w.-]+\/)*[\w.-]+$/;
 
-/** Whether a value is public by its shape: PEM certificates only, or a file path. */
+/** An HTML page (OpenShift's OAuth login, provider selection and error templates must be kept in Secrets): shown to everyone. */
+const HTML_PAGE = /^(?:<!DOCTYPE html|<html)[\s>]/i;
+
+/** A file of an HTML page, as a secretGenerator's `files` entry names it (`login.html`, `page=pages/login.htm`). */
+const HTML_FILE = /\.html?$/i;
+
+/** Whether a value is public by its shape: PEM certificates only, a file path, or an HTML page. */
 function isPublic(value: unknown, base64: boolean): boolean {
   if (typeof value !== 'string') {
     return false;
   }
   const text = (base64 ? Buffer.from(value, 'base64').toString('latin1') : value).trim();
-  return CERTIFICATES.test(text) || FILE_PATH.test(text);
+  return CERTIFICATES.test(text) || FILE_PATH.test(text) || HTML_PAGE.test(text);
 }
 
 /** A kustomization (or component) file, as the audit reads it. */
@@ -41,6 +47,8 @@ function generatedFromGit(obj: Manifest): Violation[] {
     const secret = stringAt(generator, 'name') ?? '(unnamed)';
     for (const field of ['literals', 'files', 'envs']) {
       const names = listAt(generator, field).filter((e): e is string => typeof e === 'string' && e.trim() !== '')
+        // An HTML page read from a file is public, as it is in a Secret's data.
+        .filter((e) => field !== 'files' || !HTML_FILE.test(e.trim()))
         .map((e) => (field === 'envs' ? e : e.split('=')[0]).trim());
       if (names.length === 0) {
         continue;
@@ -69,7 +77,8 @@ export const secretDataInGit: Rule = {
     + 'read the secret. A placeholder Secret that a controller fills must declare no keys either: a key kept '
     + 'in Git, even with an empty value, is put back by self-heal over the value the controller wrote. A key that '
     + 'holds only PEM certificates (a CA bundle, a chain, no private key), or only an absolute file path (where a program '
-    + 'reads a token, such as /var/run/secrets/kubernetes.io/serviceaccount/token), is public and not reported. A kustomization\'s '
+    + 'reads a token, such as /var/run/secrets/kubernetes.io/serviceaccount/token), or an HTML page (OpenShift\'s login '
+    + 'templates are kept in Secrets) is public and not reported. A kustomization\'s '
     + 'secretGenerator with literals, files or envs is the same: Argo CD renders from Git, so what it reads is there.',
   fix: 'Keep the value in a secret manager and deliver it with an ExternalSecret (the operator creates and owns '
     + 'the Secret, so it never reaches Git), or commit it encrypted as a SealedSecret. If the values are not secret '

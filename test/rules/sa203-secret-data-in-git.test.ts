@@ -120,6 +120,19 @@ describe('SA203 secret-data-in-git', () => {
     expect(findings.map((f) => [f.path, f.value])).toEqual([['/data', ['bearer']]]);
   });
 
+  test('passes on keys that hold HTML pages (OpenShift\'s login templates), and names a password beside them', () => {
+    // GIVEN login and error templates (stringData, and base64 in data) and a password
+    const page = '<!DOCTYPE html>\n<html><body><form method="post">{{ .Error }}</form></body></html>\n';
+    const obj = secret('login-template', {
+      stringData: { 'login.html': page, 'errors.html': '<html lang="en"><body>{{ .Error }}</body></html>' },
+      data: { 'providers.html': Buffer.from(page).toString('base64'), 'password': PASSWORD_B64 },
+    });
+    // WHEN
+    const findings = findingsOf(secretDataInGit, [obj]);
+    // THEN only the password is named
+    expect(findings.map((f) => [f.path, f.value])).toEqual([['/data', ['password']]]);
+  });
+
   test('fails when a key has an empty value, which self-heal would put back over the controller\'s value', () => {
     const placeholder = secret('placeholder', { data: { token: '' } });
     const findings = findingsOf(secretDataInGit, [placeholder], safeApplication());
@@ -200,6 +213,15 @@ describe('SA203 on a kustomization secretGenerator', () => {
       ['/secretGenerator/1/envs', ['db.env']],
     ]);
     expect(findings.map((f) => f.message).join()).not.toContain('Y2hhbmdlbWU=');
+  });
+
+  test('passes on HTML pages generated from files (OpenShift\'s login templates), and names a key file beside them', () => {
+    // GIVEN a generator of login and provider pages, and one of a page and a private key
+    const obj = kustomization([{ name: 'login', files: ['login/login.html', 'providers.html=login/providers.HTM'] }, { name: 'mixed', files: ['errors.html', 'tls.key'] }]);
+    // WHEN
+    const findings = findingsOf(secretDataInGit, [obj]);
+    // THEN only the key file is named
+    expect(findings.map((f) => [f.path, f.value])).toEqual([['/secretGenerator/1/files', ['tls.key']]]);
   });
 
   test('passes on a configMapGenerator and on a generator with no values from the repository', () => {
