@@ -27,10 +27,14 @@ export function ignoredPaths(entry: Manifest): { path: string; jq: boolean }[] {
 /**
  * A value the API server, a controller or a client writes into a field that Git leaves out, which a sync changes
  * nothing by overwriting: the `divisor` of an env var's resourceFieldRef (defaulted to "0" or "1"), the tool and
- * controller annotations, and the metadata only the API server writes (`generation`, `resourceVersion`...).
+ * controller annotations, the annotations a webhook marks its injections with, and the metadata only the API server
+ * writes (`generation`, `resourceVersion`...).
  */
 export function isDefaultingArtefact(path: string, jq: boolean): boolean {
   const compact = path.replace(/\s/g, '');
+  if (isInjectionMarker(compact, jq)) {
+    return true;
+  }
   if (jq) {
     return /\.resourceFieldRef\.divisor$/.test(compact)
       || TOOL_ANNOTATIONS.some((a) => compact === `.metadata.annotations["${a.replace('~1', '/')}"]`)
@@ -38,6 +42,19 @@ export function isDefaultingArtefact(path: string, jq: boolean): boolean {
   }
   return /\/resourceFieldRef\/divisor$/.test(compact) || TOOL_ANNOTATIONS.some((a) => compact === `/metadata/annotations/${a}`)
     || SERVER_METADATA.some((field) => compact === `/metadata/${field}`);
+}
+
+/**
+ * An annotation, of the object or of a template in it, whose key says that a webhook wrote it when it injected a
+ * sidecar or an agent (`linkerd.io/injected-by`, `otel.injected-by`, `vault.hashicorp.com/agent-inject-status`):
+ * written on admission of every apply, never by hand.
+ */
+function isInjectionMarker(compact: string, jq: boolean): boolean {
+  const key = jq
+    ? /\.annotations(?:\["([^"]+)"\]|\."([^"]+)"|\.([\w-]+))$/.exec(compact)
+    : /\/annotations\/([^/]+)$/.exec(compact);
+  const name = key ? (key[1] ?? key[2] ?? key[3] ?? '').replace(/~1/g, '/') : '';
+  return /(^|[./-])(injected-by|inject(ed|ion)?-status)$/.test(name);
 }
 
 /**

@@ -32,8 +32,10 @@ export const wildcardIgnore: Rule = {
     + 'Job\'s pod template and selector), the caBundle of webhook configurations and APIServices '
     + '(injected by cert-manager\'s cainjector or the webhook\'s operator), a CRD\'s conversion webhook clientConfig (a cert '
     + 'controller injects its CA and service), an env var\'s resourceFieldRef divisor (defaulted by the API server), the '
-    + 'metadata only the API server writes (generation, resourceVersion...), and the tracking-id, last-applied-configuration '
-    + 'and deployment.kubernetes.io/revision annotations. A platform that writes other fields on every object of a kind '
+    + 'metadata only the API server writes (generation, resourceVersion...), the tracking-id, last-applied-configuration '
+    + 'and deployment.kubernetes.io/revision annotations, and the annotations a webhook marks its injections with '
+    + '(linkerd.io/injected-by, ...-inject-status). An entry of managedFieldsManagers alone hides no human change either: '
+    + 'a field a person edits is owned by that person\'s client, not by the managers named. A platform that writes other fields on every object of a kind '
     + '(AKS\'s admissions enforcer sets webhooks\' namespaceSelector) is a reasoned suppression of SA003 on the Application.',
   fix: 'Give the entry a concrete group (omit it for the core group), kind and name, and one entry per resource; '
     + 'narrow a broad path to the one field that is written outside Git.',
@@ -50,6 +52,10 @@ export const wildcardIgnore: Rule = {
       }
       const kind = typeof entry.kind === 'string' ? entry.kind : '';
       const paths = ignoredPaths(entry);
+      // Only fields the named managers own are ignored: a human's edit is owned by the human's client, and shows.
+      if (paths.length === 0 && listAt(entry, 'managedFieldsManagers').length > 0) {
+        return;
+      }
       // A glob or missing kind may be any kind: only what no human changes on any kind (/status) is exempt then.
       const concrete = kind !== '' && !hasGlob(kind) ? kind : '';
       if (paths.length > 0 && paths.every((p) => isControllerOwnedField(concrete, p.path, p.jq))) {

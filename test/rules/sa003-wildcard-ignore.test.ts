@@ -104,6 +104,27 @@ describe('SA003 fields a controller owns', () => {
     expect(findingsFor(ignoring({ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', jsonPointers: ['/spec/conversion/strategy'] }))).toHaveLength(1);
   });
 
+  test('passes on the annotations a webhook marks its injections with, of the object or its pod template, by pointer or by jq', () => {
+    // GIVEN every Deployment's injection markers ignored, in the three ways jq names a key and as pointers
+    const app = ignoring(
+      { group: 'apps', kind: 'Deployment', jqPathExpressions: ['.spec.template.metadata.annotations."otel.injected-by"', '.spec.template.metadata.annotations["linkerd.io/injected-by"]'] },
+      { group: 'apps', kind: 'StatefulSet', jsonPointers: ['/spec/template/metadata/annotations/vault.hashicorp.com~1agent-inject-status', '/metadata/annotations/sidecar.example.io~1injection-status'] },
+    );
+    // WHEN / THEN nothing is reported
+    expect(findingsFor(app)).toEqual([]);
+    // and an annotation a person sets is still reported
+    expect(findingsFor(ignoring({ group: 'apps', kind: 'Deployment', jqPathExpressions: ['.spec.template.metadata.annotations."linkerd.io/inject"'] }))).toHaveLength(1);
+  });
+
+  test('passes on an entry of managedFieldsManagers alone, and judges the paths of an entry that has both', () => {
+    // GIVEN every Cluster's fields its operator owns ignored, for any name
+    const managers = ignoring({ group: 'postgresql.cnpg.io', kind: 'Cluster', managedFieldsManagers: ['cnpg-manager'] });
+    // WHEN / THEN a person's edit is owned by the person's client and still shows: nothing is reported
+    expect(findingsFor(managers)).toEqual([]);
+    // and a path beside the managers is judged as ever
+    expect(findingsFor(ignoring({ group: 'postgresql.cnpg.io', kind: 'Cluster', managedFieldsManagers: ['cnpg-manager'], jsonPointers: ['/spec/instances'] }))).toHaveLength(1);
+  });
+
   test('passes when every webhook configuration\'s injected caBundle is ignored, by pointer or by jq, under a glob group', () => {
     // GIVEN cert-manager's cainjector writes clientConfig.caBundle into each webhook
     const app = ignoring(
