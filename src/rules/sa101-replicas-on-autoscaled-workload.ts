@@ -13,7 +13,8 @@ export const replicasOnAutoscaledWorkload: Rule = {
     'The autoscaler changes spec.replicas under load and self-heal puts the Git value back within seconds: '
     + 'capacity saw-tooths exactly when it is needed. Ignoring the field is not enough on its own either: '
     + 'a value kept in Git is applied again on every sync without RespectIgnoreDifferences. An autoscaler whose '
-    + 'minimum and maximum equal the declared count never changes it, so nothing fights and nothing is reported. An Argo Rollout '
+    + 'minimum and maximum equal the declared count never changes it, nor does a KEDA ScaledObject paused at that count '
+    + '(autoscaling.keda.sh/paused-replicas), so nothing fights and nothing is reported. An Argo Rollout '
     + 'whose workloadRef has scaleDown onsuccess or progressively scales the referenced Deployment down, and back up when it fails.',
   fix: 'Remove spec.replicas from the workload (HpaManagedDeployment, HpaManagedStatefulSet and HpaManagedRollout never emit it) and ignore /spec/replicas '
     + 'for it with RespectIgnoreDifferences=true.',

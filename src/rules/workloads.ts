@@ -107,7 +107,7 @@ function level<T>(map: Map<string, Map<string, T>>, key: string): Map<string, T>
 /**
  * The replica count an autoscaler holds its target at when its floor and ceiling are the same, else undefined.
  * HPA: `minReplicas` (default 1) and `maxReplicas`; KEDA ScaledObject: `minReplicaCount` (default 0) and
- * `maxReplicaCount` (default 100).
+ * `maxReplicaCount` (default 100), or the count of its `autoscaling.keda.sh/paused-replicas` annotation, which pauses it.
  */
 export function fixedReplicas(target: ScaleTarget): number | undefined {
   // Argo Rollouts scales the referenced Deployment to zero, and back up when the Rollout fails: no count is fixed.
@@ -115,10 +115,18 @@ export function fixedReplicas(target: ScaleTarget): number | undefined {
     return undefined;
   }
   const keda = target.owner.kind === 'ScaledObject';
+  // A paused ScaledObject holds its target at the count its annotation names, and scales no more.
+  const paused = keda ? at(target.owner, 'metadata', 'annotations', KEDA_PAUSED_REPLICAS) : undefined;
+  if (typeof paused === 'string' && /^\d{1,9}$/.test(paused.trim())) {
+    return Number(paused.trim());
+  }
   const min = at(target.owner, 'spec', keda ? 'minReplicaCount' : 'minReplicas') ?? (keda ? 0 : 1);
   const max = at(target.owner, 'spec', keda ? 'maxReplicaCount' : 'maxReplicas') ?? (keda ? 100 : undefined);
   return typeof min === 'number' && min === max ? min : undefined;
 }
+
+/** The annotation that pauses a KEDA ScaledObject at a replica count. */
+const KEDA_PAUSED_REPLICAS = 'autoscaling.keda.sh/paused-replicas';
 
 /** `Kind name` of an autoscaler, for messages; a Rollout says it acts through its workloadRef. */
 export function ownerLabel(target: ScaleTarget): string {

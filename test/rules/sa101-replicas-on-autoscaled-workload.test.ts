@@ -260,6 +260,20 @@ describe('SA101 replicas-on-autoscaled-workload', () => {
     expect(findings).toEqual([]);
   });
 
+  test('passes when a KEDA ScaledObject is paused at the declared count, and fails when paused at another', () => {
+    // GIVEN a ScaledObject that would scale 0 to 10, paused at Git's 3 (and one paused at 0)
+    const app = safeApplication();
+    const paused = (count: string) => manifest('keda.sh/v1alpha1', 'ScaledObject', 'web', {
+      metadata: { name: 'web', annotations: { 'autoscaling.keda.sh/paused-replicas': count } },
+      spec: { scaleTargetRef: { name: 'web' }, minReplicaCount: 0, maxReplicaCount: 10 },
+    });
+    const web = deploymentWithReplicas('web');
+    // WHEN / THEN KEDA holds the count Git declares: nothing fights
+    expect(findingsOf(replicasOnAutoscaledWorkload, [web, paused('3')], app)).toEqual([]);
+    // and paused at 0, KEDA scales Git's 3 down to 0 on every sync
+    expectFindings(findingsOf(replicasOnAutoscaledWorkload, [web, paused('0')], app), web, ['SA101 /spec/replicas']);
+  });
+
   test('fails when the HPA is pinned at another count than the Deployment declares', () => {
     // GIVEN the HPA holds 2 and Git says 3: they fight on every self-heal
     const app = safeApplication();
