@@ -38,7 +38,18 @@ export function isSecretKey(key: string): boolean {
  * variables to the keys of an existing Secret, `AWS_SECRET_ACCESS_KEY: AWS_SECRET_ACCESS_KEY`).
  */
 export function isSecretValue(key: string, value: unknown): boolean {
-  return isSecretKey(key) && isLiteralValue(value) && value !== key;
+  return isSecretKey(key) && isLiteralValue(value) && value !== key && !(NAMING_KEY.test(key) && typeof value === 'string' && isObjectName(value));
+}
+
+/**
+ * A key of a word and `Secret` (`connectionSecret`, `registryPushSecret`), which in charts most often holds the name of
+ * a Secret, unless the word is one whose secret is a value (`clientSecret`, `cookieSecret`, `webhookSecret`...).
+ */
+const NAMING_KEY = /^(?!(?:client|shared|webhook|cookie|jwt|hmac|signing|session|encryption|oauth2?|api|app|master|root)Secret$)[a-z][A-Za-z0-9]*[a-z0-9]Secret$/;
+
+/** A Kubernetes object name of more than one word (`minio-homerun`, `hf-token.v2`): a Secret's name, not a secret. */
+function isObjectName(value: string): boolean {
+  return value.length <= 253 && /[-.]/.test(value) && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(value);
 }
 
 /** Whether a value held by a secret key is a real value (not empty, not a placeholder filled in at render time). */

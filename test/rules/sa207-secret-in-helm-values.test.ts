@@ -53,6 +53,16 @@ describe('SA207 secret-in-helm-values', () => {
     expect(secretKeysInValuesText(`${values}  password: hunter2\n`)).toEqual(['password']);
   });
 
+  test('passes on a word and Secret that holds a Secret\'s name, and fails when it holds a value or the word is one of a value', () => {
+    // GIVEN keys of a word and Secret holding object names, in values text and valuesObject
+    const names = 'connectionSecret: minio-homerun\nregistryPushSecret: "oci-model-cache-operator-hf-token"\n';
+    expect(secretKeysInValuesText(names)).toEqual([]);
+    expect(findingsOf(secretInHelmValues, [], helmApp({ valuesObject: { storage: { connectionSecret: 'minio-homerun' } } }))).toEqual([]);
+    // WHEN the value is no object name, or the key's word is one whose secret is a value / THEN they are found
+    expect(secretKeysInValuesText('connectionSecret: hunter2\nadminSecret: S3cr3t-Pass\nclientSecret: my-oidc-client\ncookieSecret: a-b\n').sort())
+      .toEqual(['adminSecret', 'clientSecret', 'connectionSecret', 'cookieSecret']);
+  });
+
   test('fails on a password in a Helm parameter, naming the parameter and not the value', () => {
     // GIVEN
     const app = helmApp({ parameters: [{ name: 'replicaCount', value: '3' }, { name: 'postgresql.auth.postgresPassword', value: 'hunter2' }] });
