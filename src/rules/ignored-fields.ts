@@ -82,13 +82,24 @@ function isUnder(compact: string, jq: boolean, field: string): boolean {
 /**
  * Whether a sync leaves the live value of an ignored field as it is, so that ignoring it without
  * RespectIgnoreDifferences loses nothing: the defaulting artefacts, `/status` of any kind (a sync does not write it),
- * and the fields fixed at creation above.
+ * the fields fixed at creation above, and the remote reference fields external-secrets' CRD defaults.
  */
 export function isLeftAloneBySync(kind: string, path: string, jq: boolean): boolean {
   const compact = path.replace(/\s/g, '');
   return isDefaultingArtefact(compact, jq) || isUnder(compact, jq, 'status')
-    || (IMMUTABLE_FIELDS.get(kind) ?? []).some((field) => isUnder(compact, jq, field));
+    || (IMMUTABLE_FIELDS.get(kind) ?? []).some((field) => isUnder(compact, jq, field))
+    || (EXTERNAL_SECRET_KINDS.includes(kind) && EXTERNAL_SECRET_DEFAULTS.test(compact));
 }
+
+/** The kinds of external-secrets.io that read values from a secret store. */
+const EXTERNAL_SECRET_KINDS = ['ExternalSecret', 'ClusterExternalSecret'];
+
+/**
+ * The fields of a remote reference that external-secrets' CRD schema defaults on every object (`conversionStrategy`
+ * Default, `decodingStrategy` None, `metadataPolicy` None), by pointer or jq: how a value is read, which nobody sets by
+ * hand on the live object, and which Git leaves out where the defaults are meant.
+ */
+const EXTERNAL_SECRET_DEFAULTS = /(?:remoteRef|extract|find)(?:\/|\.)(?:conversionStrategy|decodingStrategy|metadataPolicy)$/;
 
 /**
  * Whether one ignored path is a field no human changes on the live object, so that ignoring it on every object of the

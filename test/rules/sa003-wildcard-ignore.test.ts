@@ -116,6 +116,19 @@ describe('SA003 fields a controller owns', () => {
     expect(findingsFor(ignoring({ group: 'apps', kind: 'Deployment', jqPathExpressions: ['.spec.template.metadata.annotations."linkerd.io/inject"'] }))).toHaveLength(1);
   });
 
+  test('passes on the remote reference fields external-secrets\' CRD defaults on every ExternalSecret, and reports its target', () => {
+    // GIVEN every ExternalSecret's read strategies ignored, by jq and by pointer
+    const app = ignoring(
+      { group: 'external-secrets.io', kind: 'ExternalSecret', jqPathExpressions: ['.spec.data[].remoteRef.conversionStrategy', '.spec.data[].remoteRef.decodingStrategy', '.spec.data[].remoteRef.metadataPolicy', '.spec.dataFrom[].extract.conversionStrategy'] },
+      { group: 'external-secrets.io', kind: 'ClusterExternalSecret', jsonPointers: ['/spec/externalSecretSpec/data/0/remoteRef/decodingStrategy'] },
+    );
+    // WHEN / THEN nothing is reported
+    expect(findingsFor(app)).toEqual([]);
+    // and what a person sets (the Secret it writes) still is; so are the same fields on another kind
+    expect(findingsFor(ignoring({ group: 'external-secrets.io', kind: 'ExternalSecret', jsonPointers: ['/spec/target/name'] }))).toHaveLength(1);
+    expect(findingsFor(ignoring({ group: 'acme.io', kind: 'Widget', jqPathExpressions: ['.spec.remoteRef.decodingStrategy'] }))).toHaveLength(1);
+  });
+
   test('passes on an entry of managedFieldsManagers alone, and judges the paths of an entry that has both', () => {
     // GIVEN every Cluster's fields its operator owns ignored, for any name
     const managers = ignoring({ group: 'postgresql.cnpg.io', kind: 'Cluster', managedFieldsManagers: ['cnpg-manager'] });
