@@ -17,9 +17,12 @@ export const ignoreWithoutRespect: Rule = {
     + 'fields into the object before applying it. Entries that ignore only what a sync leaves as it is lose nothing to it '
     + 'and are not reported: values the API server, a controller or a client fills in (an env var\'s resourceFieldRef divisor, '
     + 'metadata.generation, resourceVersion and the like, the tracking-id, last-applied and deployment.kubernetes.io/revision '
-    + 'annotations), /status, and fields fixed when the object is created (a '
+    + 'annotations, the annotations a webhook marks its injections with, how an ExternalSecret\'s remote reference is read), '
+    + '/status, and fields fixed when the object is created (a '
     + 'PersistentVolumeClaim\'s spec but its resources, a StatefulSet\'s volumeClaimTemplates, a Job\'s pod template).',
-  fix: 'Add "RespectIgnoreDifferences=true" to spec.syncPolicy.syncOptions.',
+  fix: 'Add "RespectIgnoreDifferences=true" to spec.syncPolicy.syncOptions. It keeps the live value of every ignored field of '
+    + 'an object that exists, so a change Git makes to such a field no longer lands there: ignore only fields that Git leaves '
+    + 'to another controller (an HPA\'s replicas), and narrow an entry that also covers fields Git declares.',
   check({ application }) {
     // Entries that ignore only what a sync leaves alone (a divisor the API server fills in, status, immutable fields) lose nothing to it.
     const entries = listAt(application, 'spec', 'ignoreDifferences').filter((e) => !isObject(e)
