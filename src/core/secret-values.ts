@@ -15,6 +15,11 @@ const REFERENCE_KEY = /(^existing|^create|^use|name$|ref$|file$|path$|key(ref|na
 /** A key under which every value is a name in another Secret (`existingSecretMappings`, `existingSecretKeys`). */
 const REFERENCE_TREE = /^existing/i;
 
+/** A key that names a Secret (`secretName`, `existingSecret`): beside it, `secretKey` names a key of that Secret. */
+const NAMES_A_SECRET = /^(secretName|existingSecret|secretRef)$/i;
+/** The key of a named Secret's key, which `secretKey` is beside a {@link NAMES_A_SECRET} key, not an access key's secret. */
+const KEY_OF_NAMED_SECRET = /^secret[-_]?key$/i;
+
 /** A private key in PEM form, whatever key holds it. */
 const PRIVATE_KEY_PEM = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
 
@@ -90,8 +95,10 @@ export function secretKeyPathsIn(tree: unknown): string[][] {
       return;
     }
     if (typeof value === 'object' && value !== null) {
-      for (const key of Object.keys(value)) {
-        if (!REFERENCE_TREE.test(key)) {
+      const keys = Object.keys(value);
+      const namesSecret = keys.some((k) => NAMES_A_SECRET.test(k) && typeof (value as { [key: string]: unknown })[k] === 'string');
+      for (const key of keys) {
+        if (!REFERENCE_TREE.test(key) && !(namesSecret && KEY_OF_NAMED_SECRET.test(key))) {
           walk((value as { [key: string]: unknown })[key], [...path, key], depth + 1);
         }
       }
@@ -116,6 +123,10 @@ export function secretKeysInValuesText(text: string): string[] {
   let lastKey = '';
   // The keys that open the blocks the current line is in, by indentation: below an `existing...` key, values are names.
   const open: { indent: number; key: string }[] = [];
+  // Each mapping's keys so far, by the block that holds it; `secretKey` found in one, for when a `secretName` joins it.
+  let siblings: Set<string> = new Set();
+  const siblingsOf: Set<string>[] = [];
+  const keyOfNamed: { key: string; siblings: Set<string> }[] = [];
   for (const line of text.slice(0, 1_000_000).split('\n')) {
     // (.*) then trim: a lazy `(.*?)\s*$` is quadratic on a line of spaces.
     const match = /^(\s*)(?:-\s+)?["']?([\w.-]+)["']?\s*:(.*)$/.exec(line);
@@ -123,19 +134,32 @@ export function secretKeysInValuesText(text: string): string[] {
       const indent = match[1].length;
       while (open.length > 0 && open[open.length - 1].indent >= indent) {
         open.pop();
+        siblings = siblingsOf.pop() ?? new Set();
       }
       lastKey = match[2];
+      siblings.add(NAMES_A_SECRET.test(lastKey) && !/^[|>]/.test(match[3].trim()) && match[3].trim() !== '' ? 'names a secret' : lastKey);
       const written = match[3].trim();
       const value = written.replace(/^(["'])(.*)\1$/, '$2');
       const named = open.some((o) => REFERENCE_TREE.test(o.key)) || REFERENCE_TREE.test(lastKey);
       if (!named && isSecretValue(lastKey, value) && value !== '|' && value !== '>' && !/^[|>][-+]?$/.test(value)
         && !/^(null|~|""|'')$/.test(value) && !NOT_A_STRING.test(written)) {
-        found.add(lastKey);
+        if (KEY_OF_NAMED_SECRET.test(lastKey)) {
+          keyOfNamed.push({ key: lastKey, siblings });
+        } else {
+          found.add(lastKey);
+        }
       }
       open.push({ indent, key: lastKey });
+      siblingsOf.push(siblings);
+      siblings = new Set();
     }
     if (holdsPrivateKey(line)) {
       found.add(lastKey);
+    }
+  }
+  for (const { key, siblings: of } of keyOfNamed) {
+    if (!of.has('names a secret')) {
+      found.add(key);
     }
   }
   return [...found];

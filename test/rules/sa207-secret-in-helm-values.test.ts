@@ -63,6 +63,17 @@ describe('SA207 secret-in-helm-values', () => {
       .toEqual(['adminSecret', 'clientSecret', 'connectionSecret', 'cookieSecret']);
   });
 
+  test('passes on secretKey beside a secretName, the key of the Secret named, and fails on it alone, an access key\'s secret', () => {
+    // GIVEN secretKey beside secretName (after or before it) in values text and valuesObject
+    expect(secretKeysInValuesText('auth:\n  secretName: trips-api-key\n  secretKey: credential\nother:\n  secretKey: k\n  existingSecret: s3\n')).toEqual([]);
+    expect(findingsOf(secretInHelmValues, [], helmApp({ valuesObject: { auth: { secretKey: 'credential', secretName: 'trips-api-key' } } }))).toEqual([]);
+    // WHEN it stands alone, or its sibling names no Secret, or the Secret is named in another block / THEN it is found
+    expect(secretKeysInValuesText('s3:\n  region: eu\n  secretKey: wJalrXUt\n')).toEqual(['secretKey']);
+    expect(secretKeysInValuesText('a:\n  secretName: x\nb:\n  secretKey: wJalrXUt\n')).toEqual(['secretKey']);
+    expect(secretKeysInValuesText('a:\n  secretName: |\n    x\n  secretKey: wJalrXUt\n')).toEqual(['secretKey']);
+    expect(findingsOf(secretInHelmValues, [], helmApp({ valuesObject: { s3: { region: 'eu', secretKey: 'wJalrXUt' } } }))).toHaveLength(1);
+  });
+
   test('fails on a password in a Helm parameter, naming the parameter and not the value', () => {
     // GIVEN
     const app = helmApp({ parameters: [{ name: 'replicaCount', value: '3' }, { name: 'postgresql.auth.postgresPassword', value: 'hunter2' }] });
