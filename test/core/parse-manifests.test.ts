@@ -523,13 +523,19 @@ describe('parseManifests: the depth limit measures structure, not brackets in te
     ['a comment full of brackets', `  # ${'['.repeat(300)}\n  d: ok\n`],
     ['a flow mapping whose quoted values hold brackets', `  e: {"k": "${'['.repeat(300)}", 'l': '${'{['.repeat(150)}'}\n`],
   ])('reads %s: brackets in text are not nesting', (_name, data) => {
-    // GIVEN an ordinary ConfigMap whose text holds many brackets
-    // WHEN it is parsed
-    const parsed = parse(configMap(data));
+    // GIVEN an ordinary ConfigMap whose text holds many brackets, and the same with an anchor: only the careful path
+    // it takes then runs the depth pre-check
+    const plain = configMap(data);
+    const anchored = plain.replace('metadata:', 'metadata: &m');
 
-    // THEN it is read, not refused as deep
-    expect(parsed.problem).toBeUndefined();
-    expect(parsed.objects.map((o) => o.manifest.kind)).toEqual(['ConfigMap']);
+    for (const text of [plain, anchored]) {
+      // WHEN it is parsed
+      const parsed = parse(text);
+
+      // THEN it is read, not refused as deep
+      expect(parsed.problem).toBeUndefined();
+      expect(parsed.objects.map((o) => o.manifest.kind)).toEqual(['ConfigMap']);
+    }
   });
 
   test.each([
