@@ -31,6 +31,19 @@ describe('BoundedJq', () => {
     expect(Date.now() - again).toBeLessThan(100);
     expect(jq.del({ a: 1, b: 2 }, '.a')).toEqual({ b: 2 });
   }, 60_000);
+
+  test('an expression that builds a string of a gigabyte: stopped by jq\'s memory bound, named as such, and the next run works', () => {
+    // GIVEN an expression that asks for more memory than jq has, at once
+    const expression = '"x" * 1e9';
+
+    // WHEN it is run / THEN it fails as bounded by memory (not by time, not as a jq error), naming the expression
+    expect(() => jq.del({ a: 1 }, expression)).toThrow(expect.objectContaining({
+      bounded: true,
+      message: expect.stringMatching(/^jqPathExpression "\\"x\\" \* 1e9" ran out of memory in jq \(.*\); it recurses or builds without end/),
+    }));
+    // AND other expressions still run (a fresh worker)
+    expect(jq.del({ a: 1, b: 2 }, '.a')).toEqual({ b: 2 });
+  }, 60_000);
 });
 
 describe('simulate with a jqPathExpression that never ends', () => {
