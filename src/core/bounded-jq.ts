@@ -75,7 +75,9 @@ export class BoundedJq {
     if (reply.error !== undefined) {
       if (/^Aborted\(|out of memory|memory access out of bounds|Maximum call stack/i.test(reply.error)) {
         this.stop();
-        const error = new JqBoundError(`jqPathExpression ${JSON.stringify(expression)} ran out of memory in jq (${reply.error.split('\n')[0]}); `
+        // jq-wasm's own words for it (`Aborted(). Build with -sASSERTIONS...`) tell a user nothing more.
+        const reason = /^Aborted\(/.test(reply.error) ? '' : ` (${reply.error.split('\n')[0]})`;
+        const error = new JqBoundError(`jqPathExpression ${JSON.stringify(expression)} ran out of memory in jq${reason}; `
           + 'it recurses or builds without end: simplify it or remove it', true);
         this.failed.set(program, error);
         throw error;
@@ -104,7 +106,12 @@ export class BoundedJq {
       workerData: { flag: shared, port: port2, jqPath: require.resolve('jq-wasm') },
       transferList: [port2],
       resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+      // What the engine prints (`Aborted()` when it runs out of memory) is not the command's output: the error says it.
+      stdout: true,
+      stderr: true,
     });
+    this.worker.stdout.resume();
+    this.worker.stderr.resume();
     this.worker.unref();
     this.worker.on('error', () => { /* reported to the waiting run as no answer */ });
     const ready = this.wait(START_TIMEOUT_MS);

@@ -138,7 +138,7 @@ export function simulate(
   const configN = normalizeIgnored(normalizeKnownKinds(config), entries, jq, warnings, named);
   const liveN = normalizeIgnored(normalizeKnownKinds(liveCopy), entries, jq, warnings, named);
   // The last-applied annotation is normalized but not re-encoded (gitops-engine pkg/diff Diff).
-  const originalN = rawLastApplied === undefined ? configN : normalizeIgnored(normalizeKnownKinds(rawLastApplied), entries, jq, warnings);
+  const originalN = rawLastApplied === undefined ? configN : normalizeIgnored(normalizeKnownKinds(rawLastApplied), entries, jq, warnings, named);
 
   // 2. Predict live: the three-way patch (two-way without last-applied) applied to live, both with the API
   //    server's defaults (gitops-engine pkg/diff/diff.go, ThreeWayDiff and applyPatch); compare.
@@ -190,7 +190,8 @@ export function simulate(
     keptIgnored,
     liveAfterApply,
     respectIgnoreDifferences: respect,
-    warnings,
+    // Desired, live and last-applied are normalized alike: an expression that fails on all three is one warning.
+    warnings: [...new Set(warnings)],
   };
 }
 

@@ -49,11 +49,14 @@ export function writeTreeAtomically(outdir: string, files: readonly TreeFile[], 
   if (target === path.parse(target).root || cwd === target || cwd.startsWith(target + path.sep)) {
     throw failure(ErrorCode.WRITE_FAILED, `refusing to replace ${JSON.stringify(outdir)}: it is the working directory, one of its parents, or a filesystem root. Fix: give the app its own output folder, e.g. outdir: 'dist'.`);
   }
-  const unchanged = `writing the GitOps tree failed; ${JSON.stringify(outdir)} is unchanged`;
+  // Said when the failure is reported: an outdir that is not there (`cdk8s synth` removes it first) is not "unchanged".
+  const unchanged = (): string => (fs.existsSync(target)
+    ? `writing the GitOps tree failed; ${JSON.stringify(outdir)} is unchanged`
+    : `writing the GitOps tree failed; nothing was written to ${JSON.stringify(outdir)}, which does not exist`);
   try {
     fs.mkdirSync(path.dirname(target), { recursive: true });
   } catch (e) {
-    throw failure(ErrorCode.WRITE_FAILED, `${unchanged}: cannot create its parent folder: ${(e as Error).message}`);
+    throw failure(ErrorCode.WRITE_FAILED, `${unchanged()}: cannot create its parent folder: ${(e as Error).message}`);
   }
   const lock = `${target}.safe-argocd-lock`;
   const token = acquireLock(lock, outdir, options.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
@@ -61,7 +64,7 @@ export function writeTreeAtomically(outdir: string, files: readonly TreeFile[], 
     try {
       recover(target);
     } catch (e) {
-      throw failure(ErrorCode.WRITE_FAILED, `${unchanged}: cleaning up after an earlier write that died failed: ${(e as Error).message}. Fix: remove the folders named ${path.basename(target)}.safe-argocd-* beside it and run again.`);
+      throw failure(ErrorCode.WRITE_FAILED, `${unchanged()}: cleaning up after an earlier write that died failed: ${(e as Error).message}. Fix: remove the folders named ${path.basename(target)}.safe-argocd-* beside it and run again.`);
     }
     const id = `${process.pid}-${randomBytes(6).toString('hex')}`;
     const tmp = `${target}.safe-argocd-tmp-${id}`;
@@ -78,7 +81,7 @@ export function writeTreeAtomically(outdir: string, files: readonly TreeFile[], 
       }
     } catch (e) {
       fs.rmSync(tmp, { recursive: true, force: true });
-      throw failure(ErrorCode.WRITE_FAILED, `${unchanged}: ${(e as Error).message}`);
+      throw failure(ErrorCode.WRITE_FAILED, `${unchanged()}: ${(e as Error).message}`);
     }
     swap(target, tmp, old, unchanged);
     // A failure from here on leaves the new tree in place; the next write removes what remains.
@@ -103,7 +106,7 @@ export function withOutdirLock<T>(outdir: string, body: () => T, timeoutMs: numb
 }
 
 /** The two renames; when the second one fails, the first one is undone. */
-function swap(target: string, tmp: string, old: string, unchanged: string): void {
+function swap(target: string, tmp: string, old: string, unchanged: () => string): void {
   const hadTree = fs.lstatSync(target, { throwIfNoEntry: false }) !== undefined;
   try {
     if (hadTree) {
@@ -111,7 +114,7 @@ function swap(target: string, tmp: string, old: string, unchanged: string): void
     }
   } catch (e) {
     fs.rmSync(tmp, { recursive: true, force: true });
-    throw failure(ErrorCode.WRITE_FAILED, `${unchanged}: moving the previous tree aside failed: ${(e as Error).message}`);
+    throw failure(ErrorCode.WRITE_FAILED, `${unchanged()}: moving the previous tree aside failed: ${(e as Error).message}`);
   }
   try {
     fs.renameSync(tmp, target);
@@ -120,7 +123,7 @@ function swap(target: string, tmp: string, old: string, unchanged: string): void
       fs.renameSync(old, target);
     }
     fs.rmSync(tmp, { recursive: true, force: true });
-    throw failure(ErrorCode.WRITE_FAILED, `${unchanged}: moving the new tree into place failed: ${(e as Error).message}`);
+    throw failure(ErrorCode.WRITE_FAILED, `${unchanged()}: moving the new tree into place failed: ${(e as Error).message}`);
   }
 }
 

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'fs';
 import { join } from 'path';
+import { runBin } from './support';
 import { main } from '../../src/cli/main';
 import { nodeIo } from '../../src/cli/node-io';
 import { tempDir } from '../support/app';
@@ -189,6 +190,22 @@ describe('safe-argocd simulate of bombs', () => {
     // THEN the report says the expression did not finish, for which resource and Application, and nothing was ignored
     const report = JSON.parse(run.stdout);
     expect(report.warnings).toContainEqual(expect.stringMatching(/^jqPathExpression "until\(false; \.\)" did not finish within 1 s .*\[a{63} w, Application bombs\]$/));
+    expect(report.differences).toEqual(['/spec/size', '/spec/__proto__/toString']);
+  }, BOMB_TIMEOUT);
+
+  test('a jqPathExpression that outgrows jq\'s memory: one plain warning naming it, and nothing of the engine\'s on stderr', () => {
+    // GIVEN an ignore rule whose jq builds a string of a billion characters
+    const dir = tempDir();
+    const app = write(dir, 'app.json', applicationWith([{ group: '*', kind: '*', jqPathExpressions: ['"x" * 1e9'] }]));
+
+    // WHEN the command simulates it, as a program
+    const run = runBin(['simulate', '--app', app, '--desired', write(dir, 'desired.json', widget(1)), '--live', write(dir, 'live.json', widget(2)), '--format', 'json']);
+
+    // THEN the memory bound is named once, in plain words, and jq-wasm's "Aborted()" reaches no one
+    const report = JSON.parse(run.stdout);
+    const warnings = (report.warnings as string[]).filter((w) => w.includes('1e9'));
+    expect(warnings).toEqual([expect.stringMatching(/^jqPathExpression "\\"x\\" \* 1e9" ran out of memory in jq; it recurses or builds without end: simplify it or remove it \[a{63} w, Application bombs\]$/)]);
+    expect(run.stderr).toBe('');
     expect(report.differences).toEqual(['/spec/size', '/spec/__proto__/toString']);
   }, BOMB_TIMEOUT);
 

@@ -39,7 +39,7 @@ describe('BoundedJq', () => {
     // WHEN it is run / THEN it fails as bounded by memory (not by time, not as a jq error), naming the expression
     expect(() => jq.del({ a: 1 }, expression)).toThrow(expect.objectContaining({
       bounded: true,
-      message: expect.stringMatching(/^jqPathExpression "\\"x\\" \* 1e9" ran out of memory in jq \(.*\); it recurses or builds without end/),
+      message: expect.stringMatching(/^jqPathExpression "\\"x\\" \* 1e9" ran out of memory in jq; it recurses or builds without end/),
     }));
     // AND other expressions still run (a fresh worker)
     expect(jq.del({ a: 1, b: 2 }, '.a')).toEqual({ b: 2 });

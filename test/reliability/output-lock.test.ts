@@ -93,7 +93,17 @@ describe('the outdir lock', () => {
   test('an outdir whose parent folder cannot be made is a [SAFE-101] error', () => {
     const dir = tempDir();
     fs.writeFileSync(join(dir, 'file'), '');
-    expect(() => writeTreeAtomically(join(dir, 'file', 'dist'), TREE)).toThrow(/^\[SAFE-101\] writing the GitOps tree failed; "[^"]*dist" is unchanged: cannot create its parent folder: EEXIST/);
+    expect(() => writeTreeAtomically(join(dir, 'file', 'dist'), TREE)).toThrow(/^\[SAFE-101\] writing the GitOps tree failed; nothing was written to "[^"]*dist", which does not exist: cannot create its parent folder: EEXIST/);
+  });
+
+  test('a write that fails where no outdir is (cdk8s synth removed it) says nothing was written, not that the folder is unchanged', () => {
+    // GIVEN no outdir, and a disk that fails the first file
+    const dir = tempDir();
+    // WHEN the write fails / THEN the error says that there is no tree, and none is left behind
+    withFailingDisk(join(dir, 'dist.safe-argocd-tmp-'), () => {
+      expect(() => writeTreeAtomically(join(dir, 'dist'), TREE)).toThrow(/^\[SAFE-101\] writing the GitOps tree failed; nothing was written to "[^"]*dist", which does not exist: ENOSPC/);
+    });
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 });
 
