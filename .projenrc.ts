@@ -1,4 +1,4 @@
-import { cdk8s, javascript, JsonFile } from 'projen';
+import { cdk8s, javascript, JsonFile, TaskShell } from 'projen';
 import { enforceLayers } from './projenrc/layers';
 import { addPackaging } from './projenrc/package';
 import { addProjectTasks } from './projenrc/tasks';
@@ -74,6 +74,10 @@ for (const dir of ['examples', 'scripts']) {
     },
   });
 }
+
+// Tasks run in the system shell: the built-in one reports a command that a signal killed (a synth or jest ended by
+// SIGKILL, the kernel's out-of-memory killer) as a success, and a killed test run would pass CI.
+project.tasks.shell = TaskShell.system();
 
 addPackaging(project);
 
