@@ -11,6 +11,10 @@ const START_TIMEOUT_MS = 30_000;
 // after each answer so that the caller, blocked in Atomics.wait, can read it synchronously.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('worker_threads');
+// What the engine prints (\`Aborted()\` when it runs out of memory) is not the command's output: the error says it.
+// Silenced here rather than piped away: a piped stream of the worker would keep the process alive after its run.
+console.error = console.warn = console.log = () => {};
+process.stderr.write = process.stdout.write = () => true;
 const flag = new Int32Array(workerData.flag);
 const port = workerData.port;
 const done = (message) => { port.postMessage(message); Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); };
@@ -106,12 +110,7 @@ export class BoundedJq {
       workerData: { flag: shared, port: port2, jqPath: require.resolve('jq-wasm') },
       transferList: [port2],
       resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
-      // What the engine prints (`Aborted()` when it runs out of memory) is not the command's output: the error says it.
-      stdout: true,
-      stderr: true,
     });
-    this.worker.stdout.resume();
-    this.worker.stderr.resume();
     this.worker.unref();
     this.worker.on('error', () => { /* reported to the waiting run as no answer */ });
     const ready = this.wait(START_TIMEOUT_MS);

@@ -209,6 +209,21 @@ describe('safe-argocd simulate of bombs', () => {
     expect(report.differences).toEqual(['/spec/size', '/spec/__proto__/toString']);
   }, BOMB_TIMEOUT);
 
+  test('a jqPathExpression that works: the program ends as soon as it has answered, the jq engine does not keep it alive', () => {
+    // GIVEN an ignore rule whose jq removes the drifting field
+    const dir = tempDir();
+    const app = write(dir, 'app.json', applicationWith([{ group: '*', kind: '*', jqPathExpressions: ['.spec.size'] }]));
+
+    // WHEN the command simulates it, as a program, given 30 s
+    const run = runBin(['simulate', '--app', app, '--desired', write(dir, 'desired.json', widget(1)), '--live', write(dir, 'live.json', widget(2)), '--format', 'json'],
+      {}, [], 30_000);
+
+    // THEN it exited by itself, with the field ignored (exit 1: the __proto__ field still drifts)
+    expect(run.signal).toBeUndefined();
+    expect(run.status).toBe(1);
+    expect(JSON.parse(run.stdout).differences).toEqual(['/spec/__proto__/toString']);
+  }, BOMB_TIMEOUT);
+
   test('__proto__ keys in the resource and f:__proto__ in live managedFields: Object.prototype untouched, the drift reported', async () => {
     // GIVEN live lacks Git's spec.__proto__ while its managedFields claim it for a trusted manager
     const dir = tempDir();

@@ -40,13 +40,17 @@ export interface ProgramRun {
   readonly status: number;
   readonly stdout: string;
   readonly stderr: string;
+  /** The signal that ended it: SIGTERM when it overran the timeout it was given. */
+  readonly signal?: string;
 }
 
 /**
  * Runs the bin entry as a program, with `env` added to this process's environment (a value of undefined
  * removes the variable) and `preload` modules required first.
  */
-export function runBin(args: readonly string[], env: Record<string, string | undefined> = {}, preload: readonly string[] = []): ProgramRun {
+export function runBin(
+  args: readonly string[], env: Record<string, string | undefined> = {}, preload: readonly string[] = [], timeoutMs?: number,
+): ProgramRun {
   const fullEnv: Record<string, string | undefined> = { ...process.env, TS_NODE_PROJECT: join(REPO, 'test', 'tsconfig.json'), ...env };
   for (const [key, value] of Object.entries(fullEnv)) {
     if (value === undefined) {
@@ -54,6 +58,6 @@ export function runBin(args: readonly string[], env: Record<string, string | und
     }
   }
   const node = [...preload.flatMap((p) => ['-r', p]), '-r', 'ts-node/register/transpile-only', join(REPO, 'src', 'cli', 'bin.ts'), ...args];
-  const run = spawnSync(process.execPath, node, { encoding: 'utf8', env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  return { status: run.status ?? -1, stdout: run.stdout, stderr: run.stderr };
+  const run = spawnSync(process.execPath, node, { encoding: 'utf8', env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'], ...timeoutMs ? { timeout: timeoutMs } : {} });
+  return { status: run.status ?? -1, stdout: run.stdout, stderr: run.stderr, ...run.signal ? { signal: run.signal } : {} };
 }
