@@ -658,6 +658,19 @@ function renderedFor(
   return input;
 }
 
+/** The objects of the files in the folder `p` and below it, folder by folder (pushed one by one: a folder may hold 150,000). */
+function objectsUnder(byDir: ReadonlyMap<string, readonly LocatedManifest[]>, p: string): LocatedManifest[] {
+  const found: LocatedManifest[] = [];
+  for (const [dir, list] of byDir) {
+    if (isUnder(dir, p)) {
+      for (const m of list) {
+        found.push(m);
+      }
+    }
+  }
+  return found;
+}
+
 /** Whether files in `dir` lie under the source folder `p` (itself or, recursing, below it). */
 function isUnder(dir: string, p: string): boolean {
   return p === '.' || dir === p || dir.startsWith(`${p}/`);
@@ -772,12 +785,8 @@ function groupUnits(
       // The rendering is what was built from the files under the Application's source paths (a Kustomize overlay's
       // resources and patches): those files are not judged again as loose manifests.
       for (const dir of own.dirs) {
-        for (const [d, list] of byDir) {
-          if (isUnder(d, dir)) {
-            for (const m of list) {
-              claimed.add(m);
-            }
-          }
+        for (const m of objectsUnder(byDir, dir)) {
+          claimed.add(m);
         }
       }
     }
@@ -789,20 +798,7 @@ function groupUnits(
     }
     for (const { path: p, recurse } of paths) {
       // Argo CD reads only the folder itself unless directory.recurse is set.
-      const matched: LocatedManifest[] = [];
-      if (recurse) {
-        for (const [dir, list] of byDir) {
-          if (isUnder(dir, p)) {
-            for (const m of list) {
-              matched.push(m);
-            }
-          }
-        }
-      } else {
-        for (const m of byDir.get(p) ?? []) {
-          matched.push(m);
-        }
-      }
+      const matched = recurse ? objectsUnder(byDir, p) : [...byDir.get(p) ?? []];
       // A folder that is not there at all is SA014's finding, when it is of the audited repository.
       if (matched.length === 0 && context.facts.hasDirectory(p)) {
         const chart = templateFiles.some((f) => isUnder(path.posix.dirname(f.path), p));

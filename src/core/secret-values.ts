@@ -123,10 +123,11 @@ export function secretKeysInValuesText(text: string): string[] {
   let lastKey = '';
   // The keys that open the blocks the current line is in, by indentation: below an `existing...` key, values are names.
   const open: { indent: number; key: string }[] = [];
-  // Each mapping's keys so far, by the block that holds it; `secretKey` found in one, for when a `secretName` joins it.
-  let siblings: Set<string> = new Set();
-  const siblingsOf: Set<string>[] = [];
-  const keyOfNamed: { key: string; siblings: Set<string> }[] = [];
+  // Whether the mapping a line is in names a Secret (by the blocks that hold it); `secretKey` found in one is judged at
+  // the end, as a `secretName` may follow it.
+  let mapping = { namesSecret: false };
+  const mappingOf: { namesSecret: boolean }[] = [];
+  const keyOfNamed: { key: string; mapping: { namesSecret: boolean } }[] = [];
   for (const line of text.slice(0, 1_000_000).split('\n')) {
     // (.*) then trim: a lazy `(.*?)\s*$` is quadratic on a line of spaces.
     const match = /^(\s*)(?:-\s+)?["']?([\w.-]+)["']?\s*:(.*)$/.exec(line);
@@ -134,31 +135,31 @@ export function secretKeysInValuesText(text: string): string[] {
       const indent = match[1].length;
       while (open.length > 0 && open[open.length - 1].indent >= indent) {
         open.pop();
-        siblings = siblingsOf.pop() ?? new Set();
+        mapping = mappingOf.pop() ?? { namesSecret: false };
       }
       lastKey = match[2];
-      siblings.add(NAMES_A_SECRET.test(lastKey) && !/^[|>]/.test(match[3].trim()) && match[3].trim() !== '' ? 'names a secret' : lastKey);
       const written = match[3].trim();
+      mapping.namesSecret ||= NAMES_A_SECRET.test(lastKey) && written !== '' && !/^[|>]/.test(written);
       const value = written.replace(/^(["'])(.*)\1$/, '$2');
       const named = open.some((o) => REFERENCE_TREE.test(o.key)) || REFERENCE_TREE.test(lastKey);
       if (!named && isSecretValue(lastKey, value) && value !== '|' && value !== '>' && !/^[|>][-+]?$/.test(value)
         && !/^(null|~|""|'')$/.test(value) && !NOT_A_STRING.test(written)) {
         if (KEY_OF_NAMED_SECRET.test(lastKey)) {
-          keyOfNamed.push({ key: lastKey, siblings });
+          keyOfNamed.push({ key: lastKey, mapping });
         } else {
           found.add(lastKey);
         }
       }
       open.push({ indent, key: lastKey });
-      siblingsOf.push(siblings);
-      siblings = new Set();
+      mappingOf.push(mapping);
+      mapping = { namesSecret: false };
     }
     if (holdsPrivateKey(line)) {
       found.add(lastKey);
     }
   }
-  for (const { key, siblings: of } of keyOfNamed) {
-    if (!of.has('names a secret')) {
+  for (const { key, mapping: of } of keyOfNamed) {
+    if (!of.namesSecret) {
       found.add(key);
     }
   }

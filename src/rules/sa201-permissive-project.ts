@@ -66,7 +66,7 @@ function sourceProblem(pattern: string): string | undefined {
   if (pattern.startsWith('!')) {
     return undefined;
   }
-  if (pattern === '*' || sourceAllowed([pattern], `https://zz-any-host.invalid/${ANY_OWNER}`)) {
+  if (sourceAllowed([pattern], `https://zz-any-host.invalid/${ANY_OWNER}`)) {
     return 'sourceRepos allows any repository';
   }
   const host = SHARED_HOSTS.find((h) => sourceAllowed([pattern], `https://${h}/${ANY_OWNER}`) || sourceAllowed([pattern], `git@${h}:${ANY_OWNER}`));
