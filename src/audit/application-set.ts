@@ -2,8 +2,8 @@ import * as path from 'path';
 import { isTemplated, renderGoTemplate, RenderBudget, sanitizeName, Symbolic } from '../core/go-template';
 import { keysFromPointer } from '../core/json-pointer';
 import { at, isObject, listAt, Manifest, stringAt } from '../core/manifest';
+import { nestingDepth } from '../core/manifest-values';
 import { compareStrings } from '../core/order';
-import { nestingDepth } from '../core/parse-manifests';
 import { pathMatch, pathspecMatches } from '../core/path-match';
 import { parseYamlDocuments } from '../core/yaml-text';
 

@@ -3,7 +3,8 @@ import { join } from 'path';
 import { parseAllDocuments } from 'yaml';
 import { escapeToken } from '../../src/core/json-pointer';
 import { LocatedManifest } from '../../src/core/manifest';
-import { hasTemplateExpressions, parseManifests } from '../../src/core/parse-manifests';
+import { hasTemplateExpressions } from '../../src/core/manifest-values';
+import { parseManifests } from '../../src/core/parse-manifests';
 
 /** Every pointer into `value` (the whole value too), and `/not-there` under each mapping. */
 function pointersOf(value: unknown, prefix: string = ''): string[] {
