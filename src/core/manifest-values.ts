@@ -3,9 +3,8 @@ import type { SourceLocation } from './manifest';
 
 /**
  * The first half of reading a manifest file, which needs no more than js-yaml: whether the file can be read at all,
- * and, for the common file without anchors, its values and where each document starts. What it returns is plain data,
- * so a worker thread can read files and hand the result over; parse-manifests.ts places the objects and takes the
- * careful path where this half cannot decide.
+ * and, for the common file without anchors, its values and where each document starts. parse-manifests.ts places the
+ * objects, and takes the careful path (the `yaml` library, with positions) where this half cannot decide.
  */
 
 /** Deeper than any real manifest; deeper input is refused before it can exhaust the stack. */

@@ -2,7 +2,7 @@ import * as path from 'path';
 import { Alias, Document, isAlias, isMap, isScalar, isSeq, LineCounter, Node, parseAllDocuments } from 'yaml';
 import { keysFromPointer } from './json-pointer';
 import { isObject, LocatedManifest, Manifest, SourceLocation } from './manifest';
-import { DOCUMENT_MARKER, firstLine, ManifestValues, readManifestValues, templateProblem } from './manifest-values';
+import { DOCUMENT_MARKER, firstLine, readManifestValues, templateProblem } from './manifest-values';
 import { KUSTOMIZATION_FILES } from './source-paths';
 import { parseYamlDocuments } from './yaml-text';
 
@@ -22,14 +22,7 @@ export interface ParsedFile {
  * come back as a problem.
  */
 export function parseManifests(file: string, content: Uint8Array): ParsedFile {
-  return manifestsOf(file, readManifestValues(file, content));
-}
-
-/**
- * The located objects of a file {@link readManifestValues} read, here or in a worker thread: the documents the fast
- * path read are placed, and a text it left is read by the careful path.
- */
-export function manifestsOf(file: string, values: ManifestValues): ParsedFile {
+  const values = readManifestValues(file, content);
   if ('problem' in values) {
     return { objects: [], skipped: 0, problem: values.problem };
   }
@@ -39,7 +32,9 @@ export function manifestsOf(file: string, values: ManifestValues): ParsedFile {
   }
   const objects: LocatedManifest[] = [];
   let skipped = 0;
-  const source = new FastSource(file, values.text);
+  // The bytes, not the text, are kept for placing findings: they lie outside the JavaScript heap, which the garbage
+  // collector copies, and the text of a file without findings is never made again.
+  const source = new FastSource(file, content);
   values.documents.forEach(({ value, start, itemStarts }, index) => {
     const document = new FastDocument(source, index, start, itemStarts);
     skipped += collect(value, { file, line: start.line, column: start.column }, objects, itemStarts,
@@ -47,6 +42,9 @@ export function manifestsOf(file: string, values: ManifestValues): ParsedFile {
   });
   return { objects, skipped };
 }
+
+/** Bytes the fast path read as UTF-8 already, made text again. */
+const TEXT = new TextDecoder('utf-8');
 
 /**
  * A file the fast path read, for locating fields in it: js-yaml keeps no positions, so a finding's field is found
@@ -58,15 +56,15 @@ class FastSource {
   private lines?: string[];
   private reread?: { docs: Document.Parsed[]; lineCounter: LineCounter };
 
-  constructor(readonly file: string, private readonly text: string) {}
+  constructor(readonly file: string, private readonly content: Uint8Array) {}
 
   linesOf(): string[] {
-    return (this.lines ??= this.text.split('\n'));
+    return (this.lines ??= TEXT.decode(this.content).split('\n'));
   }
 
   /** The document `i` as the careful reader sees it, if it is the same document the fast path saw (it starts on `line`). */
   documentAt(i: number, line: number): { doc: Document.Parsed; lineCounter: LineCounter } | undefined {
-    const reread = (this.reread ??= readAgain(this.text));
+    const reread = (this.reread ??= readAgain(TEXT.decode(this.content)));
     const doc = reread.docs[i];
     // The same document the fast path saw, or none: then the finding stays at the object's start.
     return doc && reread.lineCounter.linePos(doc.contents!.range![0]).line === line ? { doc, lineCounter: reread.lineCounter } : undefined;

@@ -402,6 +402,21 @@ describe('parseManifests: where a field is written', () => {
     }
   });
 
+  test('places a field of a file that starts with a byte order mark and holds multi-byte text where it is written, in characters', () => {
+    // GIVEN JSON on one line, saved with a UTF-8 byte order mark, with Japanese and an emoji before the field
+    const body = '{"metadata": {"name": "名前-🚀"}, "apiVersion": "v1", "kind": "ConfigMap", "data": {"key": "値"}}\n';
+    const content = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(body, 'utf8')]);
+
+    // WHEN it is parsed and a field located
+    const parsed = parseManifests('repo/bom.json', content);
+    const at = parsed.objects[0].locate!('/data/key');
+
+    // THEN the mark is no character of the line, and columns count characters (the emoji is two), as without the mark
+    expect(parsed.objects[0].location).toEqual({ file: 'repo/bom.json', line: 1, column: 1 });
+    expect(at).toEqual({ file: 'repo/bom.json', line: 1, column: body.indexOf('"key"') + 1 });
+    expect(parse(body, 'repo/bom.json').objects[0].locate!('/data/key')).toEqual(at);
+  });
+
   test('places a field of every item of a 20,000-item List in time linear in the List', () => {
     // GIVEN a List of 20,000 ConfigMaps, five lines each
     const items = Array.from({ length: 20_000 }, (_, i) => `  - apiVersion: v1\n    kind: ConfigMap\n    metadata: {name: c${i}}\n    data:\n      a: "${i}"`);
