@@ -1,7 +1,9 @@
 import { applicationYaml, configMapYaml } from './support';
 import { auditFiles } from '../../src/audit/audit';
+import { excludeMatcher } from '../../src/audit/exclude';
 import { FULL_REPORT_HINT, formatMarkdown, MARKDOWN_LIMIT } from '../../src/audit/report/markdown';
 import { formatSarif } from '../../src/audit/report/sarif';
+import { testDataHint } from '../../src/audit/report/test-data';
 import { formatText } from '../../src/audit/report/text';
 import { AuditResult } from '../../src/audit/types';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
@@ -253,5 +255,57 @@ describe('Markdown reports of large repositories', () => {
     const markdown = formatMarkdown({ ...base, findings: [huge] });
     expect(markdown.length).toBeLessThan(5_000);
     expect(markdown).toContain('x…');
+  });
+});
+
+describe('reports of findings in folders of test data', () => {
+  /** Applications with SA001 and SA006 each, one a file at each of the paths. */
+  function audited(paths: string[]): AuditResult {
+    const files = paths.map((path, i) => ({
+      path,
+      content: Buffer.from(applicationYaml(`app-${i}`, { syncPolicy: { automated: { prune: true, selfHeal: false }, retry: undefined } })),
+    }));
+    return auditFiles(files, { argoCdVersion: ArgoCdVersion.LATEST });
+  }
+
+  test('text and Markdown say how many findings are in test data folders, which folders, and the excludes that leave them out', () => {
+    // GIVEN findings in a linter's fixtures, in a Go-style testdata folder at the root, and in the real Applications
+    const audit = audited([
+      'apps/web.yaml', 'bazel/semgrep/tests/fixtures/app.yaml', 'bazel/semgrep/tests/fixtures/deep/app.yaml', 'testdata/app.yaml',
+    ]);
+    expect(audit.findings).toHaveLength(8);
+
+    // WHEN the result is formatted as text and as Markdown
+    const text = formatText(audit, false);
+    const markdown = formatMarkdown(audit);
+
+    // THEN both count the six findings under those folders, name each folder once, and give one exclude per folder name
+    expect(text).toContain('\ntest data: 6 finding(s) are in folders of test data (bazel/semgrep/tests/fixtures, testdata): if Argo CD never applies '
+      + 'them, leave them out with --exclude \'**/fixtures\' --exclude \'**/testdata\', or the same under exclude: in .safe-argocd.yaml\n');
+    expect(markdown).toContain('_6 finding(s) are in folders of test data (`bazel/semgrep/tests/fixtures`, `testdata`): if Argo CD never applies them, '
+      + 'leave them out with --exclude `\'**/fixtures\'` --exclude `\'**/testdata\'`, or the same under exclude: in .safe-argocd.yaml_');
+    // AND the excludes it gives leave out exactly the files of those folders
+    const leftOut = excludeMatcher(testDataHint(audit.findings)!.excludes);
+    expect([...new Set(audit.findings.map((f) => f.location.file))].filter(leftOut))
+      .toEqual(['bazel/semgrep/tests/fixtures/app.yaml', 'bazel/semgrep/tests/fixtures/deep/app.yaml', 'testdata/app.yaml']);
+  });
+
+  test('a file named like a test data folder, a folder that only starts like one, and a report without such folders give no hint', () => {
+    // GIVEN findings in `fixtures.yaml`, `fixturesque/` and `tests/` (tests of a repository are often real Applications)
+    const audit = audited(['apps/fixtures.yaml', 'fixturesque/app.yaml', 'tests/app.yaml']);
+    expect(audit.findings).toHaveLength(6);
+
+    // WHEN formatted / THEN no hint
+    expect(formatText(audit, false)).not.toContain('test data');
+    expect(formatMarkdown(audit)).not.toContain('test data');
+  });
+
+  test('more than three folders are named up to three, with how many more', () => {
+    // GIVEN findings in five fixtures folders
+    const audit = audited(['a/fixtures/x.yaml', 'b/fixtures/x.yaml', 'c/fixtures/x.yaml', 'd/__fixtures__/x.yaml', 'e/test-fixtures/x.yaml']);
+
+    // WHEN formatted as text / THEN the first three folders by path and the count of the others
+    expect(formatText(audit, false)).toContain('10 finding(s) are in folders of test data (a/fixtures, b/fixtures, c/fixtures and 2 more): '
+      + 'if Argo CD never applies them, leave them out with --exclude \'**/__fixtures__\' --exclude \'**/fixtures\' --exclude \'**/test-fixtures\'');
   });
 });

@@ -1,4 +1,5 @@
 import { codeSpan, escapeControl, markdownText } from './escape';
+import { testDataHint, testDataHintText } from './test-data';
 import { applicationSetsLine } from './text';
 import { compareStrings } from '../../core/order';
 import { Severity } from '../../rules/severity';
@@ -78,6 +79,10 @@ export function formatMarkdown(result: AuditResult): string {
     + `${result.suppressed.length} suppressed; ${result.baselined.length > 0 ? `${result.baselined.length} in the baseline (not shown); ` : ''}`
     + `${result.stats.applications} Application(s) and ${result.stats.manifests} manifest(s) in ${result.stats.files} file(s)`
     + `${result.stats.applicationSets ? `; ${applicationSetsLine(result.stats.applicationSets)}` : ''}.`);
+  const testData = testDataHint(result.findings);
+  if (testData) {
+    page.add(0, '', `_${testDataHintText(testData, code)}_`);
+  }
 
   if (result.findings.length > 0) {
     page.add(TAIL_RESERVE, '', '| rule | severity | findings | fix |', '|---|---|---|---|');

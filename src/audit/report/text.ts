@@ -1,4 +1,5 @@
 import { escapeControl as e } from './escape';
+import { testDataHint, testDataHintText } from './test-data';
 import { Severity } from '../../rules/severity';
 import { AuditResult } from '../types';
 
@@ -73,6 +74,10 @@ export function formatText(result: AuditResult, options: TextOptions | boolean):
   }
   if (result.stats.excludedFiles > 0) {
     lines.push('', `excluded: ${result.stats.excludedFiles} file(s), not read`);
+  }
+  const testData = testDataHint(result.findings);
+  if (testData) {
+    lines.push('', `test data: ${testDataHintText(testData, e)}`);
   }
   const s = result.stats;
   const counts = [Severity.ERROR, Severity.WARNING, Severity.NOTE]
