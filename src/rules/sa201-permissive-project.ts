@@ -8,6 +8,8 @@ import { sourceAllowed } from '../core/project-policy';
  * repository of one of them through (`https://github.com/*` + `/*`) lets a fork or a stranger's repository deploy.
  */
 const SHARED_HOSTS = ['github.com', 'gitlab.com', 'bitbucket.org', 'codeberg.org'];
+/** The fields of a project destination Argo CD matches as patterns. */
+const DESTINATION_FIELDS = ['server', 'name', 'namespace'];
 /** An owner and repository no team has: a pattern that allows them allows every owner's. */
 const ANY_OWNER = 'zz-any-owner/zz-any-repository.git';
 
@@ -22,7 +24,10 @@ export const permissiveProject: Rule = {
     + 'fork, deploy into the team\'s namespaces, and so does a pattern that lets any owner through on a host where '
     + 'anyone may create one (https://github.com/*/*); a "*" destination lets an Application deploy anywhere, including '
     + 'kube-system; a "*" cluster resource lets it create ClusterRoles and webhooks. The default project is the '
-    + 'extreme case (SA005).',
+    + 'extreme case (SA005). Argo CD reads a "!" pattern in a destination ("!kube-system") as every value but that one: '
+    + 'the entry denies it and allows all the others, so {server: "*", namespace: "!kube-system"} alone lets an '
+    + 'Application deploy to every other namespace of every cluster; beside an entry that allows everything, such '
+    + 'entries only take away, and are not reported.',
   fix: 'List the exact repositories, destinations and cluster-scoped kinds the team needs (SafeProject refuses "*").',
   check({ application, resources }) {
     const found: Violation[] = [];
@@ -41,13 +46,24 @@ function check(project: Manifest, found: Violation[]): void {
       found.push({ object: project, path: `/spec/sourceRepos/${i}`, message, value: repo });
     }
   });
-  listAt(project, 'spec', 'destinations').forEach((d, i) => {
+  const destinations = listAt(project, 'spec', 'destinations');
+  // An entry that allows every namespace of every cluster: next to it, an entry with a "!" pattern only takes away.
+  const allowsAll = destinations.some((d) => isObject(d) && (d.server === '*' || d.name === '*') && d.namespace === '*');
+  destinations.forEach((d, i) => {
     if (!isObject(d)) {
       return;
     }
-    for (const field of ['server', 'name', 'namespace']) {
+    const negated = DESTINATION_FIELDS.map((field) => d[field]).find((v): v is string => typeof v === 'string' && v.startsWith('!'));
+    if (negated !== undefined && allowsAll) {
+      return;
+    }
+    for (const field of DESTINATION_FIELDS) {
       if (d[field] === '*') {
-        found.push({ object: project, path: `/spec/destinations/${i}/${field}`, message: `a destination allows any ${field === 'namespace' ? 'namespace' : 'cluster'}`, value: d[field] });
+        const what = field === 'namespace' ? 'namespace' : 'cluster';
+        // Argo CD matches "!x" as every value but x: the entry allows those, it does not only deny x.
+        const also = negated === undefined ? '' : `, and ${JSON.stringify(negated)} beside it allows every value but ${JSON.stringify(negated.slice(1))}: `
+          + 'a "!" pattern makes the entry deny that one value and allow all the others, not deny only';
+        found.push({ object: project, path: `/spec/destinations/${i}/${field}`, message: `a destination allows any ${what}${also}`, value: d[field] });
       }
     }
   });

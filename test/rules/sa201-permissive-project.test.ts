@@ -2,6 +2,7 @@ import { Testing } from 'cdk8s';
 import { expectFindings, findingsOf, manifest, modified, Overrides, safeApplication } from './support';
 import { SafeProject } from '../../src';
 import { Manifest } from '../../src/core/manifest';
+import { destinationAllowed } from '../../src/core/project-policy';
 import { permissiveProject } from '../../src/rules/sa201-permissive-project';
 
 const REPO = 'https://git.acme.internal/payments/checkout.git';
@@ -114,6 +115,38 @@ describe('SA201 permissive-project', () => {
     // THEN
     expectFindings(findings, project, [`SA201 /spec/destinations/1/${field}`]);
     expect(findings[0].message).toBe(message);
+  });
+
+  test('entries with a "!" pattern beside an entry that allows everything are not reported: there they only take away', () => {
+    // GIVEN deny entries, as tenant projects write them, and the allow-all entry they narrow
+    const project = appProject({
+      spec: {
+        destinations: [
+          { name: '!in-cluster', namespace: '*' },
+          { server: '*', namespace: '!kube-system' },
+          { name: '*', namespace: '*' },
+        ],
+      },
+    });
+    // WHEN
+    const findings = findingsOf(permissiveProject, [project]);
+    // THEN only the allow-all entry is reported
+    expectFindings(findings, project, ['SA201 /spec/destinations/2/name', 'SA201 /spec/destinations/2/namespace']);
+  });
+
+  test('an entry with a "!" pattern and "*" is reported when nothing else allows everything: Argo CD reads it as allowing all other values', () => {
+    // GIVEN a project whose only entry was meant to keep the in-cluster cluster out
+    const entry = { name: '!in-cluster', namespace: '*' };
+    const project = appProject({ spec: { destinations: [entry] } });
+    // WHEN
+    const findings = findingsOf(permissiveProject, [project]);
+    // THEN its "*" is reported, saying what the "!" pattern really does
+    expectFindings(findings, project, ['SA201 /spec/destinations/0/namespace']);
+    expect(findings[0].message).toBe('a destination allows any namespace, and "!in-cluster" beside it allows every value but "in-cluster": '
+      + 'a "!" pattern makes the entry deny that one value and allow all the others, not deny only');
+    // AND as Argo CD matches destinations, the entry lets any namespace of any other cluster in, and keeps in-cluster out
+    expect(destinationAllowed([entry], 'kube-system', undefined, 'prod')).toBe(true);
+    expect(destinationAllowed([entry], 'team-a', undefined, 'in-cluster')).toBe(false);
   });
 
   test('fails once per field when a destination is "*" everywhere', () => {
