@@ -57,12 +57,26 @@ function isObjectName(value: string): boolean {
   return value.length <= 253 && /[-.]/.test(value) && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(value);
 }
 
-/** Whether a value held by a secret key is a real value (not empty, not a placeholder filled in at render time). */
+/**
+ * Whether a value held by a secret key is a real value in plain text: not empty, not a placeholder filled in at
+ * render time, not ciphertext.
+ */
 export function isLiteralValue(value: unknown): boolean {
   if (typeof value === 'number') {
     return true;
   }
-  return typeof value === 'string' && value.trim() !== '' && !PLACEHOLDER.test(value);
+  return typeof value === 'string' && value.trim() !== '' && !PLACEHOLDER.test(value) && !isEncryptedValue(value);
+}
+
+/**
+ * A value SOPS encrypted, as it writes each value of a file (helm-secrets, KSOPS, a SOPS-encrypted Secret):
+ * `ENC[AES256_GCM,data:...,iv:...,tag:...,type:str]`, which only the holder of the key can read.
+ */
+const SOPS_VALUE = /^\s*ENC\[AES256_GCM,data:[A-Za-z0-9+/=]*,iv:[A-Za-z0-9+/=]+,tag:[A-Za-z0-9+/=]+,type:[a-z]+\]\s*$/;
+
+/** Whether a value is ciphertext that SOPS wrote: encrypted at rest, as a SealedSecret's is. */
+export function isEncryptedValue(value: unknown): boolean {
+  return typeof value === 'string' && SOPS_VALUE.test(value);
 }
 
 /** Whether a text holds a private key in PEM form. */

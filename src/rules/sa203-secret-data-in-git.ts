@@ -1,6 +1,7 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
 import { describeObject, isObject, listAt, Manifest, stringAt } from '../core/manifest';
+import { isEncryptedValue } from '../core/secret-values';
 
 /** The fields of a core v1 Secret that hold values. */
 const VALUE_FIELDS = ['data', 'stringData'] as const;
@@ -22,10 +23,14 @@ const HTML_PAGE = /^(?:<!DOCTYPE html|<html)[\s>]/i;
 /** A file of an HTML page, as a secretGenerator's `files` entry names it (`login.html`, `page=pages/login.htm`). */
 const HTML_FILE = /\.html?$/i;
 
-/** Whether a value is public by its shape: PEM certificates only, a file path, or an HTML page. */
+/** Whether a value is public by its shape (PEM certificates only, a file path, or an HTML page), or ciphertext SOPS wrote. */
 function isPublic(value: unknown, base64: boolean): boolean {
   if (typeof value !== 'string') {
     return false;
+  }
+  // SOPS encrypts the value as written, base64 or not.
+  if (isEncryptedValue(value)) {
+    return true;
   }
   const text = (base64 ? Buffer.from(value, 'base64').toString('latin1') : value).trim();
   return CERTIFICATES.test(text) || FILE_PATH.test(text) || HTML_PAGE.test(text);
@@ -78,7 +83,8 @@ export const secretDataInGit: Rule = {
     + 'in Git, even with an empty value, is put back by self-heal over the value the controller wrote. A key that '
     + 'holds only PEM certificates (a CA bundle, a chain, no private key), or only an absolute file path (where a program '
     + 'reads a token, such as /var/run/secrets/kubernetes.io/serviceaccount/token), or an HTML page (OpenShift\'s login '
-    + 'templates are kept in Secrets) is public and not reported. A kustomization\'s '
+    + 'templates are kept in Secrets) is public and not reported, nor is a value SOPS encrypted (ENC[AES256_GCM,...]), '
+    + 'which is ciphertext as a SealedSecret\'s is. A kustomization\'s '
     + 'secretGenerator with literals, files or envs is the same: Argo CD renders from Git, so what it reads is there.',
   fix: 'Keep the value in a secret manager and deliver it with an ExternalSecret (the operator creates and owns '
     + 'the Secret, so it never reaches Git), or commit it encrypted as a SealedSecret. If the values are not secret '

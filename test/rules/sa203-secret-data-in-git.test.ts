@@ -133,6 +133,19 @@ describe('SA203 secret-data-in-git', () => {
     expect(findings.map((f) => [f.path, f.value])).toEqual([['/data', ['password']]]);
   });
 
+  test('passes on keys whose values SOPS encrypted (a Secret kept encrypted in Git), and names a plain one beside them', () => {
+    // GIVEN a Secret encrypted by SOPS (KSOPS, helm-secrets), in stringData and data, with one key left in plain text
+    const encrypted = (data: string) => `ENC[AES256_GCM,data:${data},iv:AAECAwQFBgcICQoL,tag:DA0ODxAREhMUFRYXGBkaGw==,type:str]`;
+    const obj = secret('sops-encrypted', {
+      stringData: { password: encrypted('aHVudGVyMg=='), token: encrypted('') },
+      data: { 'tls.key': encrypted('LS0tLS1CRUdJTg=='), 'api-key': PASSWORD_B64 },
+    });
+    // WHEN
+    const findings = findingsOf(secretDataInGit, [obj]);
+    // THEN only the plain key is named
+    expect(findings.map((f) => [f.path, f.value])).toEqual([['/data', ['api-key']]]);
+  });
+
   test('fails when a key has an empty value, which self-heal would put back over the controller\'s value', () => {
     const placeholder = secret('placeholder', { data: { token: '' } });
     const findings = findingsOf(secretDataInGit, [placeholder], safeApplication());

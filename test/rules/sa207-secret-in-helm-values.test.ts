@@ -41,6 +41,17 @@ describe('SA207 secret-in-helm-values', () => {
     expect(secretKeysInValuesText('configSecret: hunter2\npassword: "false"\ncredentials: user:hunter2\n').sort()).toEqual(['configSecret', 'credentials', 'password']);
   });
 
+  test('passes on values SOPS encrypted (helm-secrets), in values text and valuesObject, and fails on the same key in plain text', () => {
+    // GIVEN a value file as helm-secrets keeps it: keys in clear, each value SOPS ciphertext, and the sops block
+    const encrypted = 'ENC[AES256_GCM,data:ZiH+c2VjcmV0,iv:AAECAwQFBgcICQoL,tag:DA0ODxAREhMUFRYXGBkaGw==,type:str]';
+    const values = `openwebui:\n  oauth:\n    sessionSecret: ${encrypted}\n    clientSecret: "${encrypted}"\nsops:\n  age:\n    - recipient: age1qqq\n`;
+    // WHEN / THEN no key is reported, in text or as an object
+    expect(secretKeysInValuesText(values)).toEqual([]);
+    expect(findingsOf(secretInHelmValues, [], helmApp({ valuesObject: { auth: { password: encrypted } } }))).toEqual([]);
+    // while plain text under the same keys, or a value that only starts like SOPS's, is a secret
+    expect(secretKeysInValuesText('sessionSecret: hunter2\nclientSecret: ENC[hunter2]\n').sort()).toEqual(['clientSecret', 'sessionSecret']);
+  });
+
   test('passes on names of Secrets and on mappings to the keys of an existing Secret, in values text and valuesObject', () => {
     // GIVEN a TLS Secret's name, and environment variables mapped to keys of an existing Secret
     const values = 'tlsSecret: chartmuseum-tls\nenv:\n  existingSecretMappings:\n    AWS_SECRET_ACCESS_KEY: aws_secret_access_key\n'
