@@ -20,10 +20,16 @@ const FILE_PATH = /^\/(?:[\w.-]+\/)*[\w.-]+$/;
 /** An HTML page (OpenShift's OAuth login, provider selection and error templates must be kept in Secrets): shown to everyone. */
 const HTML_PAGE = /^(?:<!DOCTYPE html|<html)[\s>]/i;
 
+/**
+ * A ytt template or overlay (`#@ load("@ytt:overlay", "overlay")`, `#@overlay/match ...`, `#@data/values`): Carvel's
+ * kapp-controller reads a PackageInstall's overlays from Secrets only, so configuration lives there.
+ */
+const YTT_TEMPLATE = /^#@(?:\s*load\(\s*"@ytt:|overlay\/|data\/values)/;
+
 /** A file of an HTML page, as a secretGenerator's `files` entry names it (`login.html`, `page=pages/login.htm`). */
 const HTML_FILE = /\.html?$/i;
 
-/** Whether a value is public by its shape (PEM certificates only, a file path, or an HTML page), or ciphertext SOPS wrote. */
+/** Whether a value is public by its shape (PEM certificates only, a file path, an HTML page, a ytt overlay), or ciphertext SOPS wrote. */
 function isPublic(value: unknown, base64: boolean): boolean {
   if (typeof value !== 'string') {
     return false;
@@ -33,7 +39,7 @@ function isPublic(value: unknown, base64: boolean): boolean {
     return true;
   }
   const text = (base64 ? Buffer.from(value, 'base64').toString('latin1') : value).trim();
-  return CERTIFICATES.test(text) || FILE_PATH.test(text) || HTML_PAGE.test(text);
+  return CERTIFICATES.test(text) || FILE_PATH.test(text) || HTML_PAGE.test(text) || YTT_TEMPLATE.test(text);
 }
 
 /** A kustomization (or component) file, as the audit reads it. */
@@ -83,7 +89,8 @@ export const secretDataInGit: Rule = {
     + 'in Git, even with an empty value, is put back by self-heal over the value the controller wrote. A key that '
     + 'holds only PEM certificates (a CA bundle, a chain, no private key), or only an absolute file path (where a program '
     + 'reads a token, such as /var/run/secrets/kubernetes.io/serviceaccount/token), or an HTML page (OpenShift\'s login '
-    + 'templates are kept in Secrets) is public and not reported, nor is a value SOPS encrypted (ENC[AES256_GCM,...]), '
+    + 'templates are kept in Secrets), or a ytt template or overlay (kapp-controller reads a package\'s overlays from '
+    + 'Secrets only) is public and not reported, nor is a value SOPS encrypted (ENC[AES256_GCM,...]), '
     + 'which is ciphertext as a SealedSecret\'s is. A kustomization\'s '
     + 'secretGenerator with literals, files or envs is the same: Argo CD renders from Git, so what it reads is there.',
   fix: 'Keep the value in a secret manager and deliver it with an ExternalSecret (the operator creates and owns '

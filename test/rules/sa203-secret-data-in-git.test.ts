@@ -133,6 +133,20 @@ describe('SA203 secret-data-in-git', () => {
     expect(findings.map((f) => [f.path, f.value])).toEqual([['/data', ['password']]]);
   });
 
+  test('passes on ytt overlays that kapp-controller reads from Secrets, and names a password beside them', () => {
+    // GIVEN overlays in stringData and data, as a PackageInstall's ytt-paths-from-secret-name points at, and a password
+    const overlay = '#@ load("@ytt:overlay", "overlay")\n#@overlay/match by=overlay.subset({"kind": "StatefulSet"})\n---\nspec:\n  replicas: 1\n';
+    const obj = secret('istio-overlay', {
+      stringData: { 'overlay.yaml': overlay, 'match.yaml': '#@overlay/match by=overlay.all\n---\nmetadata: {}\n', 'values.yaml': '#@data/values\n---\nx: 1\n' },
+      data: { 'more.yaml': Buffer.from(overlay).toString('base64'), 'password': PASSWORD_B64 },
+    });
+    // WHEN
+    const findings = findingsOf(secretDataInGit, [obj]);
+    // THEN only the password is named; a value that is only a comment starting with "#@" is still a value
+    expect(findings.map((f) => [f.path, f.value])).toEqual([['/data', ['password']]]);
+    expect(findingsOf(secretDataInGit, [secret('x', { stringData: { token: '#@hunter2' } })]).map((f) => f.value)).toEqual([['token']]);
+  });
+
   test('passes on keys whose values SOPS encrypted (a Secret kept encrypted in Git), and names a plain one beside them', () => {
     // GIVEN a Secret encrypted by SOPS (KSOPS, helm-secrets), in stringData and data, with one key left in plain text
     const encrypted = (data: string) => `ENC[AES256_GCM,data:${data},iv:AAECAwQFBgcICQoL,tag:DA0ODxAREhMUFRYXGBkaGw==,type:str]`;
