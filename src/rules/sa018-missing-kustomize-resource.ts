@@ -3,6 +3,19 @@ import { Severity } from './severity';
 import { Rule, Violation } from './types';
 import { kustomizationPaths } from '../core/kustomization';
 
+/** What a file generated before the build is written from is named: its name and one of these. */
+const TEMPLATE_SUFFIXES = ['.tpl', '.tmpl', '.template', '.j2', '.gotmpl'];
+
+/**
+ * Where a template of a file would be (`ssh-key.yaml.tpl` beside it or in `templates/`): a bootstrap script that fills
+ * it in writes the file before `kustomize build` runs.
+ */
+function generatedFrom(target: string): string[] {
+  const dir = path.posix.dirname(target);
+  const name = path.posix.basename(target);
+  return TEMPLATE_SUFFIXES.flatMap((suffix) => [`${target}${suffix}`, path.posix.join(dir, 'templates', `${name}${suffix}`)]);
+}
+
 /** A kustomization in the audited repository lists a file or folder that is not there. */
 export const missingKustomizeResource: Rule = {
   id: 'SA018',
@@ -16,7 +29,9 @@ export const missingKustomizeResource: Rule = {
     + '("accumulating resources: ... no such file or directory"): every Application that renders the folder shows a '
     + 'ComparisonError and syncs nothing, not the fix of 2 a.m., not the next release. It happens when a file is renamed '
     + 'or deleted and the kustomization is not. Remote entries (URLs, ?ref=) are not checked, nor entries that leave the '
-    + 'repository or lie outside the audited paths. A synth does not run this rule: it writes no kustomizations.',
+    + 'repository or lie outside the audited paths, nor a file with a template beside it or in templates/ (ssh-key.yaml.tpl, '
+    + '.tmpl, .template, .j2, .gotmpl), which a bootstrap script fills in before the build. A synth does not run this rule: '
+    + 'it writes no kustomizations.',
   fix: 'Point the entry at the file or folder as it is, relative to the kustomization, or remove it.',
   check({ resources, repository }) {
     if (!repository?.folderOf || !repository.hasFile) {
@@ -35,7 +50,7 @@ export const missingKustomizeResource: Rule = {
           || (repository.knowsDirectory && !repository.knowsDirectory(path.posix.dirname(target)))) {
           continue;
         }
-        if (repository.hasFile(target) || repository.hasDirectory(target)) {
+        if (repository.hasFile(target) || repository.hasDirectory(target) || generatedFrom(target).some((t) => repository.hasFile!(t))) {
           continue;
         }
         found.push({

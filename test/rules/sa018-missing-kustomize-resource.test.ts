@@ -59,6 +59,16 @@ describe('SA018 missing-kustomize-resource', () => {
       + 'and every Application that renders this folder shows a ComparisonError and syncs nothing');
   });
 
+  test('says nothing of a file a bootstrap script writes from a template beside it or in templates/, and fails on one without', () => {
+    // GIVEN a bootstrap kustomization whose secrets a script renders from templates before `kubectl apply -k`
+    const files = [...FILES, 'bootstrap/kustomization.yaml', 'bootstrap/templates/ssh-key.yaml.tpl', 'bootstrap/age-secret.yaml.j2', 'bootstrap/argocd.yaml'];
+    const k = kustomization({ resources: ['argocd.yaml', 'ssh-key.yaml', 'age-secret.yaml', 'app-of-apps.yaml'] });
+    // WHEN
+    const found = findings(k, repository(files, new Map([[k, 'bootstrap']])));
+    // THEN only the entry with no template is reported
+    expect(found.map((f) => `${f.path} ${JSON.stringify(f.value)}`)).toEqual(['/resources/3 "app-of-apps.yaml"']);
+  });
+
   test('says nothing of entries outside the repository or the audited paths, nor without an audit\'s facts', () => {
     // above the repository's root, or absolute
     const out = kustomization({ resources: ['../../../../../outside', '/abs/path'] });
