@@ -689,53 +689,69 @@ function groupUnits(
   objects: LocatedManifest[], notes: string[], problems: FileProblem[], templateFiles: AuditFile[], context: SetContext,
 ): AuditUnit[] {
   const applications: { located: LocatedManifest; name: string; namespace: string; set?: SetOrigin }[] = [];
-  const others: LocatedManifest[] = [];
-  let repository: RepositoryView | undefined;
-  for (const o of objects) {
-    if (isApplication(o.manifest)) {
-      applications.push({ located: o, name: stringAt(o.manifest, 'metadata', 'name') ?? '<no name>', namespace: stringAt(o.manifest, 'metadata', 'namespace') ?? '' });
-      // An Application is also what an app-of-apps root deploys, when its file lies under the root's source path.
-      others.push(o);
-    } else if (isApplicationSet(o.manifest)) {
-      const setName = stringAt(o.manifest, 'metadata', 'name') ?? '<no name>';
-      repository ??= context.repository();
-      const limits = { maxApplications: context.maxApplications, maxRenderedChars: MAX_RENDERED_CHARS };
-      const expansion = expandApplicationSet(o.manifest, repository, limits);
-      for (const note of expansion.notes) {
-        notes.push(`ApplicationSet ${setName} (${o.location.file}): ${note}`);
-      }
-      context.sets[expansion.expanded ? 'expanded' : 'literal']++;
-      context.sets.generated += expansion.expanded ? expansion.applications.length : 0;
-      const id = `${o.location.file}\u0000${o.location.line}:${o.location.column}`;
-      // Called on its object: a parsed object's locate may be a method.
-      const locate = o.locate ? (pointer: string) => o.locate!(pointer) : undefined;
-      for (const [index, generated] of expansion.applications.entries()) {
-        applications.push({
-          located: {
-            manifest: generated.manifest,
-            location: o.location,
-            // The template's fields are written under spec.template of the ApplicationSet (or a generator's template).
-            ...(locate ? { locate: (pointer: string) => locate(generated.pointerOf(pointer)) } : {}),
-          },
-          name: expansion.expanded ? `${generated.name} (ApplicationSet ${setName})` : `${setName} (ApplicationSet template)`,
-          // The controller puts every Application it generates in the ApplicationSet's namespace.
-          namespace: stringAt(o.manifest, 'metadata', 'namespace') ?? '',
-          set: {
-            id,
-            name: setName,
-            object: describeObject(o.manifest),
-            total: expansion.applications.length,
-            expanded: expansion.expanded,
-            ...(expansion.expanded ? { generated: generated.name } : {}),
-            index,
-            pointerOf: generated.pointerOf,
-          },
-        });
-      }
-      others.push(o);
-    } else {
-      others.push(o);
+  const byName = new Map<string, NamedApplication[]>();
+  /** `namespace/name` of the Applications written out (not generated): one Application of the cluster each. */
+  const writtenKeys = new Set<string>();
+  const addApplication = (entry: { located: LocatedManifest; name: string; namespace: string; set?: SetOrigin }) => {
+    applications.push(entry);
+    const appName = stringAt(entry.located.manifest, 'metadata', 'name') ?? '';
+    const key = `${entry.namespace}/${appName}`;
+    byName.set(appName, [...byName.get(appName) ?? [], { key, written: entry.set === undefined }]);
+    if (entry.set === undefined) {
+      writtenKeys.add(key);
     }
+  };
+  let repository: RepositoryView | undefined;
+  /** Adds the Applications of an Argo CD object: an Application itself, or those an ApplicationSet generates. */
+  const addApplicationsOf = (o: LocatedManifest) => {
+    if (isApplication(o.manifest)) {
+      addApplication({ located: o, name: stringAt(o.manifest, 'metadata', 'name') ?? '<no name>', namespace: stringAt(o.manifest, 'metadata', 'namespace') ?? '' });
+      return;
+    }
+    if (!isApplicationSet(o.manifest)) {
+      return;
+    }
+    const setName = stringAt(o.manifest, 'metadata', 'name') ?? '<no name>';
+    repository ??= context.repository();
+    const limits = { maxApplications: context.maxApplications, maxRenderedChars: MAX_RENDERED_CHARS };
+    const expansion = expandApplicationSet(o.manifest, repository, limits);
+    for (const note of expansion.notes) {
+      notes.push(`ApplicationSet ${setName} (${o.location.file}): ${note}`);
+    }
+    context.sets[expansion.expanded ? 'expanded' : 'literal']++;
+    context.sets.generated += expansion.expanded ? expansion.applications.length : 0;
+    const id = `${o.location.file}\u0000${o.location.line}:${o.location.column}`;
+    // Called on its object: a parsed object's locate may be a method.
+    const locate = o.locate ? (pointer: string) => o.locate!(pointer) : undefined;
+    for (const [index, generated] of expansion.applications.entries()) {
+      addApplication({
+        located: {
+          manifest: generated.manifest,
+          location: o.location,
+          // The template's fields are written under spec.template of the ApplicationSet (or a generator's template).
+          ...(locate ? { locate: (pointer: string) => locate(generated.pointerOf(pointer)) } : {}),
+        },
+        name: expansion.expanded ? `${generated.name} (ApplicationSet ${setName})` : `${setName} (ApplicationSet template)`,
+        // The controller puts every Application it generates in the ApplicationSet's namespace.
+        namespace: stringAt(o.manifest, 'metadata', 'namespace') ?? '',
+        set: {
+          id,
+          name: setName,
+          object: describeObject(o.manifest),
+          total: expansion.applications.length,
+          expanded: expansion.expanded,
+          ...(expansion.expanded ? { generated: generated.name } : {}),
+          index,
+          pointerOf: generated.pointerOf,
+        },
+      });
+    }
+  };
+  // An Application is also what an app-of-apps root deploys, when its file lies under the root's source path.
+  const others: LocatedManifest[] = [];
+  for (const o of objects) {
+    addApplicationsOf(o);
+    others.push(o);
   }
 
   // Resources by directory, for pairing with source paths.
@@ -767,15 +783,23 @@ function groupUnits(
     entry.names.push(set.generated ?? name);
     setNotes.set(key, entry);
   };
-  const byName = new Map<string, NamedApplication[]>();
-  for (const { located, namespace, set } of applications) {
-    const appName = stringAt(located.manifest, 'metadata', 'name') ?? '';
-    byName.set(appName, [...byName.get(appName) ?? [], { key: `${namespace}/${appName}`, written: set === undefined }]);
-  }
+  const renderingsRead = new Set<RenderedInput>();
   for (const { located, name, namespace, set } of applications) {
     const resources: LocatedManifest[] = [];
     const inUnit = new Set<LocatedManifest>();
     const rendered = renderedFor(stringAt(located.manifest, 'metadata', 'name') ?? '', namespace, set === undefined, context.rendered, byName);
+    if (rendered && !renderingsRead.has(rendered)) {
+      renderingsRead.add(rendered);
+      // The Applications a rendering deploys (an app-of-apps root's children, templated by its chart) are judged in their
+      // own right, as written ones are; the loop reaches them as it reaches the rest. One that is written out already is
+      // that Application (a root that manages itself), not another.
+      for (const o of rendered.objects) {
+        const key = `${stringAt(o.manifest, 'metadata', 'namespace') ?? ''}/${stringAt(o.manifest, 'metadata', 'name') ?? ''}`;
+        if (!(isApplication(o.manifest) && writtenKeys.has(key))) {
+          addApplicationsOf(o);
+        }
+      }
+    }
     const own = sourcePaths(located.manifest, context.facts);
     const { paths, unrendered } = rendered ? { paths: [], unrendered: [] } : own;
     for (const o of rendered?.objects ?? []) {
@@ -823,16 +847,8 @@ function groupUnits(
     });
   }
   for (const [application, input] of context.rendered) {
-    const candidates = byName.get(application) ?? [];
-    const matches = [...new Set(candidates.map((m) => m.key))];
     for (const file of input.used ? [] : input.files) {
-      problems.push({
-        file,
-        rendered: true,
-        message: candidates.length > 1
-          ? `given with --rendered ${application}, which names ${candidates.length} Applications (${namesOf(matches)}); give namespace/name`
-          : `given with --rendered ${application}, which names no Application of the audited files; give the name of an Application (or of one an ApplicationSet generates)`,
-      });
+      problems.push({ file, rendered: true, message: unusedRendering(application, byName.get(application) ?? []) });
     }
   }
   for (const { set, file, tail, names } of setNotes.values()) {
@@ -848,6 +864,20 @@ function groupUnits(
     }
   }
   return units;
+}
+
+/** Why a rendering given for `application` went to no Application, and what to give instead. */
+function unusedRendering(application: string, candidates: readonly NamedApplication[]): string {
+  const given = `given with --rendered ${application}`;
+  const keys = [...new Set(candidates.map((m) => m.key))];
+  if (candidates.length > 1 && keys.length === 1) {
+    // Written twice (one file for each of two Argo CD instances, say): namespace/name gives it to both.
+    return `${given}, which names ${candidates.length} Applications that are all ${keys[0]}, written in different files: `
+      + `give --rendered ${keys[0]}=<file> to give it to each of them, or audit their folders one at a time`;
+  }
+  return candidates.length > 1
+    ? `${given}, which names ${candidates.length} Applications (${namesOf(keys)}); give namespace/name`
+    : `${given}, which names no Application of the audited files; give the name of an Application (or of one an ApplicationSet generates)`;
 }
 
 /** A finding and where its object starts, which with the rule and pointer names it (two objects may share a name). */

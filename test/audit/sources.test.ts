@@ -96,6 +96,40 @@ describe('auditFiles: Kustomize folders and --rendered', () => {
     expect(result.notes).toEqual([]);
   });
 
+  test('the Applications an app-of-apps root\'s rendering holds are judged in their own right, and their source paths paired', () => {
+    // GIVEN a root whose chart templates its children (not readable here), and what helm template prints for it: the root
+    // itself (it manages itself), a child in the default project whose folder holds replicas under an HPA, and a child
+    // with a Helm source of its own
+    const root = applicationYaml('root', { spec: { source: { repoURL: REPO, targetRevision: 'main', path: 'apps/chart' } } });
+    const child = applicationYaml('web', { spec: { project: 'default' } });
+    const helmChild = applicationYaml('db', { spec: { source: { repoURL: 'https://charts.acme.internal', chart: 'db', targetRevision: '1.2.3' } } });
+    const tree = {
+      'apps/root.yaml': root,
+      'apps/chart/Chart.yaml': 'apiVersion: v2\nname: apps\nversion: 1.0.0\n',
+      'apps/chart/templates/apps.yaml': '{{- range .Values.apps }}\n---\n{{- end }}\n',
+      'workloads/web/deployment.yaml': deploymentYaml('web', 'web', 3),
+      'workloads/web/hpa.yaml': hpaYaml('web', 'web'),
+    };
+    const rendering = rendered('root', 'rendered/root.yaml', root, child, helmChild);
+
+    // WHEN audited with the rendering
+    const result = audit(tree, { rendered: [rendering] });
+
+    // THEN web is judged where the rendering writes it (SA005), its folder is paired (SA101, SA102 on the Deployment), db
+    // gets its own "not rendered" note, and the root is judged once, where it is written
+    expect(keysOf(result.findings)).toEqual([
+      key('SA005', 'rendered/root.yaml', 'web'),
+      key('SA101', 'workloads/web/deployment.yaml', 'web'),
+      key('SA102', 'workloads/web/deployment.yaml', 'web'),
+    ]);
+    expect(result.findings.find((f) => f.ruleId === 'SA101')?.application).toBe('web');
+    expect(result.stats.applications).toBe(3);
+    expect(result.notes).toEqual(['Application db (rendered/root.yaml): deploys Helm chart db, not rendered here: give what Argo CD renders for it '
+      + 'with --rendered db=<file> to audit its workloads']);
+    // AND without the rendering, none of it is seen
+    expect(keysOf(audit(tree).findings).filter((k) => k.includes(' web'))).toEqual([]);
+  });
+
   test('a rendering no Application takes is a problem on its file; one for a name in two namespaces asks for namespace/name', () => {
     // GIVEN web in two namespaces, and renderings for web, for argocd/web and for a name nobody has
     const other = applicationYaml('web').replace('namespace: argocd', 'namespace: team-a');
@@ -115,6 +149,24 @@ describe('auditFiles: Kustomize folders and --rendered', () => {
       { file: 'r/ambiguous.yaml', rendered: true, message: 'given with --rendered web, which names 2 Applications (argocd/web, team-a/web); give namespace/name' },
       { file: 'r/typo.yaml', rendered: true, message: expect.stringContaining('given with --rendered wbe, which names no Application of the audited files') },
     ]);
+  });
+
+  test('a rendering named by a name written twice in one namespace (two Argo CD instances) says how to give it', () => {
+    // GIVEN argocd/root written for two clusters, each in its own folder
+    const tree = { 'clusters/prd/root.yaml': applicationYaml('root'), 'clusters/dev/root.yaml': applicationYaml('root') };
+    const build = rendered('root', 'r/root.yaml', deploymentYaml('web', 'web', 3), hpaYaml('web', 'web'));
+
+    // WHEN audited with a rendering for root / THEN the problem names the one namespace/name that gives it to both
+    expect(audit(tree, { rendered: [build] }).problems).toEqual([{
+      file: 'r/root.yaml',
+      rendered: true,
+      message: 'given with --rendered root, which names 2 Applications that are all argocd/root, written in different files: '
+        + 'give --rendered argocd/root=<file> to give it to each of them, or audit their folders one at a time',
+    }]);
+    // AND given so, both take it: no problem, and its workloads are judged
+    const both = audit(tree, { rendered: [{ ...build, application: 'argocd/root' }] });
+    expect(both.problems).toEqual([]);
+    expect(keysOf(both.findings).filter((k) => k.startsWith('SA101'))).toEqual([key('SA101', 'r/root.yaml', 'root')]);
   });
 
   test('by name, a rendering goes to the one Application written with that name before those ApplicationSets generate', () => {
