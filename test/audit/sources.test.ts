@@ -151,6 +151,33 @@ describe('auditFiles: Kustomize folders and --rendered', () => {
     ]);
   });
 
+  test('an ApplicationSet a rendering holds is expanded, and what it generates is judged at the rendering\'s template field', () => {
+    // GIVEN a root whose chart renders an ApplicationSet with a list generator, its template in the default project
+    const root = applicationYaml('root', { spec: { source: { repoURL: REPO, targetRevision: 'main', path: 'apps/chart' } } });
+    const set = stringify({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'ApplicationSet',
+      metadata: { name: 'teams', namespace: 'argocd' },
+      spec: {
+        generators: [{ list: { elements: [{ team: 'a' }, { team: 'b' }] } }],
+        template: {
+          metadata: { name: 'team-{{team}}' },
+          spec: { project: 'default', destination: { server: 'https://kubernetes.default.svc', namespace: 'team-{{team}}' }, source: { repoURL: REPO, targetRevision: 'main', path: 'teams/{{team}}' } },
+        },
+      },
+    });
+    const tree = { 'apps/root.yaml': root, 'apps/chart/Chart.yaml': 'apiVersion: v2\nname: apps\nversion: 1.0.0\n' };
+
+    // WHEN audited with the root's rendering
+    const result = audit(tree, { rendered: [rendered('root', 'rendered/root.yaml', set)] });
+
+    // THEN the set is expanded into its two Applications, and the default project is reported once, on the set's template
+    expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 2 });
+    const sa005 = result.findings.filter((f) => f.ruleId === 'SA005');
+    expect(sa005.map((f) => [f.object, f.location.file, f.pointer])).toEqual([['ApplicationSet argocd/teams', 'rendered/root.yaml', '/spec/template/spec/project']]);
+    expect(result.stats.applications).toBe(3);
+  });
+
   test('a rendering named by a name written twice in one namespace (two Argo CD instances) says how to give it', () => {
     // GIVEN argocd/root written for two clusters, each in its own folder
     const tree = { 'clusters/prd/root.yaml': applicationYaml('root'), 'clusters/dev/root.yaml': applicationYaml('root') };
