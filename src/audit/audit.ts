@@ -141,6 +141,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   // Kustomize builds only what its kustomization files list: patches and unlisted files there are not objects Argo CD applies.
   const layout = kustomizeLayout([...all.map((f) => f.path), ...options.repository?.otherFiles ?? []], objects);
   const unbuilt = new Set<string>();
+  const fragments = new Set<string>();
   // Kustomization files are read, not counted as manifests: Argo CD applies what they build, not them.
   let kustomizations = 0;
   // A file's objects are contiguous: its role is worked out once for all of them (a List may hold 150,000).
@@ -158,6 +159,12 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       unbuilt.add(lastFile);
       return false;
     }
+    // An Application without the repoURL the API server requires, built by a kustomization that patches: a fragment
+    // that its patches complete. What it becomes is known only from a rendering of the folder.
+    if (role === 'built' && isApplication(o.manifest) && !hasRepoUrls(o.manifest) && layout.mayRewrite(lastFile)) {
+      fragments.add(lastFile);
+      return false;
+    }
     return role !== 'patch';
   });
   if (built.length < objects.length) {
@@ -169,6 +176,11 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   if (unbuilt.size > 0) {
     notes.push(`${unbuilt.size} file(s) in Kustomize folders that no kustomization lists as a resource are not built by Kustomize, `
       + `so not audited as objects: ${namesOf([...unbuilt])}`);
+  }
+  if (fragments.size > 0) {
+    notes.push(`${fragments.size} file(s) in Kustomize folders hold Applications without the repoURL the API server requires, which their `
+      + 'kustomization\'s patches complete: not audited as written; give the rendering of the Application that deploys the folder '
+      + `(--rendered <application>=<file>) to audit what they become: ${namesOf([...fragments])}`);
   }
   const facts = repositoryFacts([...allPaths, ...options.repository?.otherFiles ?? []], objects, options.repository?.urls ?? [],
     options.repository?.auditedPaths);
@@ -344,6 +356,12 @@ function foldersAbove(file: string): string[] {
   }
   folders.push('');
   return folders;
+}
+
+/** Whether every source of an Application names its repository (a repoURL that is not empty), as the API server requires. */
+function hasRepoUrls(application: Manifest): boolean {
+  const sources = readSourcesOf(application);
+  return sources.length > 0 && sources.every(({ source }) => typeof source.repoURL === 'string' && source.repoURL.trim() !== '');
 }
 
 /** Argo CD's own objects, which are applied to bootstrap it as often as they are built. */

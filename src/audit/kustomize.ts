@@ -16,7 +16,15 @@ export interface KustomizeLayout {
   readonly isListedResource: (file: string) => boolean;
   /** Whether a kustomization merges the file into other objects as a patch. */
   readonly isPatch: (file: string) => boolean;
+  /**
+   * Whether a kustomization that builds the file (lists it, or a folder above it) also patches or replaces fields
+   * (`patches`, `patchesStrategicMerge`, `patchesJson6902`, `replacements`): its objects may not be applied as written.
+   */
+  readonly mayRewrite: (file: string) => boolean;
 }
+
+/** The fields of a kustomization that change the objects it builds. */
+const REWRITING_FIELDS = ['patches', 'patchesStrategicMerge', 'patchesJson6902', 'replacements'];
 
 /**
  * The layout the kustomization files make: `paths` are every file of the repository (the folders a kustomization file
@@ -32,18 +40,33 @@ export function kustomizeLayout(paths: readonly string[], objects: readonly Loca
       kustomizeDirs.add(path.posix.dirname(name));
     }
   }
+  /** What kustomizations that patch or replace fields list: files, and folders whose objects they build. */
+  const rewritten = new Set<string>();
   for (const { manifest: kustomization, location } of objects) {
     if (!KUSTOMIZATION_FILES.includes(path.posix.basename(location.file))) {
       continue;
     }
     const dir = path.posix.dirname(location.file);
+    const rewrites = REWRITING_FIELDS.some((field) => Array.isArray(kustomization[field]) && (kustomization[field] as unknown[]).length > 0);
     for (const { entry, patch } of kustomizationPaths(kustomization)) {
-      (patch ? patches : listed).add(path.posix.normalize(path.posix.join(dir, entry)));
+      const target = path.posix.normalize(path.posix.join(dir, entry));
+      (patch ? patches : listed).add(target);
+      if (rewrites && !patch) {
+        rewritten.add(target);
+      }
     }
   }
   return {
     isKustomizeDir: (dir) => kustomizeDirs.has(dir),
     isListedResource: (file) => listed.has(file),
     isPatch: (file) => patches.has(file),
+    mayRewrite: (file) => {
+      for (let p = file; p !== '.' && p !== '/' && p !== ''; p = path.posix.dirname(p)) {
+        if (rewritten.has(p)) {
+          return true;
+        }
+      }
+      return false;
+    },
   };
 }

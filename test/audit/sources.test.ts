@@ -262,6 +262,36 @@ describe('auditFiles: what Kustomize builds', () => {
       + 'as objects: argocd/leftover-secret.yaml');
   });
 
+  test('an Application without repoURL that a patching kustomization builds is a fragment: a note, not findings; one without patches is judged', () => {
+    // GIVEN a layer whose kustomization adds repoURL and targetRevision to every Application it lists, and a project
+    // whose sourceRepos a patch fills in too
+    const fragment = stringify({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: { name: 'console', namespace: 'argocd' },
+      spec: { project: 'infra', destination: { server: 'https://kubernetes.default.svc', namespace: 'console' }, source: { path: 'console' } },
+    });
+    const project = stringify({ apiVersion: 'argoproj.io/v1alpha1', kind: 'AppProject', metadata: { name: 'infra', namespace: 'argocd' }, spec: { sourceRepos: [], destinations: [{ server: '*', namespace: '*' }] } });
+    const patch = [{ op: 'add', path: '/spec/source/repoURL', value: REPO }, { op: 'add', path: '/spec/source/targetRevision', value: 'main' }];
+    const tree = {
+      'layers/infra/kustomization.yaml': stringify({ resources: ['argocd/console.yaml', 'project.yaml'], patches: [{ target: { kind: 'Application' }, patch: JSON.stringify(patch) }] }),
+      'layers/infra/argocd/console.yaml': fragment,
+      'layers/infra/project.yaml': project,
+    };
+
+    // WHEN audited
+    const result = audit(tree);
+
+    // THEN the Application is not judged as written, and a note says what to give instead
+    expect(result.findings.filter((f) => f.object === 'Application argocd/console')).toEqual([]);
+    expect(result.notes).toContainEqual('1 file(s) in Kustomize folders hold Applications without the repoURL the API server requires, which their '
+      + 'kustomization\'s patches complete: not audited as written; give the rendering of the Application that deploys the folder '
+      + '(--rendered <application>=<file>) to audit what they become: layers/infra/argocd/console.yaml');
+    // AND the same Application in a kustomization that patches nothing is what Argo CD gets, and is judged (its project allows no repository)
+    const unpatched = { ...tree, 'layers/infra/kustomization.yaml': stringify({ resources: ['argocd/console.yaml', 'project.yaml'] }) };
+    expect(keysOf(audit(unpatched).findings)).toContain(key('SA202', 'layers/infra/argocd/console.yaml', 'console'));
+  });
+
   test('a kustomization listing a file that is not there is an error at the entry (SA018)', () => {
     // GIVEN the overlay's kustomization listing a patch file that was deleted
     const tree = {
