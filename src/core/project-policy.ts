@@ -19,9 +19,9 @@ export const PROJECT_PATTERN = /[*?[\]{}\\]|^!/;
  * a "!" pattern, while the other side matches, refuses, wherever it stands in the list.
  *
  * Argo CD compares the cluster it resolved, with both its server and its name; a manifest gives one of them
- * (the in-cluster pair aside). The one not given is unknown here: it is taken to match `*` (which matches every
- * cluster) and "!" patterns (whose verdict depends on it), and nothing else, so that the check never refuses what
- * Argo CD could allow.
+ * (the in-cluster pair aside). The one not given is unknown here: it is taken to match any pattern written on its
+ * side (`name: smaug` may be the cluster an entry names by its server), so that the check never refuses what Argo CD
+ * could allow; an entry that writes nothing on that side does not match it.
  */
 export function destinationAllowed(destinations: unknown[], namespace: string, server: string | undefined, name: string | undefined): boolean {
   if (server === undefined && name === undefined) {
@@ -30,8 +30,9 @@ export function destinationAllowed(destinations: unknown[], namespace: string, s
   }
   const knownServer = server ?? (name === IN_CLUSTER_NAME ? IN_CLUSTER_SERVER : undefined);
   const knownName = name ?? (server === IN_CLUSTER_SERVER ? IN_CLUSTER_NAME : undefined);
+  // The side not given may be any cluster's: a pattern there may match it (an allow), and a "!" pattern may not (no deny).
   const clusterMatches = (pattern: unknown, value: string | undefined) => (value === undefined
-    ? pattern === '*' || isDenyPattern(pattern)
+    ? typeof pattern === 'string' && pattern !== ''
     : value !== '' && patternMatches(pattern, value));
   let allowed = false;
   for (const d of destinations) {

@@ -57,8 +57,9 @@ describe('SA202 destination-not-allowed', () => {
 
   test('leaves alone a repoURL that is no URL at all, a placeholder a script fills in, and still judges a URL the project does not allow', () => {
     // GIVEN Applications whose repoURL is a placeholder, and one whose repoURL is another repository's
-    const placeholders = ['__REPO_URL__', '<repo-url>'].map((repoURL) => appTo('team-a', { spec: { source: { repoURL } } }));
-    const elsewhere = ['https://git.acme.internal/other/gitops.git', 'registry-1.docker.io']
+    const placeholders = ['__REPO_URL__', '<repo-url>', '${GIT_BASEURL}/${GIT_ORG}/${GIT_GITOPS}', 'https://$GIT_HOST/platform/gitops.git']
+      .map((repoURL) => appTo('team-a', { spec: { source: { repoURL } } }));
+    const elsewhere = ['https://git.acme.internal/other/gitops.git', 'registry-1.docker.io', 'https://git.acme.internal/$other/gitops.git']
       .map((repoURL) => appTo('team-a', { spec: { source: { repoURL, chart: repoURL.startsWith('https') ? undefined : 'loki' } } }));
     // WHEN / THEN the placeholders are left alone; another repository, and an OCI registry written without a scheme, are judged
     for (const app of placeholders) {
@@ -375,8 +376,23 @@ describe('SA202 reads projects and sources as Argo CD does', () => {
   test('an app naming its cluster is allowed by an entry whose server is "*": Argo CD matches the cluster it resolves, server and name', () => {
     const app = modified(safeApplication(), { spec: { destination: { server: undefined, name: 'gpu', namespace: 'openwebui' } } });
     expect(findingsOf(destinationNotAllowed, [appProject({ spec: { destinations: [{ server: '*', namespace: '*' }] } })], app)).toEqual([]);
-    // a server pattern that names servers says nothing of a cluster known by its name alone
-    expect(findingsOf(destinationNotAllowed, [appProject({ spec: { destinations: [{ server: 'https://gpu.acme.internal', namespace: '*' }] } })], app)).toHaveLength(1);
+  });
+
+  test('an app naming its cluster is not refused by entries that give servers: the name may be that server\'s, which only Argo CD resolves', () => {
+    // GIVEN an app that names its cluster, and a project that lists the cluster by its server
+    const app = modified(safeApplication(), { spec: { destination: { server: undefined, name: 'smaug', namespace: 'api-designer' } } });
+    const byServer = appProject({ spec: { destinations: [{ server: 'https://api.smaug.acme.internal:6443', namespace: 'api-designer' }] } });
+    // WHEN / THEN nothing is reported: Argo CD resolves smaug to its server before it matches
+    expect(findingsOf(destinationNotAllowed, [byServer], app)).toEqual([]);
+    // AND a namespace no entry allows, whatever the cluster is, is still reported
+    const otherNamespace = modified(app, { spec: { destination: { namespace: 'kube-system' } } });
+    const refused = findingsOf(destinationNotAllowed, [byServer], otherNamespace);
+    expect(refused).toHaveLength(1);
+    expect(refused[0].message).toMatch(/ does not allow namespace "kube-system" on smaug$/);
+    // AND a project that names its clusters, and not this one, refuses it (the reverse: a server against names, alike)
+    expect(findingsOf(destinationNotAllowed, [appProject({ spec: { destinations: [{ name: 'gpu', namespace: '*' }] } })], app)).toHaveLength(1);
+    const byServerApp = modified(safeApplication(), { spec: { destination: { server: 'https://api.smaug.acme.internal:6443', name: undefined, namespace: 'x' } } });
+    expect(findingsOf(destinationNotAllowed, [appProject({ spec: { destinations: [{ name: 'smaug', namespace: 'x' }] } })], byServerApp)).toEqual([]);
   });
 
   test('in-cluster is known by both its server and its name', () => {
