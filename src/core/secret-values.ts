@@ -74,9 +74,16 @@ export function isLiteralValue(value: unknown): boolean {
  */
 const SOPS_VALUE = /^\s*ENC\[AES256_GCM,data:[A-Za-z0-9+/=]*,iv:[A-Za-z0-9+/=]+,tag:[A-Za-z0-9+/=]+,type:[a-z]+\]\s*$/;
 
-/** Whether a value is ciphertext that SOPS wrote: encrypted at rest, as a SealedSecret's is. */
+/**
+ * A value kubeseal encrypted (a SealedSecret's encryptedData, often handed to a chart through its values): base64 of
+ * the RSA-encrypted session key's length (512 bytes under the controller's default 4096-bit key, so it starts `Ag`),
+ * that key and the AES-GCM ciphertext, some 700 characters at least.
+ */
+const SEALED_VALUE = /^\s*Ag[A-Za-z0-9+/]{600,}={0,2}\s*$/;
+
+/** Whether a value is ciphertext that SOPS or kubeseal wrote: encrypted at rest, readable only with the key. */
 export function isEncryptedValue(value: unknown): boolean {
-  return typeof value === 'string' && SOPS_VALUE.test(value);
+  return typeof value === 'string' && (SOPS_VALUE.test(value) || SEALED_VALUE.test(value));
 }
 
 /** Whether a text holds a private key in PEM form. */

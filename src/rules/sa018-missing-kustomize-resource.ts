@@ -4,7 +4,7 @@ import { Rule, Violation } from './types';
 import { kustomizationPaths } from '../core/kustomization';
 
 /** What a file generated before the build is written from is named: its name and one of these. */
-const TEMPLATE_SUFFIXES = ['.tpl', '.tmpl', '.template', '.j2', '.gotmpl'];
+const TEMPLATE_SUFFIXES = ['.tpl', '.tmpl', '.template', '_template', '-template', '.j2', '.gotmpl'];
 
 /**
  * Where a template of a file would be (`ssh-key.yaml.tpl` beside it or in `templates/`): a bootstrap script that fills
@@ -30,7 +30,8 @@ export const missingKustomizeResource: Rule = {
     + 'ComparisonError and syncs nothing, not the fix of 2 a.m., not the next release. It happens when a file is renamed '
     + 'or deleted and the kustomization is not. Remote entries (URLs, ?ref=) are not checked, nor entries that leave the '
     + 'repository or lie outside the audited paths, nor a file with a template beside it or in templates/ (ssh-key.yaml.tpl, '
-    + '.tmpl, .template, .j2, .gotmpl), which a bootstrap script fills in before the build. A synth does not run this rule: '
+    + '.tmpl, .template, _template, -template, .j2, .gotmpl), which a bootstrap script fills in before the build. A synth does '
+    + 'not run this rule: '
     + 'it writes no kustomizations.',
   fix: 'Point the entry at the file or folder as it is, relative to the kustomization, or remove it.',
   check({ resources, repository }) {

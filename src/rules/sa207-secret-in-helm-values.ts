@@ -19,7 +19,7 @@ export const secretInHelmValues: Rule = {
     + 'any key, is a secret in plain text there, as a Secret\'s data is (SA203). Keys that name a secret (existingSecret, '
     + 'secretName, passwordSecretRef, tlsSecret), the maps under an existing... key and values equal to their key (the keys '
     + 'of an existing Secret, as in existingSecretMappings) and values filled in at render time ({{ }}, ${ }, <path:...> of argocd-vault-plugin, '
-    + 'ref+ of vals) are not reported, nor are values SOPS encrypted (ENC[AES256_GCM,...], as helm-secrets keeps them). The audit also reads the value files a Helm source names from the audited repository '
+    + 'ref+ of vals) are not reported, nor are values SOPS or kubeseal encrypted (ENC[AES256_GCM,...] as helm-secrets keeps them, a SealedSecret\'s Ag... ciphertext). The audit also reads the value files a Helm source names from the audited repository '
     + '(a path in the chart\'s folder, or $<ref>/<path> of a ref source of it) and reports them at the valueFiles entry. '
     + 'Only the key names are reported, never the values.',
   fix: 'Keep the value in a secret manager: deliver it as a Secret through an ExternalSecret or a SealedSecret and point the '

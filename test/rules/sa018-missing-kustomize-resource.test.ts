@@ -61,8 +61,9 @@ describe('SA018 missing-kustomize-resource', () => {
 
   test('says nothing of a file a bootstrap script writes from a template beside it or in templates/, and fails on one without', () => {
     // GIVEN a bootstrap kustomization whose secrets a script renders from templates before `kubectl apply -k`
-    const files = [...FILES, 'bootstrap/kustomization.yaml', 'bootstrap/templates/ssh-key.yaml.tpl', 'bootstrap/age-secret.yaml.j2', 'bootstrap/argocd.yaml'];
-    const k = kustomization({ resources: ['argocd.yaml', 'ssh-key.yaml', 'age-secret.yaml', 'app-of-apps.yaml'] });
+    const files = [...FILES, 'bootstrap/kustomization.yaml', 'bootstrap/templates/ssh-key.yaml.tpl', 'bootstrap/age-secret.yaml.j2', 'bootstrap/argocd.yaml',
+      'bootstrap/decision-center.yaml_template'];
+    const k = kustomization({ resources: ['argocd.yaml', 'ssh-key.yaml', 'age-secret.yaml', 'app-of-apps.yaml', 'decision-center.yaml'] });
     // WHEN
     const found = findings(k, repository(files, new Map([[k, 'bootstrap']])));
     // THEN only the entry with no template is reported

@@ -52,6 +52,17 @@ describe('SA207 secret-in-helm-values', () => {
     expect(secretKeysInValuesText('sessionSecret: hunter2\nclientSecret: ENC[hunter2]\n').sort()).toEqual(['clientSecret', 'sessionSecret']);
   });
 
+  test('passes on values kubeseal encrypted (a SealedSecret\'s ciphertext handed to a chart), and fails on a short value that starts the same', () => {
+    // GIVEN ciphertext as kubeseal writes it under the default 4096-bit key: 2 bytes of length, 512 of key, then the data
+    const sealed = Buffer.concat([Buffer.from([0x02, 0x00]), Buffer.alloc(512 + 40, 7)]).toString('base64');
+    expect(sealed.startsWith('Ag')).toBe(true);
+    // WHEN / THEN it is not reported, in values text and valuesObject
+    expect(secretKeysInValuesText(`baas:\n  password: ${sealed}\n`)).toEqual([]);
+    expect(findingsOf(secretInHelmValues, [], helmApp({ valuesObject: { baaspassword: sealed } }))).toEqual([]);
+    // while a password that only starts with Ag is one
+    expect(secretKeysInValuesText('password: Agh7sT0ngPassw0rd\n')).toEqual(['password']);
+  });
+
   test('passes on names of Secrets and on mappings to the keys of an existing Secret, in values text and valuesObject', () => {
     // GIVEN a TLS Secret's name, and environment variables mapped to keys of an existing Secret
     const values = 'tlsSecret: chartmuseum-tls\nenv:\n  existingSecretMappings:\n    AWS_SECRET_ACCESS_KEY: aws_secret_access_key\n'
