@@ -177,6 +177,12 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     notes.push(`${unbuilt.size} file(s) in Kustomize folders that no kustomization lists as a resource are not built by Kustomize, `
       + `so not audited as objects: ${namesOf([...unbuilt])}`);
   }
+  // What a generator reads is data: that YAML cannot read it, or that it holds {{ }}, is no problem of a manifest.
+  if (problems.some((p) => layout.isGeneratorInput(p.file))) {
+    const kept = problems.filter((p) => !layout.isGeneratorInput(p.file));
+    problems.length = 0;
+    problems.push(...kept);
+  }
   if (fragments.size > 0) {
     notes.push(`${fragments.size} file(s) in Kustomize folders hold Applications without the repoURL the API server requires, which their `
       + 'kustomization\'s patches complete: not audited as written; give the rendering of the Application that deploys the folder '
@@ -369,11 +375,15 @@ function isArgoCdObject(manifest: Manifest): boolean {
   return isApplication(manifest) || isApplicationSet(manifest) || isAppProject(manifest);
 }
 
-/** What a file is to Kustomize: a patch (a fragment), a kustomization, a file no kustomization lists (never built), or built as written. */
+/**
+ * What a file is to Kustomize: a patch (a fragment) or a generator's input (data), a kustomization, a file no
+ * kustomization lists (never built), or built as written.
+ */
 type KustomizeRole = 'patch' | 'kustomization' | 'unbuilt' | 'built';
 
 function kustomizeRole(layout: KustomizeLayout, file: string): KustomizeRole {
-  if (layout.isPatch(file)) {
+  // A generator's input is data (an Alertmanager config, a properties file) that becomes a ConfigMap's or Secret's value.
+  if (layout.isPatch(file) || layout.isGeneratorInput(file)) {
     return 'patch';
   }
   // A kustomization is no object Argo CD applies, but its secretGenerator puts values in Git (SA203).

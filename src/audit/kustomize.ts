@@ -1,6 +1,6 @@
 import * as path from 'path';
 import { kustomizationPaths } from '../core/kustomization';
-import { LocatedManifest } from '../core/manifest';
+import { isObject, listAt, LocatedManifest, Manifest } from '../core/manifest';
 import { KUSTOMIZATION_FILES } from '../core/source-paths';
 
 /**
@@ -21,6 +21,31 @@ export interface KustomizeLayout {
    * (`patches`, `patchesStrategicMerge`, `patchesJson6902`, `replacements`): its objects may not be applied as written.
    */
   readonly mayRewrite: (file: string) => boolean;
+  /** Whether a configMapGenerator or secretGenerator reads the file (`files`, `envs`, `env`): data, not a manifest. */
+  readonly isGeneratorInput: (file: string) => boolean;
+}
+
+/** The generators of a kustomization, whose inputs are files of data. */
+const GENERATORS = ['configMapGenerator', 'secretGenerator'];
+
+/** The files a kustomization's generators read, relative to its folder (`key=path` or `path`; `envs` and the older `env`). */
+function generatorInputs(kustomization: Manifest): string[] {
+  const inputs: string[] = [];
+  for (const field of GENERATORS) {
+    for (const generator of listAt(kustomization, field)) {
+      for (const entry of listAt(generator, 'files')) {
+        if (typeof entry === 'string') {
+          inputs.push(entry.slice(entry.indexOf('=') + 1).trim());
+        }
+      }
+      for (const entry of [...listAt(generator, 'envs'), ...isObject(generator) ? [generator.env] : []]) {
+        if (typeof entry === 'string') {
+          inputs.push(entry.trim());
+        }
+      }
+    }
+  }
+  return inputs.filter((p) => p !== '');
 }
 
 /** The fields of a kustomization that change the objects it builds. */
@@ -42,11 +67,15 @@ export function kustomizeLayout(paths: readonly string[], objects: readonly Loca
   }
   /** What kustomizations that patch or replace fields list: files, and folders whose objects they build. */
   const rewritten = new Set<string>();
+  const inputs = new Set<string>();
   for (const { manifest: kustomization, location } of objects) {
     if (!KUSTOMIZATION_FILES.includes(path.posix.basename(location.file))) {
       continue;
     }
     const dir = path.posix.dirname(location.file);
+    for (const input of generatorInputs(kustomization)) {
+      inputs.add(path.posix.normalize(path.posix.join(dir, input)));
+    }
     const rewrites = REWRITING_FIELDS.some((field) => Array.isArray(kustomization[field]) && (kustomization[field] as unknown[]).length > 0);
     for (const { entry, patch } of kustomizationPaths(kustomization)) {
       const target = path.posix.normalize(path.posix.join(dir, entry));
@@ -60,6 +89,7 @@ export function kustomizeLayout(paths: readonly string[], objects: readonly Loca
     isKustomizeDir: (dir) => kustomizeDirs.has(dir),
     isListedResource: (file) => listed.has(file),
     isPatch: (file) => patches.has(file),
+    isGeneratorInput: (file) => inputs.has(file),
     mayRewrite: (file) => {
       for (let p = file; p !== '.' && p !== '/' && p !== ''; p = path.posix.dirname(p)) {
         if (rewritten.has(p)) {

@@ -292,6 +292,29 @@ describe('auditFiles: what Kustomize builds', () => {
     expect(keysOf(audit(unpatched).findings)).toContain(key('SA202', 'layers/infra/argocd/console.yaml', 'console'));
   });
 
+  test('what a configMapGenerator or secretGenerator reads is data: no problem when YAML cannot read it, no object when it can', () => {
+    // GIVEN generators that read an Alertmanager config with {{ }}, a manifest kept as a ConfigMap's value, and an env file
+    const tree = {
+      'cluster/kustomization.yaml': stringify({
+        resources: ['cm.yaml'],
+        configMapGenerator: [{ name: 'alertmanager', files: ['files/alertmanager.yaml', 'example=files/deployment.yaml'] }],
+        secretGenerator: [{ name: 'env', envs: ['files/settings.yaml'] }],
+      }),
+      'cluster/cm.yaml': configMapYaml('settings', 'web'),
+      'cluster/files/alertmanager.yaml': 'receivers:\n- name: slack\n  slack_configs:\n  - api_url: {{ .slack_api_url }}\n',
+      'cluster/files/deployment.yaml': deploymentYaml('web', 'web', 3),
+      'cluster/files/settings.yaml': 'A=1\nB: [unclosed\n',
+      'other/template.yaml': 'replicas: {{ .Values.replicas }}\n',
+    };
+
+    // WHEN audited
+    const result = audit(tree);
+
+    // THEN the inputs are neither problems nor objects; a template that no generator reads is still a problem
+    expect(result.problems.map((p) => p.file)).toEqual(['other/template.yaml']);
+    expect(result.stats.manifests).toBe(1);
+  });
+
   test('a kustomization listing a file that is not there is an error at the entry (SA018)', () => {
     // GIVEN the overlay's kustomization listing a patch file that was deleted
     const tree = {
