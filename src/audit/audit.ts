@@ -155,14 +155,15 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     kustomizations += role === 'kustomization' ? 1 : 0;
     // An Application, ApplicationSet or AppProject no kustomization lists is applied by hand: an app-of-apps root
     // beside the kustomization that installs Argo CD, `kubectl apply -f root.yaml`. It is still audited.
-    if (role === 'unbuilt' && !isArgoCdObject(o.manifest)) {
-      unbuilt.add(lastFile);
+    // An Application without the repoURL the API server requires, in or below a Kustomize folder: a fragment that a
+    // kustomization's patches complete (or would, once listed), never applied as written. What it becomes is known only
+    // from a rendering of the folder.
+    if (isApplication(o.manifest) && role !== 'patch' && !hasRepoUrls(o.manifest) && layout.underKustomization(lastFile)) {
+      fragments.add(lastFile);
       return false;
     }
-    // An Application without the repoURL the API server requires, built by a kustomization that patches: a fragment
-    // that its patches complete. What it becomes is known only from a rendering of the folder.
-    if (role === 'built' && isApplication(o.manifest) && !hasRepoUrls(o.manifest) && layout.mayRewrite(lastFile)) {
-      fragments.add(lastFile);
+    if (role === 'unbuilt' && !isArgoCdObject(o.manifest)) {
+      unbuilt.add(lastFile);
       return false;
     }
     return role !== 'patch';
@@ -184,9 +185,9 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     problems.push(...kept);
   }
   if (fragments.size > 0) {
-    notes.push(`${fragments.size} file(s) in Kustomize folders hold Applications without the repoURL the API server requires, which their `
-      + 'kustomization\'s patches complete: not audited as written; give the rendering of the Application that deploys the folder '
-      + `(--rendered <application>=<file>) to audit what they become: ${namesOf([...fragments])}`);
+    notes.push(`${fragments.size} file(s) in Kustomize folders hold Applications without the repoURL the API server requires: fragments `
+      + 'that a kustomization\'s patches complete, not audited as written; give the rendering of the Application that deploys the '
+      + `folder (--rendered <application>=<file>) to audit what they become: ${namesOf([...fragments])}`);
   }
   const facts = repositoryFacts([...allPaths, ...options.repository?.otherFiles ?? []], objects, options.repository?.urls ?? [],
     options.repository?.auditedPaths);

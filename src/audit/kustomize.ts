@@ -16,11 +16,8 @@ export interface KustomizeLayout {
   readonly isListedResource: (file: string) => boolean;
   /** Whether a kustomization merges the file into other objects as a patch. */
   readonly isPatch: (file: string) => boolean;
-  /**
-   * Whether a kustomization that builds the file (lists it, or a folder above it) also patches or replaces fields
-   * (`patches`, `patchesStrategicMerge`, `patchesJson6902`, `replacements`): its objects may not be applied as written.
-   */
-  readonly mayRewrite: (file: string) => boolean;
+  /** Whether the file lies in a folder that holds a kustomization file, or below one. */
+  readonly underKustomization: (file: string) => boolean;
   /** Whether a configMapGenerator or secretGenerator reads the file (`files`, `envs`, `env`): data, not a manifest. */
   readonly isGeneratorInput: (file: string) => boolean;
 }
@@ -48,8 +45,6 @@ function generatorInputs(kustomization: Manifest): string[] {
   return inputs.filter((p) => p !== '');
 }
 
-/** The fields of a kustomization that change the objects it builds. */
-const REWRITING_FIELDS = ['patches', 'patchesStrategicMerge', 'patchesJson6902', 'replacements'];
 
 /**
  * The layout the kustomization files make: `paths` are every file of the repository (the folders a kustomization file
@@ -65,8 +60,6 @@ export function kustomizeLayout(paths: readonly string[], objects: readonly Loca
       kustomizeDirs.add(path.posix.dirname(name));
     }
   }
-  /** What kustomizations that patch or replace fields list: files, and folders whose objects they build. */
-  const rewritten = new Set<string>();
   const inputs = new Set<string>();
   for (const { manifest: kustomization, location } of objects) {
     if (!KUSTOMIZATION_FILES.includes(path.posix.basename(location.file))) {
@@ -76,13 +69,8 @@ export function kustomizeLayout(paths: readonly string[], objects: readonly Loca
     for (const input of generatorInputs(kustomization)) {
       inputs.add(path.posix.normalize(path.posix.join(dir, input)));
     }
-    const rewrites = REWRITING_FIELDS.some((field) => Array.isArray(kustomization[field]) && (kustomization[field] as unknown[]).length > 0);
     for (const { entry, patch } of kustomizationPaths(kustomization)) {
-      const target = path.posix.normalize(path.posix.join(dir, entry));
-      (patch ? patches : listed).add(target);
-      if (rewrites && !patch) {
-        rewritten.add(target);
-      }
+      (patch ? patches : listed).add(path.posix.normalize(path.posix.join(dir, entry)));
     }
   }
   return {
@@ -90,13 +78,15 @@ export function kustomizeLayout(paths: readonly string[], objects: readonly Loca
     isListedResource: (file) => listed.has(file),
     isPatch: (file) => patches.has(file),
     isGeneratorInput: (file) => inputs.has(file),
-    mayRewrite: (file) => {
-      for (let p = file; p !== '.' && p !== '/' && p !== ''; p = path.posix.dirname(p)) {
-        if (rewritten.has(p)) {
+    underKustomization: (file) => {
+      for (let dir = path.posix.dirname(file); ; dir = path.posix.dirname(dir)) {
+        if (kustomizeDirs.has(dir)) {
           return true;
         }
+        if (dir === '.' || dir === '/' || dir === '') {
+          return false;
+        }
       }
-      return false;
     },
   };
 }

@@ -262,7 +262,7 @@ describe('auditFiles: what Kustomize builds', () => {
       + 'as objects: argocd/leftover-secret.yaml');
   });
 
-  test('an Application without repoURL that a patching kustomization builds is a fragment: a note, not findings; one without patches is judged', () => {
+  test('an Application without repoURL in or below a Kustomize folder is a fragment its patches complete: a note, not findings', () => {
     // GIVEN a layer whose kustomization adds repoURL and targetRevision to every Application it lists, and a project
     // whose sourceRepos a patch fills in too
     const fragment = stringify({
@@ -284,12 +284,15 @@ describe('auditFiles: what Kustomize builds', () => {
 
     // THEN the Application is not judged as written, and a note says what to give instead
     expect(result.findings.filter((f) => f.object === 'Application argocd/console')).toEqual([]);
-    expect(result.notes).toContainEqual('1 file(s) in Kustomize folders hold Applications without the repoURL the API server requires, which their '
-      + 'kustomization\'s patches complete: not audited as written; give the rendering of the Application that deploys the folder '
+    expect(result.notes).toContainEqual('1 file(s) in Kustomize folders hold Applications without the repoURL the API server requires: fragments '
+      + 'that a kustomization\'s patches complete, not audited as written; give the rendering of the Application that deploys the folder '
       + '(--rendered <application>=<file>) to audit what they become: layers/infra/argocd/console.yaml');
-    // AND the same Application in a kustomization that patches nothing is what Argo CD gets, and is judged (its project allows no repository)
-    const unpatched = { ...tree, 'layers/infra/kustomization.yaml': stringify({ resources: ['argocd/console.yaml', 'project.yaml'] }) };
-    expect(keysOf(audit(unpatched).findings)).toContain(key('SA202', 'layers/infra/argocd/console.yaml', 'console'));
+    // AND so is one left out of the kustomization's list ("uncomment to enable"): it could not be applied by hand either
+    const commented = { ...tree, 'layers/infra/kustomization.yaml': stringify({ resources: ['project.yaml'], patches: [{ target: { kind: 'Application' }, patch: JSON.stringify(patch) }] }) };
+    expect(audit(commented).findings.filter((f) => f.object === 'Application argocd/console')).toEqual([]);
+    // AND the same Application outside any Kustomize folder is no fragment: it is judged as it is written
+    const plain = { 'apps/console.yaml': fragment, 'apps/project.yaml': project };
+    expect(keysOf(audit(plain).findings)).toContain(key('SA202', 'apps/console.yaml', 'console'));
   });
 
   test('what a configMapGenerator or secretGenerator reads is data: no problem when YAML cannot read it, no object when it can', () => {
