@@ -141,7 +141,10 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   // Kustomize builds only what its kustomization files list: patches and unlisted files there are not objects Argo CD applies.
   const layout = kustomizeLayout([...all.map((f) => f.path), ...options.repository?.otherFiles ?? []], objects);
   const unbuilt = new Set<string>();
-  const fragments = new Set<string>();
+  /** Applications a kustomization builds without the repoURL it patches in: judged but for their sources. */
+  const fragments = new Set<Manifest>();
+  const fragmentFiles = new Set<string>();
+  const unlistedFragments = new Set<string>();
   // Kustomization files are read, not counted as manifests: Argo CD applies what they build, not them.
   let kustomizations = 0;
   // A file's objects are contiguous: its role is worked out once for all of them (a List may hold 150,000).
@@ -153,15 +156,19 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       role = kustomizeRole(layout, lastFile);
     }
     kustomizations += role === 'kustomization' ? 1 : 0;
+    // An Application without the repoURL the API server requires, in or below a Kustomize folder: a fragment that a
+    // kustomization's patches complete. Built (listed), it is judged but for its sources, which only a rendering shows;
+    // listed by none (left out of the list to switch it off), it is never applied, not even by hand.
+    if (isApplication(o.manifest) && role !== 'patch' && !hasRepoUrls(o.manifest) && layout.underKustomization(lastFile)) {
+      if (!layout.isListedResource(lastFile)) {
+        unlistedFragments.add(lastFile);
+        return false;
+      }
+      fragments.add(o.manifest);
+      fragmentFiles.add(lastFile);
+    }
     // An Application, ApplicationSet or AppProject no kustomization lists is applied by hand: an app-of-apps root
     // beside the kustomization that installs Argo CD, `kubectl apply -f root.yaml`. It is still audited.
-    // An Application without the repoURL the API server requires, in or below a Kustomize folder: a fragment that a
-    // kustomization's patches complete (or would, once listed), never applied as written. What it becomes is known only
-    // from a rendering of the folder.
-    if (isApplication(o.manifest) && role !== 'patch' && !hasRepoUrls(o.manifest) && layout.underKustomization(lastFile)) {
-      fragments.add(lastFile);
-      return false;
-    }
     if (role === 'unbuilt' && !isArgoCdObject(o.manifest)) {
       unbuilt.add(lastFile);
       return false;
@@ -184,10 +191,14 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     problems.length = 0;
     problems.push(...kept);
   }
-  if (fragments.size > 0) {
-    notes.push(`${fragments.size} file(s) in Kustomize folders hold Applications without the repoURL the API server requires: fragments `
-      + 'that a kustomization\'s patches complete, not audited as written; give the rendering of the Application that deploys the '
-      + `folder (--rendered <application>=<file>) to audit what they become: ${namesOf([...fragments])}`);
+  if (fragmentFiles.size > 0) {
+    notes.push(`${fragmentFiles.size} file(s) in Kustomize folders hold Applications without the repoURL the API server requires, which `
+      + 'a kustomization\'s patches add: their sources are not judged as written; give the rendering of the Application that deploys '
+      + `the folder (--rendered <application>=<file>) to audit what they become: ${namesOf([...fragmentFiles])}`);
+  }
+  if (unlistedFragments.size > 0) {
+    notes.push(`${unlistedFragments.size} file(s) in Kustomize folders hold Applications without the repoURL the API server requires that `
+      + `no kustomization lists: switched off, never applied, so not audited: ${namesOf([...unlistedFragments])}`);
   }
   const facts = repositoryFacts([...allPaths, ...options.repository?.otherFiles ?? []], objects, options.repository?.urls ?? [],
     options.repository?.auditedPaths);
@@ -216,7 +227,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   const rendered = renderedByApplication(options.rendered ?? [], budget, problems);
   const sets = { expanded: 0, literal: 0, generated: 0 };
   const maxApplications = Math.min(MAX_GENERATED_APPLICATIONS, budget);
-  const units = groupUnits(objects, notes, problems, templateFiles, { repository, facts, rendered, maxApplications, sets });
+  const units = groupUnits(objects, notes, problems, templateFiles, { repository, facts, rendered, maxApplications, sets, fragments });
   const rules = rulesFor(options);
   const findings: PlacedFinding[] = [];
   const onTemplates = new Map<string, { placed: PlacedFinding; set: SetOrigin; generated: Map<number, string>; unsuppressed: Map<number, string> }>();
@@ -249,6 +260,10 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     for (const f of raw) {
       // An Application an app-of-apps root deploys is judged in its own unit: found again in the root's, it is not reported twice.
       if (!located.has(f.object) || (f.object !== unit.application?.manifest && isApplication(f.object))) {
+        continue;
+      }
+      // The sources of a fragment are what a kustomization's patches make of them, which the files do not show.
+      if (fragments.has(f.object) && SOURCE_POINTER.test(f.path)) {
         continue;
       }
       const set = unit.set;
@@ -364,6 +379,9 @@ function foldersAbove(file: string): string[] {
   folders.push('');
   return folders;
 }
+
+/** A field of an Application's sources: `/spec/source/...`, `/spec/sources/...`. */
+const SOURCE_POINTER = /^\/spec\/sources?(\/|$)/;
 
 /** Whether every source of an Application names its repository (a repoURL that is not empty), as the API server requires. */
 function hasRepoUrls(application: Manifest): boolean {
@@ -712,6 +730,8 @@ interface SetContext {
   readonly rendered: Map<string, RenderedInput>;
   readonly maxApplications: number;
   readonly sets: { expanded: number; literal: number; generated: number };
+  /** Applications whose sources a kustomization completes: not paired, as what they read is not written. */
+  readonly fragments: ReadonlySet<Manifest>;
 }
 
 function groupUnits(
@@ -829,7 +849,7 @@ function groupUnits(
         }
       }
     }
-    const own = sourcePaths(located.manifest, context.facts);
+    const own = context.fragments.has(located.manifest) ? { paths: [], unrendered: [], dirs: [] } : sourcePaths(located.manifest, context.facts);
     const { paths, unrendered } = rendered ? { paths: [], unrendered: [] } : own;
     for (const o of rendered?.objects ?? []) {
       resources.push(o);

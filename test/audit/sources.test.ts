@@ -262,19 +262,25 @@ describe('auditFiles: what Kustomize builds', () => {
       + 'as objects: argocd/leftover-secret.yaml');
   });
 
-  test('an Application without repoURL in or below a Kustomize folder is a fragment its patches complete: a note, not findings', () => {
-    // GIVEN a layer whose kustomization adds repoURL and targetRevision to every Application it lists, and a project
-    // whose sourceRepos a patch fills in too
+  test('an Application without repoURL that a kustomization builds is judged but for its sources, which the patches complete', () => {
+    // GIVEN a layer whose kustomization adds repoURL and targetRevision to every Application it lists (one with the
+    // cascade finalizer), and a project whose sourceRepos a patch fills in too
     const fragment = stringify({
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'Application',
-      metadata: { name: 'console', namespace: 'argocd' },
-      spec: { project: 'infra', destination: { server: 'https://kubernetes.default.svc', namespace: 'console' }, source: { path: 'console' } },
+      metadata: { name: 'console', namespace: 'argocd', finalizers: ['resources-finalizer.argocd.argoproj.io'] },
+      spec: {
+        project: 'infra',
+        destination: { server: 'https://kubernetes.default.svc', namespace: 'console' },
+        source: { path: 'console' },
+        syncPolicy: { automated: { prune: true, selfHeal: true }, retry: { limit: 5 } },
+      },
     });
     const project = stringify({ apiVersion: 'argoproj.io/v1alpha1', kind: 'AppProject', metadata: { name: 'infra', namespace: 'argocd' }, spec: { sourceRepos: [], destinations: [{ server: '*', namespace: '*' }] } });
     const patch = [{ op: 'add', path: '/spec/source/repoURL', value: REPO }, { op: 'add', path: '/spec/source/targetRevision', value: 'main' }];
+    const kustomization = (resources: string[]) => stringify({ resources, patches: [{ target: { kind: 'Application' }, patch: JSON.stringify(patch) }] });
     const tree = {
-      'layers/infra/kustomization.yaml': stringify({ resources: ['argocd/console.yaml', 'project.yaml'], patches: [{ target: { kind: 'Application' }, patch: JSON.stringify(patch) }] }),
+      'layers/infra/kustomization.yaml': kustomization(['argocd/console.yaml', 'project.yaml']),
       'layers/infra/argocd/console.yaml': fragment,
       'layers/infra/project.yaml': project,
     };
@@ -282,14 +288,17 @@ describe('auditFiles: what Kustomize builds', () => {
     // WHEN audited
     const result = audit(tree);
 
-    // THEN the Application is not judged as written, and a note says what to give instead
-    expect(result.findings.filter((f) => f.object === 'Application argocd/console')).toEqual([]);
-    expect(result.notes).toContainEqual('1 file(s) in Kustomize folders hold Applications without the repoURL the API server requires: fragments '
-      + 'that a kustomization\'s patches complete, not audited as written; give the rendering of the Application that deploys the folder '
-      + '(--rendered <application>=<file>) to audit what they become: layers/infra/argocd/console.yaml');
-    // AND so is one left out of the kustomization's list ("uncomment to enable"): it could not be applied by hand either
-    const commented = { ...tree, 'layers/infra/kustomization.yaml': stringify({ resources: ['project.yaml'], patches: [{ target: { kind: 'Application' }, patch: JSON.stringify(patch) }] }) };
-    expect(audit(commented).findings.filter((f) => f.object === 'Application argocd/console')).toEqual([]);
+    // THEN what it writes is judged (the finalizer, SA010) and its source is not (no SA202 on an empty repository, no
+    // SA007 on a targetRevision the patch adds), and a note says what to give to judge that too
+    expect(keysOf(result.findings).filter((k) => k.includes('console.yaml'))).toEqual([key('SA010', 'layers/infra/argocd/console.yaml', 'console')]);
+    expect(result.notes).toContainEqual('1 file(s) in Kustomize folders hold Applications without the repoURL the API server requires, which a '
+      + 'kustomization\'s patches add: their sources are not judged as written; give the rendering of the Application that deploys the '
+      + 'folder (--rendered <application>=<file>) to audit what they become: layers/infra/argocd/console.yaml');
+    // AND one left out of the kustomization's list ("uncomment to enable") is never applied, not even by hand: not audited
+    const switchedOff = audit({ ...tree, 'layers/infra/kustomization.yaml': kustomization(['project.yaml']) });
+    expect(switchedOff.findings.filter((f) => f.object === 'Application argocd/console')).toEqual([]);
+    expect(switchedOff.notes).toContainEqual('1 file(s) in Kustomize folders hold Applications without the repoURL the API server requires that '
+      + 'no kustomization lists: switched off, never applied, so not audited: layers/infra/argocd/console.yaml');
     // AND the same Application outside any Kustomize folder is no fragment: it is judged as it is written
     const plain = { 'apps/console.yaml': fragment, 'apps/project.yaml': project };
     expect(keysOf(audit(plain).findings)).toContain(key('SA202', 'apps/console.yaml', 'console'));
