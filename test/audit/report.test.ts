@@ -309,3 +309,22 @@ describe('reports of findings in folders of test data', () => {
       + 'if Argo CD never applies them, leave them out with --exclude \'**/__fixtures__\' --exclude \'**/fixtures\' --exclude \'**/test-fixtures\'');
   });
 });
+
+describe('text reports of repositories made only of Helm charts', () => {
+  test('say that nothing was audited and what to audit instead; a repository with manifests beside its charts does not', () => {
+    // GIVEN a repository whose every file belongs to a Helm chart, its Applications among the templates
+    const chart = [
+      { path: 'charts/app/Chart.yaml', content: Buffer.from('apiVersion: v2\nname: app\nversion: 1.0.0\n') },
+      { path: 'charts/app/templates/application.yaml', content: Buffer.from('apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: {{ .Values.name }}}\n') },
+    ];
+    const onlyCharts = auditFiles(chart, { argoCdVersion: ArgoCdVersion.LATEST });
+
+    // WHEN formatted as text / THEN it says nothing was audited, and how to audit the charts
+    expect(onlyCharts.stats.manifests).toBe(0);
+    expect(formatText(onlyCharts, false).split('\n')).toContain('nothing audited: the 2 Helm chart file(s) are templates, and no other file holds a '
+      + 'Kubernetes object; audit what the charts render (helm template ... > rendered.yaml), or give it with --rendered <application>=<file>');
+    // AND beside one manifest, the charts are only counted
+    const withManifest = auditFiles([...chart, { path: 'apps/web.yaml', content: Buffer.from(applicationYaml('web')) }], { argoCdVersion: ArgoCdVersion.LATEST });
+    expect(formatText(withManifest, false)).not.toContain('nothing audited');
+  });
+});

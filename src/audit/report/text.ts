@@ -75,6 +75,10 @@ export function formatText(result: AuditResult, options: TextOptions | boolean):
   if (result.stats.excludedFiles > 0) {
     lines.push('', `excluded: ${result.stats.excludedFiles} file(s), not read`);
   }
+  if (result.stats.manifests === 0 && result.stats.skippedTemplates > 0) {
+    lines.push('', `nothing audited: the ${result.stats.skippedTemplates} Helm chart file(s) are templates, and no other file holds a `
+      + 'Kubernetes object; audit what the charts render (helm template ... > rendered.yaml), or give it with --rendered <application>=<file>');
+  }
   const testData = testDataHint(result.findings);
   if (testData) {
     lines.push('', `test data: ${testDataHintText(testData, e)}`);
