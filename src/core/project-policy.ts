@@ -19,21 +19,27 @@ export const PROJECT_PATTERN = /[*?[\]{}\\]|^!/;
  * a "!" pattern, while the other side matches, refuses, wherever it stands in the list.
  *
  * Argo CD compares the cluster it resolved, with both its server and its name; a manifest gives one of them
- * (the in-cluster pair aside). The one not given is unknown here: it is taken to match any pattern written on its
- * side (`name: smaug` may be the cluster an entry names by its server), so that the check never refuses what Argo CD
- * could allow; an entry that writes nothing on that side does not match it.
+ * (the in-cluster pair aside). The one not given is unknown here. It is taken to match `*` (which matches every
+ * cluster) and "!" patterns (whose verdict depends on it), and nothing else; or, with `anyCluster`, any pattern written
+ * on its side (`name: smaug` may be the cluster an entry names by its server), so that the check never refuses what Argo
+ * CD could allow, for an audit that does not know the clusters; an entry that writes nothing on that side matches neither way.
  */
-export function destinationAllowed(destinations: unknown[], namespace: string, server: string | undefined, name: string | undefined): boolean {
+export function destinationAllowed(
+  destinations: unknown[], namespace: string, server: string | undefined, name: string | undefined, anyCluster: boolean = false,
+): boolean {
   if (server === undefined && name === undefined) {
     // No cluster to resolve: Argo CD refuses the app whatever the project allows.
     return false;
   }
   const knownServer = server ?? (name === IN_CLUSTER_NAME ? IN_CLUSTER_SERVER : undefined);
   const knownName = name ?? (server === IN_CLUSTER_SERVER ? IN_CLUSTER_NAME : undefined);
-  // The side not given may be any cluster's: a pattern there may match it (an allow), and a "!" pattern may not (no deny).
-  const clusterMatches = (pattern: unknown, value: string | undefined) => (value === undefined
-    ? typeof pattern === 'string' && pattern !== ''
-    : value !== '' && patternMatches(pattern, value));
+  const clusterMatches = (pattern: unknown, value: string | undefined) => {
+    if (value !== undefined) {
+      return value !== '' && patternMatches(pattern, value);
+    }
+    // The side not given may be any cluster's: a pattern there may match it (an allow), and a "!" pattern may not (no deny).
+    return anyCluster ? typeof pattern === 'string' && pattern !== '' : pattern === '*' || isDenyPattern(pattern);
+  };
   let allowed = false;
   for (const d of destinations) {
     if (typeof d !== 'object' || d === null || Array.isArray(d)) {

@@ -42,7 +42,8 @@ export const destinationNotAllowed: Rule = {
       const namespace = stringAt(destination, 'namespace') ?? '';
       const server = stringAt(destination, 'server');
       const name = stringAt(destination, 'name');
-      const allowed = destinationAllowed(listAt(project, 'spec', 'destinations'), namespace, server, name);
+      // The audit does not know which server a cluster name resolves to, nor the reverse: anything that may match does.
+      const allowed = destinationAllowed(listAt(project, 'spec', 'destinations'), namespace, server, name, true);
       if (!allowed) {
         found.push({
           object: app,

@@ -38,7 +38,7 @@ describe('one project policy: SafeProject at synth says what SA202 says in audit
     [REPO, 'payments-jobs', DestinationCluster.fromServer('https://prod-us.acme.internal:6443')],
     [REPO, 'payments-jobs', DestinationCluster.fromServer('https://prod-eu.acme.internal:6443')],
     [REPO, 'payments', DestinationCluster.fromName('prod-eu')],
-    [REPO, 'payments', DestinationCluster.fromName('prod-us')],
+    [REPO, 'ledger', DestinationCluster.fromName('prod-eu')],
     ['HTTPS://Git.Acme.Internal/platform/gitops.git/', 'payments', DestinationCluster.IN_CLUSTER],
     ['https://git.acme.internal/platform/gitops', 'payments', DestinationCluster.IN_CLUSTER],
     ['https://git.acme.internal/platform/fork.git', 'payments', DestinationCluster.IN_CLUSTER],
@@ -49,6 +49,22 @@ describe('one project policy: SafeProject at synth says what SA202 says in audit
     // THEN they agree on the destination and on the source
     expect(project.allowsDestination(namespace, cluster)).toBe(!findings.some((f) => f.path === '/spec/destination'));
     expect(project.allowsSource(repo)).toBe(!findings.some((f) => f.path === '/spec/source/repoURL'));
+  });
+
+  test('where only Argo CD can resolve a cluster name, they part on purpose: the project refuses it, the audit does not report it', () => {
+    // GIVEN an app to prod-us by name, which the project lists only by its server (for payments-jobs) and as in-cluster (for payments)
+    const cluster = DestinationCluster.fromName('prod-us');
+    const app = application(REPO, 'payments', cluster);
+    // WHEN both decide
+    const findings = destinationNotAllowed.check({ application: app, resources: [appProject], argoCdVersion: ArgoCdVersion.LATEST });
+    // THEN SafeProject, which declares its clusters by the names apps use, refuses a name it does not list; SA202, auditing
+    // files that do not say which server prod-us is, leaves it to Argo CD, which resolves it
+    expect(project.allowsDestination('payments', cluster)).toBe(false);
+    expect(findings.filter((f) => f.path === '/spec/destination')).toEqual([]);
+    // AND a namespace no entry allows on any cluster is refused by both
+    expect(project.allowsDestination('ledger', cluster)).toBe(false);
+    expect(destinationNotAllowed.check({ application: application(REPO, 'ledger', cluster), resources: [appProject], argoCdVersion: ArgoCdVersion.LATEST })
+      .map((f) => f.path)).toEqual(['/spec/destination']);
   });
 
   test('the cases cover both verdicts of each check', () => {
