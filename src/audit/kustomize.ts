@@ -45,7 +45,6 @@ function generatorInputs(kustomization: Manifest): string[] {
   return inputs.filter((p) => p !== '');
 }
 
-
 /**
  * The layout the kustomization files make: `paths` are every file of the repository (the folders a kustomization file
  * makes Kustomize folders), `objects` the parsed objects, among which the kustomizations themselves (parseManifests

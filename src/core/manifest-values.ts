@@ -8,7 +8,7 @@ import type { SourceLocation } from './manifest';
  */
 
 /** Deeper than any real manifest; deeper input is refused before it can exhaust the stack. */
-export const MAX_DEPTH = 200;
+const MAX_DEPTH = 200;
 
 /** What {@link readManifestValues} found: why the file cannot be audited, or its text, with its documents when the fast path read them. */
 export type ManifestValues = { readonly problem: string } | { readonly text: string; readonly documents?: readonly ValuesDocument[] };
@@ -24,6 +24,11 @@ export interface ValuesDocument {
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+/** The text of bytes that are UTF-8 (a byte order mark dropped); throws on bytes that are not. */
+export function decodeUtf8(content: Uint8Array): string {
+  return decoder.decode(content);
+}
+
 /**
  * Reads one YAML or JSON file as far as js-yaml can: a binary, invalid UTF-8, templated, malformed or too deeply
  * nested file comes back as a problem; a file with anchors, aliases or `...` markers, or one js-yaml refuses where
@@ -35,7 +40,7 @@ export function readManifestValues(file: string, content: Uint8Array): ManifestV
   }
   let text: string;
   try {
-    text = decoder.decode(content);
+    text = decodeUtf8(content);
   } catch {
     return { problem: 'not valid UTF-8' };
   }

@@ -2,7 +2,7 @@ import * as path from 'path';
 import { Alias, Document, isAlias, isMap, isScalar, isSeq, LineCounter, Node, parseAllDocuments } from 'yaml';
 import { keysFromPointer } from './json-pointer';
 import { isObject, LocatedManifest, Manifest, SourceLocation } from './manifest';
-import { DOCUMENT_MARKER, firstLine, readManifestValues, templateProblem } from './manifest-values';
+import { decodeUtf8, DOCUMENT_MARKER, firstLine, readManifestValues, templateProblem } from './manifest-values';
 import { KUSTOMIZATION_FILES } from './source-paths';
 import { parseYamlDocuments } from './yaml-text';
 
@@ -43,9 +43,6 @@ export function parseManifests(file: string, content: Uint8Array): ParsedFile {
   return { objects, skipped };
 }
 
-/** Bytes the fast path read as UTF-8 already, made text again. */
-const TEXT = new TextDecoder('utf-8');
-
 /**
  * A file the fast path read, for locating fields in it: js-yaml keeps no positions, so a finding's field is found
  * by scanning the document's lines; what the scan is unsure of, the file is read again for, with positions, once.
@@ -59,12 +56,12 @@ class FastSource {
   constructor(readonly file: string, private readonly content: Uint8Array) {}
 
   linesOf(): string[] {
-    return (this.lines ??= TEXT.decode(this.content).split('\n'));
+    return (this.lines ??= decodeUtf8(this.content).split('\n'));
   }
 
   /** The document `i` as the careful reader sees it, if it is the same document the fast path saw (it starts on `line`). */
   documentAt(i: number, line: number): { doc: Document.Parsed; lineCounter: LineCounter } | undefined {
-    const reread = (this.reread ??= readAgain(TEXT.decode(this.content)));
+    const reread = (this.reread ??= readAgain(decodeUtf8(this.content)));
     const doc = reread.docs[i];
     // The same document the fast path saw, or none: then the finding stays at the object's start.
     return doc && reread.lineCounter.linePos(doc.contents!.range![0]).line === line ? { doc, lineCounter: reread.lineCounter } : undefined;

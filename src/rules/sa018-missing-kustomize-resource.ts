@@ -31,8 +31,7 @@ export const missingKustomizeResource: Rule = {
     + 'or deleted and the kustomization is not. Remote entries (URLs, ?ref=) are not checked, nor entries that leave the '
     + 'repository or lie outside the audited paths, nor a file with a template beside it or in templates/ (ssh-key.yaml.tpl, '
     + '.tmpl, .template, _template, -template, .j2, .gotmpl), which a bootstrap script fills in before the build. A synth does '
-    + 'not run this rule: '
-    + 'it writes no kustomizations.',
+    + 'not run this rule: it writes no kustomizations.',
   fix: 'Point the entry at the file or folder as it is, relative to the kustomization, or remove it.',
   check({ resources, repository }) {
     if (!repository?.folderOf || !repository.hasFile) {
