@@ -2,7 +2,7 @@ import * as path from 'path';
 import { expandApplicationSet, RepositoryView, valueAt } from './application-set';
 import { excludeMatcher } from './exclude';
 import { KustomizeLayout, kustomizeLayout } from './kustomize';
-import { AuditedRepository, AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, RenderedManifests } from './types';
+import { AuditedRepository, AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, RenderedManifests, UnreadFile } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { at, describeObject, isApplication, isApplicationSet, isAppProject, isObject, listAt, LocatedManifest, Manifest, readSourcesOf, SourceLocation, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
@@ -419,7 +419,7 @@ function readObjects(file: AuditFile, budget: number, problems: FileProblem[]): 
   try {
     content = file.content;
   } catch (e) {
-    problems.push({ file: file.path, message: `cannot be read: ${String((e as Error).message).split('\n')[0]}` });
+    problems.push({ file: file.path, message: e instanceof UnreadFile ? e.message : `cannot be read: ${String((e as Error).message).split('\n')[0]}` });
     return none;
   }
   let parsed: ReturnType<typeof parseManifests>;

@@ -12,6 +12,12 @@ export interface FileProblem {
   readonly rendered?: boolean;
 }
 
+/**
+ * Thrown by a file's `content` when the file is left unread on purpose (over the size limit): its message is the
+ * problem as the report gives it, not a read error.
+ */
+export class UnreadFile extends Error {}
+
 /** A file handed to the audit: its path relative to the repository root, and its bytes. */
 export interface AuditFile {
   readonly path: string;

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { overLimit, readRegularFile } from './read-file';
-import { AuditFile, FileProblem } from '../audit/types';
+import { overLimit, OverLimit, readRegularFile } from './read-file';
+import { AuditFile, FileProblem, UnreadFile } from '../audit/types';
 import { compareStrings } from '../core/order';
 import { LEFTOVER_NAME } from '../private/atomic-write';
 import { gitRoot, pathInside } from '../private/repository';
@@ -57,32 +57,38 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
   const visited = new Set<string>();
   const seenFiles = new Set<string>();
 
-  const addFile = (real: string, shown: string) => {
+  /**
+   * A file to audit. `stat`, when it was taken, decides now whether it can be read; a file the listing gave as
+   * regular is checked when it is read, on the open descriptor, with one system call fewer a file.
+   */
+  const addFile = (real: string, shown: string, stat?: fs.Stats) => {
     if (seenFiles.has(real)) {
       return;
     }
     seenFiles.add(real);
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(bytes(real));
-    } catch (e) {
-      problems.push({ file: shown, message: `cannot be read: ${(e as Error).message}` });
-      return;
-    }
-    if (!stat.isFile()) {
+    if (stat !== undefined && !stat.isFile()) {
       problems.push({ file: shown, message: 'is not a regular file (a FIFO, a socket or a device); skipped without reading' });
       return;
     }
-    if (stat.size > maxBytes) {
-      problems.push({ file: shown, message: `${overLimit(stat.size, maxBytes)}; skipped without reading (raise --max-file-size if it really is one manifest file)` });
+    if (stat !== undefined && stat.size > maxBytes) {
+      problems.push({ file: shown, message: tooLarge(stat.size, maxBytes, false) });
       return;
     }
-    files.push({ path: shown, get content() { return readRegularFile(bytes(real), maxBytes); } });
+    files.push({
+      path: shown,
+      get content() {
+        try {
+          return readRegularFile(bytes(real), maxBytes);
+        } catch (e) {
+          throw e instanceof OverLimit ? new UnreadFile(tooLarge(e.size, maxBytes, e.grew)) : e;
+        }
+      },
+    });
   };
 
-  const addOther = (real: string, full: string, name: string) => {
+  const addOther = (real: string, full: string, name: string, stat?: fs.Stats) => {
     if (MANIFEST_FILE.test(name)) {
-      addFile(real, display(full));
+      addFile(real, display(full), stat);
     } else {
       otherFiles.push(display(full));
     }
@@ -126,7 +132,7 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
             walk(real);
           }
         } else if (stat.isFile()) {
-          addOther(real, full, name);
+          addOther(real, full, name, stat);
         }
         continue;
       }
@@ -141,10 +147,15 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
     if (stat.isDirectory()) {
       walk(real);
     } else {
-      addFile(real, display(real));
+      addFile(real, display(real), stat);
     }
   }
   return { files, problems, otherFiles };
+}
+
+/** What a file over the size limit is reported as. */
+function tooLarge(size: number, maxBytes: number, grew: boolean): string {
+  return `${overLimit(size, maxBytes)}${grew ? ' (it grew while it was read)' : ''}; skipped without reading (raise --max-file-size if it really is one manifest file)`;
 }
 
 /** A path given as text, as the latin1 string of its UTF-8 bytes. */
@@ -178,9 +189,9 @@ function raw(p: string): string {
   return Buffer.from(p, 'utf8').toString('latin1');
 }
 
-/** The bytes of a latin1-held path, for the file system. */
-function bytes(p: string): Buffer {
-  return Buffer.from(p, 'latin1');
+/** A latin1-held path for the file system: its bytes, or itself when it is ASCII (as nearly every path is). */
+function bytes(p: string): string | Buffer {
+  return ASCII.test(p) ? p : Buffer.from(p, 'latin1');
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -193,7 +204,7 @@ export function shownName(p: string): string {
   if (ASCII.test(p)) {
     return p;
   }
-  const buf = bytes(p);
+  const buf = Buffer.from(p, 'latin1');
   let out = '';
   let i = 0;
   while (i < buf.length) {

@@ -16,7 +16,7 @@ export function readRegularFile(file: PathLike, maxBytes: number): Buffer {
       throw new Error(`is not a regular file (it is ${kindOf(stat)}); not read`);
     }
     if (stat.size > maxBytes) {
-      throw new Error(`${overLimit(stat.size, maxBytes)}; not read`);
+      throw new OverLimit(stat.size, maxBytes, false);
     }
     const chunks: Buffer[] = [];
     let total = 0;
@@ -31,7 +31,7 @@ export function readRegularFile(file: PathLike, maxBytes: number): Buffer {
       chunks.push(chunk.subarray(0, n));
       total += n;
       if (total > maxBytes) {
-        throw new Error(`${overLimit(total, maxBytes)} (it grew while it was read); not read`);
+        throw new OverLimit(total, maxBytes, true);
       }
       // Asked for more than its size and given exactly that: the end, without a further read that finds nothing.
       if (n < chunk.length && total === stat.size) {
@@ -42,6 +42,13 @@ export function readRegularFile(file: PathLike, maxBytes: number): Buffer {
     return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** What reading a file over the size limit throws: the size found (at least), and whether it grew while it was read. */
+export class OverLimit extends Error {
+  constructor(readonly size: number, maxBytes: number, readonly grew: boolean) {
+    super(`${overLimit(size, maxBytes)}${grew ? ' (it grew while it was read)' : ''}; not read`);
   }
 }
 

@@ -125,20 +125,30 @@ describe('safe-argocd audit of hostile input', () => {
     const huge = join(root, 'workloads/half/huge.yaml');
     writeFileSync(huge, '');
     fs.truncateSync(huge, 100 * 1048576);
-    const reads = jest.spyOn(fs, 'openSync');
+    const opens = jest.spyOn(fs, 'openSync');
+    const reads = jest.spyOn(fs, 'readSync');
 
     // WHEN it is audited with the default 5 MB limit
     let result: Awaited<ReturnType<typeof auditJson>>;
     try {
       result = await auditJson(root, STRICT);
-      const readPaths = reads.mock.calls.map(([p]) => String(p));
-      expect(readPaths.some((p) => p.endsWith(join('apps', 'half.yaml')))).toBe(true);
-      expect(readPaths.some((p) => p.endsWith('huge.yaml'))).toBe(false);
+      // What was read from each file opened: the reads of its descriptor until the next open (descriptors are reused).
+      const bytesRead = (name: string) => opens.mock.calls.flatMap(([p], i) => {
+        if (!String(p).endsWith(name)) {
+          return [];
+        }
+        const [from, to] = [opens.mock.invocationCallOrder[i], opens.mock.invocationCallOrder[i + 1] ?? Infinity];
+        return reads.mock.calls.flatMap(([fd], j) => fd === opens.mock.results[i].value
+          && reads.mock.invocationCallOrder[j] > from && reads.mock.invocationCallOrder[j] < to ? [reads.mock.results[j].value as number] : []);
+      });
+      expect(bytesRead(join('apps', 'half.yaml')).length).toBeGreaterThan(0);
+      expect(bytesRead('huge.yaml')).toEqual([]);
     } finally {
+      opens.mockRestore();
       reads.mockRestore();
     }
 
-    // THEN the size is the reason, the file was never opened for reading, and the rest was audited
+    // THEN the size is the reason, not a byte of the file was read, and the rest was audited
     expectSurvived(result.run, result.report, [['workloads/half/huge.yaml', /^is 100\.0 MB, over the 5 MB limit; skipped without reading/]]);
     expect(result.run.millis).toBeLessThan(5_000);
   });
