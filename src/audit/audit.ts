@@ -7,7 +7,7 @@ import { ArgoCdVersion } from '../core/argocd-version';
 import { at, describeObject, isApplication, isApplicationSet, isAppProject, isObject, listAt, LocatedManifest, Manifest, readSourcesOf, SourceLocation, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
 import { parseManifests } from '../core/parse-manifests';
-import { isUnfilledPath, KUSTOMIZATION_FILES, repositoryDir, repositoryKey, sourcePathRefusal } from '../core/source-paths';
+import { isRepoUrlPlaceholder, isUnfilledPath, KUSTOMIZATION_FILES, repositoryDir, repositoryKey, sourcePathRefusal } from '../core/source-paths';
 import { stripTrailing } from '../core/text';
 import { runRules, runRulesAcross } from '../rules/engine';
 import { ALL_RULES } from '../rules/registry';
@@ -570,8 +570,9 @@ function repositoryFacts(
       const app = isApplication(manifest) ? manifest : set ? at(manifest, 'spec', 'template') : undefined;
       for (const source of [at(app, 'spec', 'source'), ...listAt(app, 'spec', 'sources')].filter(isObject)) {
         const { repoURL, path: p } = source;
-        // A template's path left to its generator (a git generator's folder, say) is taken to be here.
-        if (typeof repoURL === 'string' && typeof p === 'string' && !repoURL.includes('{{')
+        // A template's path left to its generator (a git generator's folder, say) is taken to be here; a placeholder
+        // repoURL (`cnoe://web`, `${{ values.repoUrl }}`) names no repository yet.
+        if (typeof repoURL === 'string' && typeof p === 'string' && !isRepoUrlPlaceholder(repoURL)
           && ((set && p.includes('{{')) || (sourcePathRefusal(p) === undefined && directories.has(repositoryDir(p))))) {
           keys.add(repositoryKey(repoURL));
         }

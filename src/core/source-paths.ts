@@ -16,6 +16,23 @@ export function repositoryKey(repoURL: string): string {
   return stripTrailing(url.endsWith('.git') ? url.slice(0, -4) : url, '/');
 }
 
+/** The schemes Argo CD reads a repository by: Git over HTTP(S), SSH, `git://` or `file://`; Helm over HTTP(S); OCI. */
+const READ_SCHEMES = new Set(['http', 'https', 'ssh', 'git', 'file', 'oci']);
+const SHELL_VARIABLE = /\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Z_][A-Z0-9_]*/;
+
+/**
+ * Whether a repoURL is a placeholder that a tool fills in or rewrites before Argo CD reads it: neither a URL nor a host
+ * (`__REPO_URL__`, `<repo-url>`, unlike an OCI registry such as registry-1.docker.io), shell variables
+ * (`${GIT_BASEURL}/gitops`), template expressions (`{{ .url }}`, a scaffolder's `${{ values.repoUrl }}`), or a scheme
+ * Argo CD does not read (idpbuilder's `cnoe://apps`, which becomes a repository of its own).
+ */
+export function isRepoUrlPlaceholder(repoURL: string): boolean {
+  const url = repoURL.trim();
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1];
+  return url === '' || !/[:/.]/.test(url) || SHELL_VARIABLE.test(url) || url.includes('{{')
+    || (scheme !== undefined && !READ_SCHEMES.has(scheme.toLowerCase()));
+}
+
 /**
  * A source path as the folder names of a repository's files spell it: relative, no `./`, no trailing `/`, and the
  * repository root (`.`, `./` or ``) as `.`, which is what `path.posix.dirname` gives a root file.

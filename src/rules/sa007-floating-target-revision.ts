@@ -2,6 +2,7 @@ import { Severity } from './severity';
 import { Rule, Violation } from './types';
 import { isApplicationSet, isObject, listAt, Manifest, objectsWhere, sourcesOf, stringAt } from '../core/manifest';
 import { floatingRevisionProblem } from '../core/revisions';
+import { isRepoUrlPlaceholder } from '../core/source-paths';
 
 /** A source whose revision follows whatever someone else decides. */
 export const floatingTargetRevision: Rule = {
@@ -17,7 +18,9 @@ export const floatingTargetRevision: Rule = {
     + 'risk is only that the default branch is renamed or switched outside any review of this app; for a third-party '
     + 'repository it deploys whatever its maintainers merge. A named branch is accepted: tracking a reviewed branch is '
     + 'the GitOps contract; a tag or commit pins harder. The audit does not report HEAD of the repository it audits '
-    + '(--repo-url, the Git remote): that default branch is the one whose merges the audit itself checks. An ApplicationSet\'s '
+    + '(--repo-url, the Git remote): that default branch is the one whose merges the audit itself checks; nor a '
+    + 'placeholder repoURL a tool fills in later '
+    + '(`${{ values.repoUrl }}`, `cnoe://apps`), which names no repository yet. An ApplicationSet\'s '
     + 'git generator with revision HEAD (or none) decides from the default branch which Applications exist, and is judged the same way.',
   fix: 'For a Helm chart, set targetRevision to one exact chart version and upgrade it by a commit. For a Git source, '
     + 'name the branch the app tracks, or pin a tag or commit of a repository your team does not own.',
@@ -28,7 +31,7 @@ export const floatingTargetRevision: Rule = {
         const revision = stringAt(git, 'revision');
         const repo = stringAt(git, 'repoURL') ?? '<no repoURL>';
         const problem = floatingRevisionProblem(revision, false);
-        if (problem && !(repository?.identified === true && repository.isAudited(repo))) {
+        if (problem && !isRepoUrlPlaceholder(repo) && !(repository?.identified === true && repository.isAudited(repo))) {
           found.push({
             object: set,
             path: `${pointer}/revision`,
@@ -48,7 +51,8 @@ export const floatingTargetRevision: Rule = {
       const problem = floatingRevisionProblem(revision, chart !== undefined);
       const repo = stringAt(source, 'repoURL') ?? '<no repoURL>';
       // The audited repository's own default branch is what was merged and reviewed where the audit runs.
-      if (!problem || (chart === undefined && repository?.identified === true && repository.isAudited(repo))) {
+      // A placeholder names no repository yet: what it will follow is not in the files.
+      if (!problem || isRepoUrlPlaceholder(repo) || (chart === undefined && repository?.identified === true && repository.isAudited(repo))) {
         continue;
       }
       const message = chart !== undefined

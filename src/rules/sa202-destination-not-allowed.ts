@@ -2,9 +2,7 @@ import { Severity } from './severity';
 import { Rule, Violation } from './types';
 import { at, isApplication, isAppProject, listAt, Manifest, objectsWhere, sourcesOf, stringAt } from '../core/manifest';
 import { destinationAllowed, sourceAllowed } from '../core/project-policy';
-
-/** A shell variable, as envsubst or a bootstrap script fills it in: `${GIT_ORG}`, `$GIT_ORG`. */
-const ENV_VARIABLE = /\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Z_][A-Z0-9_]*/;
+import { isRepoUrlPlaceholder } from '../core/source-paths';
 
 /** An Application whose AppProject, present in the same input, does not allow its destination or source. */
 export const destinationNotAllowed: Rule = {
@@ -18,8 +16,9 @@ export const destinationNotAllowed: Rule = {
     + 'is among the audited files: Argo CD resolves a project by its name, so it may be written anywhere in the repository '
     + '(a projects/ folder, beside the Application, in the folder an app-of-apps root deploys); of several AppProjects of '
     + 'that name (one per copy of a platform), the one nearest the Application\'s file is taken. A repoURL that is no URL '
-    + 'at all (`__REPO_URL__`, `<repo-url>`), or one made of shell variables (`${GIT_BASEURL}/${GIT_ORG}/gitops`), is a '
-    + 'placeholder filled in before Argo CD reads it, and is not judged. A destination given by cluster name is judged '
+    + 'at all (`__REPO_URL__`, `<repo-url>`), one made of shell variables (`${GIT_BASEURL}/${GIT_ORG}/gitops`) or template '
+    + 'expressions (`${{ values.repoUrl }}`), or one of a scheme Argo CD does not read (`cnoe://apps`) is a placeholder '
+    + 'filled in before Argo CD reads it, and is not judged. A destination given by cluster name is judged '
     + 'against entries that name clusters; an entry that gives only a server may be that cluster\'s, which Argo CD resolves '
     + 'and the files do not say, so it is taken to allow it (and the reverse for a destination given by server).',
   fix: 'Add the destination or repository to the AppProject, or point the Application at an allowed one.',
@@ -55,10 +54,8 @@ export const destinationNotAllowed: Rule = {
       const repos = listAt(project, 'spec', 'sourceRepos').filter((r): r is string => typeof r === 'string');
       for (const { source, path } of sourcesOf(app)) {
         const repo = stringAt(source, 'repoURL') ?? '';
-        // Neither a URL nor a host (no ':', '/' or '.': `__REPO_URL__`, `<repo-url>`, unlike an OCI registry such as
-        // registry-1.docker.io), or one made of shell variables (`${GIT_BASEURL}/${GIT_ORG}/gitops`): a placeholder a
-        // script fills in before Argo CD reads it.
-        if (repo !== '' && (!/[:/.]/.test(repo) || ENV_VARIABLE.test(repo))) {
+        // A placeholder a tool fills in before Argo CD reads it; an empty repoURL is not one, and no project allows it.
+        if (repo !== '' && isRepoUrlPlaceholder(repo)) {
           continue;
         }
         if (!sourceAllowed(repos, repo)) {

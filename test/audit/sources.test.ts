@@ -398,6 +398,17 @@ describe('auditFiles: pairing by repoURL', () => {
     expect(keysOf(result.findings)).toEqual([key('SA101', 'workloads/web/deployment.yaml', 'web'), key('SA102', 'workloads/web/deployment.yaml', 'web')]);
   });
 
+  test.each(['cnoe://web', '${{ values.repoUrl }}'])('a placeholder repoURL (%s) names no repository: not paired with the files, not reported', (repoURL) => {
+    // GIVEN an Application on HEAD of a repoURL a tool rewrites before Argo CD reads it, at a folder that is here
+    const app = applicationYaml('web', { spec: { source: { repoURL, targetRevision: 'HEAD', path: 'workloads/web' } } });
+
+    // WHEN audited with no URL
+    const result = audit({ ...tree, 'apps/web.yaml': app, 'apps/fork.yaml': applicationYaml('fork', { spec: { source: { repoURL: FORK, targetRevision: 'main', path: 'elsewhere' } } }) });
+
+    // THEN no SA007, and the workload is nobody's: the placeholder does not make it this repository
+    expect(keysOf(result.findings)).toEqual([key('SA101', 'workloads/web/deployment.yaml')]);
+  });
+
   test('Argo CD reads spec.sources when it holds any: spec.source beside it is not paired', () => {
     // GIVEN sources naming workloads/api, and a leftover source naming workloads/web
     const app = applicationYaml('web', { spec: { sources: [{ repoURL: REPO, targetRevision: 'main', path: 'workloads/api' }] } });

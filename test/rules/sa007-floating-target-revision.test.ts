@@ -84,6 +84,20 @@ describe('SA007 floating-target-revision', () => {
       [floatingTargetRevision])).toHaveLength(3);
   });
 
+  test.each([
+    ['a scaffolder\'s template expression', '${{ values.appRepoUrl }}.git'],
+    ['shell variables', '${GIT_BASEURL}/${GIT_ORG}/gitops'],
+    ['a scheme Argo CD does not read, that a tool rewrites', 'cnoe://backstage/manifests'],
+    ['no URL at all', '__REPO_URL__'],
+  ])('passes HEAD of a placeholder repoURL, %s: it names no repository yet', (_, repoURL) => {
+    // GIVEN HEAD of a repoURL a tool fills in before Argo CD reads it
+    const app = safeApplication({ spec: { source: { repoURL, targetRevision: 'HEAD', path: 'manifests' } } });
+    // WHEN / THEN
+    expect(findingsFor(app)).toEqual([]);
+    // and the same app at HEAD of a real third-party repository still fails
+    expect(findingsFor(safeApplication({ spec: { source: { repoURL: 'https://github.com/vendor/charts.git', targetRevision: 'HEAD', path: 'manifests' } } }))).toHaveLength(1);
+  });
+
   test('fails on the one floating source of a multi-source app', () => {
     // GIVEN a pinned chart and a values repository on HEAD
     const app = safeApplication({
