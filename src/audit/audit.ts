@@ -148,12 +148,29 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   // Kustomization files are read, not counted as manifests: Argo CD applies what they build, not them.
   let kustomizations = 0;
   // A file's objects are contiguous: its role is worked out once for all of them (a List may hold 150,000).
+  const roles = new Map<string, KustomizeRole>();
+  /** The Argo CD objects' families (argoFamily) that the kustomization of a folder lists there. */
+  const listedFamilies = new Map<string, Set<string>>();
+  for (const o of objects) {
+    let fileRole = roles.get(o.location.file);
+    if (fileRole === undefined) {
+      fileRole = kustomizeRole(layout, o.location.file);
+      roles.set(o.location.file, fileRole);
+    }
+    const family = argoFamily(o.manifest);
+    if (fileRole === 'built' && family !== undefined) {
+      const dir = path.posix.dirname(o.location.file);
+      listedFamilies.set(dir, (listedFamilies.get(dir) ?? new Set()).add(family));
+    }
+  }
+  /** Argo CD objects that a kustomization listing their neighbours leaves out: switched off, never applied. */
+  const switchedOff = new Set<string>();
   let lastFile: string | undefined;
   let role: KustomizeRole = 'built';
   const built = objects.filter((o) => {
     if (o.location.file !== lastFile) {
       lastFile = o.location.file;
-      role = kustomizeRole(layout, lastFile);
+      role = roles.get(lastFile)!;
     }
     kustomizations += role === 'kustomization' ? 1 : 0;
     // An Application without the repoURL the API server requires, in or below a Kustomize folder: a fragment that a
@@ -168,9 +185,15 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       fragmentFiles.add(lastFile);
     }
     // An Application, ApplicationSet or AppProject no kustomization lists is applied by hand: an app-of-apps root
-    // beside the kustomization that installs Argo CD, `kubectl apply -f root.yaml`. It is still audited.
+    // beside the kustomization that installs Argo CD, `kubectl apply -f root.yaml`. It is still audited, unless the
+    // kustomization of its folder lists the folder's other Applications (or AppProjects) and not it: left out of the
+    // list, it is switched off.
     if (role === 'unbuilt' && !isArgoCdObject(o.manifest)) {
       unbuilt.add(lastFile);
+      return false;
+    }
+    if (role === 'unbuilt' && listedFamilies.get(path.posix.dirname(lastFile))?.has(argoFamily(o.manifest)!)) {
+      switchedOff.add(lastFile);
       return false;
     }
     return role !== 'patch';
@@ -184,6 +207,10 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   if (unbuilt.size > 0) {
     notes.push(`${unbuilt.size} file(s) in Kustomize folders that no kustomization lists as a resource are not built by Kustomize, `
       + `so not audited as objects: ${namesOf([...unbuilt])}`);
+  }
+  if (switchedOff.size > 0) {
+    notes.push(`${switchedOff.size} file(s) hold Argo CD objects that the kustomization of their folder leaves out while it lists the `
+      + `others of their kind there: switched off, never applied, so not audited: ${namesOf([...switchedOff])}`);
   }
   // What a generator reads is data: that YAML cannot read it, or that it holds {{ }}, is no problem of a manifest.
   if (problems.some((p) => layout.isGeneratorInput(p.file))) {
@@ -392,6 +419,11 @@ function hasRepoUrls(application: Manifest): boolean {
 /** Argo CD's own objects, which are applied to bootstrap it as often as they are built. */
 function isArgoCdObject(manifest: Manifest): boolean {
   return isApplication(manifest) || isApplicationSet(manifest) || isAppProject(manifest);
+}
+
+/** What a kustomization lists an Argo CD object as: an app (Application or ApplicationSet) or a project. */
+function argoFamily(manifest: Manifest): 'app' | 'project' | undefined {
+  return isApplication(manifest) || isApplicationSet(manifest) ? 'app' : isAppProject(manifest) ? 'project' : undefined;
 }
 
 /**

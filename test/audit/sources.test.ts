@@ -262,6 +262,30 @@ describe('auditFiles: what Kustomize builds', () => {
       + 'as objects: argocd/leftover-secret.yaml');
   });
 
+  test('an Application left out of a kustomization that lists the other Applications of its folder is switched off: not audited', () => {
+    // GIVEN a folder of Applications whose kustomization lists web and not its old copy, and a project folder likewise
+    const project = (name: string) => stringify({ apiVersion: 'argoproj.io/v1alpha1', kind: 'AppProject', metadata: { name, namespace: 'argocd' }, spec: { sourceRepos: ['*'] } });
+    const tree = {
+      'argocd/apps/kustomization.yaml': stringify({ resources: ['web.yaml'] }),
+      'argocd/apps/web.yaml': applicationYaml('web', { spec: { project: 'default' } }),
+      'argocd/apps/web-old.yaml': applicationYaml('web-old', { spec: { project: 'default' } }),
+      'argocd/projects/kustomization.yaml': stringify({ resources: ['team.yaml'] }),
+      'argocd/projects/team.yaml': project('team'),
+      'argocd/projects/old.yaml': project('old'),
+      // a root beside a kustomization that lists projects only is still one applied by hand
+      'argocd/projects/root.yaml': applicationYaml('root', { path: 'argocd/apps', spec: { project: 'default' } }),
+    };
+
+    // WHEN audited
+    const result = audit(tree);
+
+    // THEN the listed ones and the root are judged, the two left out are not, and a note names them
+    const judged = new Set(result.findings.map((f) => f.location.file));
+    expect([...judged].sort()).toEqual(['argocd/apps/web.yaml', 'argocd/projects/root.yaml', 'argocd/projects/team.yaml']);
+    expect(result.notes).toContain('2 file(s) hold Argo CD objects that the kustomization of their folder leaves out while it lists the others of their '
+      + 'kind there: switched off, never applied, so not audited: argocd/apps/web-old.yaml, argocd/projects/old.yaml');
+  });
+
   test('an Application without repoURL that a kustomization builds is judged but for its sources, which the patches complete', () => {
     // GIVEN a layer whose kustomization adds repoURL and targetRevision to every Application it lists (one with the
     // cascade finalizer), and a project whose sourceRepos a patch fills in too
