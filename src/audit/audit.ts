@@ -126,7 +126,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   const budget = options.maxObjectsPerFile ?? MAX_OBJECTS_PER_FILE;
   for (const file of all) {
     fileCount++;
-    if (chartRoots.size > 0 && (/(^|\/)Chart\.ya?ml$/.test(file.path) || isInChart(file.path, chartRoots))) {
+    if (chartRoots.size > 0 && isInChart(file.path, chartRoots)) {
       templateFiles.push(file);
       continue;
     }
@@ -654,13 +654,27 @@ function unexpected(e: unknown, doing: string): string {
   return `could not be audited: ${doing} failed (${message}); this is a defect of safe-argocd, please report it with the file`;
 }
 
+/** The files of a chart's own folder that Helm reads: its metadata, dependencies, values and their schema. */
+const CHART_OWN_FILE = /^(Chart\.(ya?ml|lock)|requirements\.(ya?ml|lock)|values[^/]*\.(ya?ml|json)|values\.schema\.json)$/;
+
+/**
+ * Whether a file is part of a Helm chart: anything in a folder below a chart's root (`templates/`, `charts/`, `crds/`,
+ * `files/`), and the chart's own files at its root. Another manifest at a chart's root is no part of what Helm renders:
+ * an Application applied by hand beside the chart its root deploys, say.
+ */
 function isInChart(file: string, chartRoots: Set<string>): boolean {
-  for (let dir = path.posix.dirname(file); dir !== '.' && dir !== '/' && dir !== ''; dir = path.posix.dirname(dir)) {
-    if (chartRoots.has(dir)) {
+  const dir = path.posix.dirname(file);
+  if (chartRoots.has(dir === '' ? '.' : dir)) {
+    return CHART_OWN_FILE.test(path.posix.basename(file));
+  }
+  for (let above = path.posix.dirname(dir); ; above = path.posix.dirname(above)) {
+    if (chartRoots.has(above)) {
       return true;
     }
+    if (above === '.' || above === '/' || above === '') {
+      return false;
+    }
   }
-  return chartRoots.has('.') && file !== 'Chart.yaml';
 }
 
 

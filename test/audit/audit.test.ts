@@ -625,6 +625,18 @@ describe('auditFiles: Helm', () => {
     expect(result.findings).toEqual([]);
   });
 
+  test('a manifest at a chart\'s root is no part of the chart: an Application applied by hand beside it is judged', () => {
+    // GIVEN the chart, its ci values, and beside Chart.yaml the root Application a bootstrap script applies by hand
+    const root = applicationYaml('root', { path: 'charts/web', spec: { project: 'default' } });
+    const result = audit({ ...chart, 'charts/web/root-prod.yaml': root, 'charts/web/ci/values-test.yaml': 'replicaCount: 1\n', 'charts/web/values-prod.yaml': 'replicaCount: 5\n' });
+
+    // WHEN it is audited
+    // THEN the root is judged (SA005), the chart's files and folders are still skipped, and the root's chart is noted
+    expect(keysOf(result.findings)).toEqual([key('SA005', 'charts/web/root-prod.yaml', 'root')]);
+    expect(result.stats.skippedTemplates).toBe(6);
+    expect(result.notes).toEqual([`Application root (charts/web/root-prod.yaml): deploys charts/web as a Helm source, ${NOT_RENDERED('root')}`]);
+  });
+
   test('an Application with a Helm chart source gets a "not rendered" note', () => {
     // GIVEN an Application installing a chart from a Helm repository
     const result = audit({
