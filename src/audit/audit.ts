@@ -254,7 +254,8 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   const rendered = renderedByApplication(options.rendered ?? [], budget, problems);
   const sets = { expanded: 0, literal: 0, generated: 0 };
   const maxApplications = Math.min(MAX_GENERATED_APPLICATIONS, budget);
-  const units = groupUnits(objects, notes, problems, templateFiles, { repository, facts, rendered, maxApplications, sets, fragments });
+  const undeployed: string[] = [];
+  const units = groupUnits(objects, notes, problems, templateFiles, { repository, facts, rendered, maxApplications, sets, fragments, undeployed });
   const rules = rulesFor(options);
   const findings: PlacedFinding[] = [];
   const onTemplates = new Map<string, { placed: PlacedFinding; set: SetOrigin; generated: Map<number, string>; unsuppressed: Map<number, string> }>();
@@ -355,6 +356,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       excludedFiles,
       ...(sets.expanded + sets.literal > 0 ? { applicationSets: { ...sets } } : {}),
     },
+    ...(undeployed.length > 0 ? { undeployedFolders: undeployed } : {}),
   };
 }
 
@@ -779,6 +781,8 @@ interface SetContext {
   readonly sets: { expanded: number; literal: number; generated: number };
   /** Applications whose sources a kustomization completes: not paired, as what they read is not written. */
   readonly fragments: ReadonlySet<Manifest>;
+  /** Filled in: the folders of Argo CD objects nothing deploys ({@link undeployedFolders}). */
+  readonly undeployed: string[];
 }
 
 function groupUnits(
@@ -880,6 +884,7 @@ function groupUnits(
     setNotes.set(key, entry);
   };
   const renderingsRead = new Set<RenderedInput>();
+  const mayDeployApps = new Set<LocatedManifest>();
   for (const { located, name, namespace, set } of applications) {
     const resources: LocatedManifest[] = [];
     const inUnit = new Set<LocatedManifest>();
@@ -897,6 +902,10 @@ function groupUnits(
       }
     }
     const own = context.fragments.has(located.manifest) ? { paths: [], unrendered: [], dirs: [] } : sourcePaths(located.manifest, context.facts);
+    // A rendering, or a source of this repository that is not a plain folder (a chart, a kustomization), may hold Applications.
+    if (rendered !== undefined || own.dirs.length > own.paths.length) {
+      mayDeployApps.add(located);
+    }
     const { paths, unrendered } = rendered ? { paths: [], unrendered: [] } : own;
     for (const o of rendered?.objects ?? []) {
       resources.push(o);
@@ -951,6 +960,7 @@ function groupUnits(
     const which = !set.expanded ? 'its template' : `${names.length === set.total ? 'all' : names.length} of its ${set.total} Applications (${namesOf(names)})`;
     notes.push(`ApplicationSet ${set.name} (${file}), ${which}: ${tail}`);
   }
+  context.undeployed.push(...undeployedFolders(units, objects, claimed, mayDeployApps));
   // Manifests no Application deploys are still checked for the workload rules, directory by directory.
   for (const [, list] of [...byDir.entries()].sort(([a], [b]) => compareStrings(a, b))) {
     // An Application no root deploys is judged in its own unit, not again as a loose manifest.
@@ -963,6 +973,38 @@ function groupUnits(
 }
 
 /** Why a rendering given for `application` went to no Application, and what to give instead. */
+/**
+ * The top folders that hold Argo CD objects no Application of the audited files deploys, beside a root that deploys
+ * Applications from a folder of its own: where a repository keeps its switched-off Applications (`argocd-disabled/`).
+ * A folder is one only when none of its Argo CD objects is deployed or may deploy others (a root, an ApplicationSet,
+ * an Application of a chart or kustomization here); files at the repository's root are roots applied by hand.
+ */
+function undeployedFolders(
+  units: readonly AuditUnit[],
+  objects: readonly LocatedManifest[],
+  claimed: ReadonlySet<LocatedManifest>,
+  mayDeployApps: ReadonlySet<LocatedManifest>,
+): string[] {
+  const roots = units.filter((u) => u.application !== undefined && u.set === undefined
+    && u.resources.some((r) => isApplication(r.manifest) || isApplicationSet(r.manifest))).map((u) => u.application!);
+  if (roots.length === 0) {
+    return [];
+  }
+  const deploysApps = new Set([...roots, ...mayDeployApps]);
+  const top = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : undefined);
+  const candidates = new Set<string>();
+  const managed = new Set<string>();
+  for (const o of objects) {
+    const folder = top(o.location.file);
+    if (folder === undefined || !isArgoCdObject(o.manifest)) {
+      continue;
+    }
+    const leaf = !claimed.has(o) && !isApplicationSet(o.manifest) && !deploysApps.has(o);
+    (leaf ? candidates : managed).add(folder);
+  }
+  return [...candidates].filter((f) => !managed.has(f)).sort(compareStrings);
+}
+
 function unusedRendering(application: string, candidates: readonly NamedApplication[]): string {
   const given = `given with --rendered ${application}`;
   const keys = [...new Set(candidates.map((m) => m.key))];

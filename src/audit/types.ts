@@ -90,6 +90,12 @@ export interface AuditResult {
   /** Entries of the baseline that no finding matched any more (fixed, or their file or object renamed). */
   readonly staleBaselineEntries: number;
   readonly stats: AuditStats;
+  /**
+   * Top folders whose Argo CD objects no Application of the audited files deploys, while a root deploys Applications
+   * from folders of its own: where a repository may keep switched-off Applications. Their findings hold only if
+   * something else applies them; set only when there are any.
+   */
+  readonly undeployedFolders?: readonly string[];
 }
 
 export interface AuditStats {

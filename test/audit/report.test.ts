@@ -3,7 +3,7 @@ import { auditFiles } from '../../src/audit/audit';
 import { excludeMatcher } from '../../src/audit/exclude';
 import { FULL_REPORT_HINT, formatMarkdown, MARKDOWN_LIMIT } from '../../src/audit/report/markdown';
 import { formatSarif } from '../../src/audit/report/sarif';
-import { testDataHint } from '../../src/audit/report/test-data';
+import { testDataHint, undeployedHint } from '../../src/audit/report/test-data';
 import { formatText } from '../../src/audit/report/text';
 import { AuditResult } from '../../src/audit/types';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
@@ -326,5 +326,47 @@ describe('text reports of repositories made only of Helm charts', () => {
     // AND beside one manifest, the charts are only counted
     const withManifest = auditFiles([...chart, { path: 'apps/web.yaml', content: Buffer.from(applicationYaml('web')) }], { argoCdVersion: ArgoCdVersion.LATEST });
     expect(formatText(withManifest, false)).not.toContain('nothing audited');
+  });
+});
+
+describe('reports of findings in folders that nothing deploys', () => {
+  /** An AppProject that allows any repository (SA201). */
+  const openProject = (name: string) => `apiVersion: argoproj.io/v1alpha1\nkind: AppProject\nmetadata: {name: ${name}, namespace: argocd}\nspec: {sourceRepos: ['*']}\n`;
+  const audited = (tree: Record<string, string>) => auditFiles(Object.entries(tree).map(([path, text]) => ({ path, content: Buffer.from(text) })),
+    { argoCdVersion: ArgoCdVersion.LATEST });
+  /** A root applied by hand that deploys apps/, and the Applications and project it deploys. */
+  const managed = {
+    'root.yaml': applicationYaml('root', { path: 'apps' }),
+    'apps/web.yaml': applicationYaml('web', { spec: { project: 'default' } }),
+    'apps/team.yaml': openProject('team'),
+  };
+
+  test('a folder of Applications and projects beside those a root deploys is named, with the exclude that leaves it out', () => {
+    // GIVEN a switched-off Application and project kept in apps-disabled/
+    const audit = audited({ ...managed, 'apps-disabled/old.yaml': applicationYaml('old', { spec: { project: 'default' } }), 'apps-disabled/old-project.yaml': openProject('old') });
+
+    // WHEN it is audited and formatted
+    // THEN the findings there are still reported, and the reports say which of them lie where nothing deploys
+    expect(audit.undeployedFolders).toEqual(['apps-disabled']);
+    expect(audit.findings.filter((f) => f.location.file.startsWith('apps-disabled/')).map((f) => f.ruleId).sort()).toEqual(['SA005', 'SA014', 'SA201']);
+    expect(formatText(audit, false)).toContain('\nnot deployed: 3 finding(s) are in folders whose Argo CD objects no Application here deploys, while a root '
+      + 'deploys others (apps-disabled): if they are switched off, leave them out with --exclude \'apps-disabled/**\', or the same under exclude: in '
+      + '.safe-argocd.yaml\n');
+    expect(formatMarkdown(audit)).toContain('_3 finding(s) are in folders whose Argo CD objects no Application here deploys, while a root deploys others '
+      + '(`apps-disabled`): if they are switched off, leave them out with --exclude `\'apps-disabled/**\'`, or the same under exclude: in .safe-argocd.yaml_');
+    // AND the exclude leaves out exactly that folder's files
+    const leftOut = excludeMatcher(undeployedHint(audit.findings, audit.undeployedFolders)!.excludes);
+    expect([...new Set(audit.findings.map((f) => f.location.file))].filter(leftOut)).toEqual(['apps-disabled/old-project.yaml', 'apps-disabled/old.yaml']);
+  });
+
+  test.each([
+    ['no root deploys Applications', { 'apps/web.yaml': applicationYaml('web', { spec: { project: 'default' } }), 'other/old.yaml': applicationYaml('old', { spec: { project: 'default' } }) }],
+    ['the folder holds a root of its own', { ...managed, 'bootstrap/root-b.yaml': applicationYaml('root-b', { path: 'apps', spec: { project: 'default' } }) }],
+    ['the folder holds an ApplicationSet', { ...managed, 'sets/set.yaml': 'apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata: {name: s, namespace: argocd}\nspec: {generators: [], template: {metadata: {name: x}, spec: {project: default}}}\n' }],
+    ['a root deploys part of the folder', { ...managed, 'apps/more/old.yaml': applicationYaml('old', { spec: { project: 'default' } }) }],
+  ])('no folder is named when %s', (_, tree) => {
+    const audit = audited(tree);
+    expect(audit.undeployedFolders).toBeUndefined();
+    expect(formatText(audit, false)).not.toContain('not deployed');
   });
 });

@@ -1,5 +1,5 @@
 import { codeSpan, escapeControl, markdownText } from './escape';
-import { testDataHint, testDataHintText } from './test-data';
+import { testDataHint, testDataHintText, undeployedHint, undeployedHintText } from './test-data';
 import { applicationSetsLine } from './text';
 import { compareStrings } from '../../core/order';
 import { Severity } from '../../rules/severity';
@@ -82,6 +82,10 @@ export function formatMarkdown(result: AuditResult): string {
   const testData = testDataHint(result.findings);
   if (testData) {
     page.add(0, '', `_${testDataHintText(testData, code)}_`);
+  }
+  const undeployed = undeployedHint(result.findings, result.undeployedFolders);
+  if (undeployed) {
+    page.add(0, '', `_${undeployedHintText(undeployed, code)}_`);
   }
 
   if (result.findings.length > 0) {

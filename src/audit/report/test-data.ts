@@ -58,3 +58,40 @@ export function testDataHintText(hint: TestDataHint, show: (text: string) => str
   return `${hint.findings} finding(s) are in folders of test data (${folders}): if Argo CD never applies them, leave them out with ${flags}, `
     + 'or the same under exclude: in .safe-argocd.yaml';
 }
+
+/**
+ * The findings in folders whose Argo CD objects nothing in the audited files deploys (AuditResult.undeployedFolders),
+ * when any are: switched-off Applications kept beside the live ones. Only a hint: a script may apply them by hand.
+ */
+export function undeployedHint(findings: readonly AuditFinding[], undeployed: readonly string[] | undefined): TestDataHint | undefined {
+  if (undeployed === undefined || undeployed.length === 0) {
+    return undefined;
+  }
+  const hit = new Set<string>();
+  let count = 0;
+  for (const f of findings) {
+    const folder = undeployed.find((u) => f.location.file.startsWith(`${u}/`));
+    if (folder !== undefined) {
+      count++;
+      hit.add(folder);
+    }
+  }
+  if (count === 0) {
+    return undefined;
+  }
+  const sorted = [...hit].sort(compareStrings);
+  return {
+    findings: count,
+    folders: sorted.slice(0, FOLDERS_SHOWN),
+    moreFolders: Math.max(0, sorted.length - FOLDERS_SHOWN),
+    excludes: sorted.map((folder) => `${folder}/**`),
+  };
+}
+
+/** The undeployed hint in words, with `show` applied to each folder and pattern. */
+export function undeployedHintText(hint: TestDataHint, show: (text: string) => string): string {
+  const folders = hint.folders.map(show).join(', ') + (hint.moreFolders > 0 ? ` and ${hint.moreFolders} more` : '');
+  const flags = hint.excludes.map((p) => `--exclude ${show(`'${p}'`)}`).join(' ');
+  return `${hint.findings} finding(s) are in folders whose Argo CD objects no Application here deploys, while a root deploys others `
+    + `(${folders}): if they are switched off, leave them out with ${flags}, or the same under exclude: in .safe-argocd.yaml`;
+}

@@ -1,5 +1,5 @@
 import { escapeControl as e } from './escape';
-import { testDataHint, testDataHintText } from './test-data';
+import { testDataHint, testDataHintText, undeployedHint, undeployedHintText } from './test-data';
 import { Severity } from '../../rules/severity';
 import { AuditResult } from '../types';
 
@@ -82,6 +82,10 @@ export function formatText(result: AuditResult, options: TextOptions | boolean):
   const testData = testDataHint(result.findings);
   if (testData) {
     lines.push('', `test data: ${testDataHintText(testData, e)}`);
+  }
+  const undeployed = undeployedHint(result.findings, result.undeployedFolders);
+  if (undeployed) {
+    lines.push('', `not deployed: ${undeployedHintText(undeployed, e)}`);
   }
   const s = result.stats;
   const counts = [Severity.ERROR, Severity.WARNING, Severity.NOTE]
