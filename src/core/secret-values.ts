@@ -38,12 +38,22 @@ const PRIVATE_KEY_PEM = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
 
 /**
  * Values filled in elsewhere: a template, an environment variable (`$VAR`, `${VAR}`, NATS's `<< $VAR >>`), a secret
- * manager's reference (argocd-vault-plugin, vals), where argocd-image-updater reads credentials from
- * (`pullsecret:<namespace>/<name>`, `secret:...`, `env:<VAR>`, `ext:<script>`), or Argo CD's own reference to a key of
- * argocd-secret or of another Secret of its own (`$oidc.clientSecret`, `$<secret>:<key>`), which its settings resolve
- * in argocd-cm's dex.config and oidc.config and in argocd-secret's webhook keys.
+ * manager's reference (argocd-vault-plugin, vals), or where argocd-image-updater reads credentials from
+ * (`pullsecret:<namespace>/<name>`, `secret:...`, `env:<VAR>`, `ext:<script>`).
  */
-const PLACEHOLDER = /^\s*(\$(?:[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?:)?[-.\w]+|\{\{.*\}\}|\$\{.*\}|\$[A-Z_][A-Z0-9_]*|<<\s*\$[A-Z_][A-Z0-9_]*\s*>>|<path:.*>|<[a-z-]+>|ref\+\S+|vault:\S+|aws-sm:\S+|gcp-sm:\S+|secretref\+\S+|(pull)?secret:\S+|env:[A-Z_][A-Z0-9_]*|ext:\S+)\s*$/i;
+const PLACEHOLDER = /^\s*(\{\{.*\}\}|\$\{.*\}|\$[A-Z_][A-Z0-9_]*|<<\s*\$[A-Z_][A-Z0-9_]*\s*>>|<path:.*>|<[a-z-]+>|ref\+\S+|vault:\S+|aws-sm:\S+|gcp-sm:\S+|secretref\+\S+|(pull)?secret:\S+|env:[A-Z_][A-Z0-9_]*|ext:\S+)\s*$/i;
+
+/**
+ * Argo CD's reference to a key of argocd-secret (`$oidc.clientSecret`) or of another Secret labelled part-of argocd
+ * (`$<secret>:<key>`), which its settings resolve in argocd-cm's dex.config and oidc.config and in argocd-secret's
+ * webhook keys.
+ */
+const ARGOCD_SECRET_REFERENCE = /^\s*\$(?:[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?:)?[-.\w]+\s*$/;
+
+/** Whether a value is an Argo CD reference to a key of one of its Secrets (`$<key>`, `$<secret>:<key>`), not a value. */
+export function isArgoCdSecretReference(value: string): boolean {
+  return ARGOCD_SECRET_REFERENCE.test(value);
+}
 
 /** A value written in YAML that is no string: a boolean, an empty or flow collection, or an alias to another node. */
 const NOT_A_STRING = /^(true|false|yes|no|on|off|\{.*\}|\[.*\]|\*[\w.-]+)$/i;
@@ -80,7 +90,7 @@ export function isLiteralValue(value: unknown): boolean {
   if (typeof value === 'number') {
     return true;
   }
-  return typeof value === 'string' && value.trim() !== '' && !PLACEHOLDER.test(value) && !isEncryptedValue(value);
+  return typeof value === 'string' && value.trim() !== '' && !PLACEHOLDER.test(value) && !isArgoCdSecretReference(value) && !isEncryptedValue(value);
 }
 
 /**
