@@ -2,7 +2,7 @@ import { renderedCheckout } from './checkout';
 import {
   deployment, expectFindings, findingsOf, findManifest, manifest, modified, replaced, safeApplication,
 } from './support';
-import { Manifest } from '../../src/core/manifest';
+import { Manifest, stringAt } from '../../src/core/manifest';
 import { jobInSyncWave } from '../../src/rules/sa103-job-in-sync-wave';
 
 const WAVE = 'argocd.argoproj.io/sync-wave';
@@ -246,7 +246,7 @@ describe('SA103 job-in-sync-wave', () => {
     // WHEN
     const findings = findingsOf(jobInSyncWave, [first, second, deployment('web', { [WAVE]: '2' })], safeApplication());
     // THEN
-    expect(findings.map((f) => `${f.rule.id} ${String(f.object.metadata?.name)}`).sort()).toEqual(['SA103 migrate-a', 'SA103 migrate-b']);
+    expect(findings.map((f) => `${f.rule.id} ${stringAt(f.object, 'metadata', 'name')}`).sort()).toEqual(['SA103 migrate-a', 'SA103 migrate-b']);
   });
 
   test('passes when the Job carries a sync-wave and is the only resource', () => {

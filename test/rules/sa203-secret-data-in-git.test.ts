@@ -4,7 +4,7 @@ import {
   described, expectFindings, findingsOf, manifest, safeApplication,
 } from './support';
 import { SafeApplication } from '../../src';
-import { Manifest } from '../../src/core/manifest';
+import { Manifest, stringAt } from '../../src/core/manifest';
 import { suppressionKey } from '../../src/core/suppressions';
 import { runRules, unsuppressed } from '../../src/rules/engine';
 import { secretDataInGit } from '../../src/rules/sa203-secret-data-in-git';
@@ -155,7 +155,7 @@ describe('SA203 secret-data-in-git', () => {
     // WHEN
     const findings = findingsOf(secretDataInGit, [obj, other]);
     // THEN a literal webhook secret, a key Argo CD does not resolve, and the other Secret are named
-    expect(findings.map((f) => [String(f.object.metadata?.name), f.path, f.value])).toEqual([
+    expect(findings.map((f) => [stringAt(f.object, 'metadata', 'name'), f.path, f.value])).toEqual([
       ['argocd-secret', '/stringData', ['oidc.sso.clientSecret', 'webhook.gitlab.secret']],
       ['webhooks', '/stringData', ['webhook.github.secret']],
     ]);
