@@ -17,8 +17,21 @@ const REFERENCE_TREE = /^existing/i;
 
 /** A key that names a Secret (`secretName`, `existingSecret`): beside it, `secretKey` names a key of that Secret. */
 const NAMES_A_SECRET = /^(secretName|existingSecret|secretRef)$/i;
-/** The key of a named Secret's key, which `secretKey` is beside a {@link NAMES_A_SECRET} key, not an access key's secret. */
-const KEY_OF_NAMED_SECRET = /^secret[-_]?key$/i;
+/** A word's Secret named or referenced (`passwordSecretName`, `tokenSecretRef`), which names a Secret as NAMES_A_SECRET keys do. */
+const NAMES_A_WORDS_SECRET = /^[a-z][A-Za-z0-9]*Secret(Name|Ref)$/;
+/**
+ * The key of a named Secret's key: `secretKey`, `passwordSecretKey` beside a key that names a Secret
+ * (`passwordSecret: db-app`), not an access key's secret.
+ */
+const KEY_OF_NAMED_SECRET = /^(secret[-_]?key|[a-z][A-Za-z0-9]*SecretKey)$/i;
+
+/**
+ * Whether a key and its value name a Secret: `secretName`, `existingSecret`, `secretRef`, a word's `...SecretName` or
+ * `...SecretRef`, or a word and `Secret` that holds an object's name (`passwordSecret: obico-db-app`).
+ */
+function namesASecret(key: string, value: unknown): boolean {
+  return typeof value === 'string' && (NAMES_A_SECRET.test(key) || NAMES_A_WORDS_SECRET.test(key) || (NAMING_KEY.test(key) && isObjectName(value.trim())));
+}
 
 /** A private key in PEM form, whatever key holds it. */
 const PRIVATE_KEY_PEM = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
@@ -29,6 +42,18 @@ const PRIVATE_KEY_PEM = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
  * (`pullsecret:<namespace>/<name>`, `secret:...`, `env:<VAR>`, `ext:<script>`).
  */
 const PLACEHOLDER = /^\s*(\{\{.*\}\}|\$\{.*\}|\$[A-Z_][A-Z0-9_]*|<<\s*\$[A-Z_][A-Z0-9_]*\s*>>|<path:.*>|<[a-z-]+>|ref\+\S+|vault:\S+|aws-sm:\S+|gcp-sm:\S+|secretref\+\S+|(pull)?secret:\S+|env:[A-Z_][A-Z0-9_]*|ext:\S+)\s*$/i;
+
+/**
+ * Argo CD's reference to a key of argocd-secret (`$oidc.clientSecret`) or of another Secret labelled part-of argocd
+ * (`$<secret>:<key>`), which its settings resolve in argocd-cm's dex.config and oidc.config and in argocd-secret's
+ * webhook keys.
+ */
+const ARGOCD_SECRET_REFERENCE = /^\s*\$(?:[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?:)?[-.\w]+\s*$/;
+
+/** Whether a value is an Argo CD reference to a key of one of its Secrets (`$<key>`, `$<secret>:<key>`), not a value. */
+export function isArgoCdSecretReference(value: string): boolean {
+  return ARGOCD_SECRET_REFERENCE.test(value);
+}
 
 /** A value written in YAML that is no string: a boolean, an empty or flow collection, or an alias to another node. */
 const NOT_A_STRING = /^(true|false|yes|no|on|off|\{.*\}|\[.*\]|\*[\w.-]+)$/i;
@@ -65,7 +90,7 @@ export function isLiteralValue(value: unknown): boolean {
   if (typeof value === 'number') {
     return true;
   }
-  return typeof value === 'string' && value.trim() !== '' && !PLACEHOLDER.test(value) && !isEncryptedValue(value);
+  return typeof value === 'string' && value.trim() !== '' && !PLACEHOLDER.test(value) && !isArgoCdSecretReference(value) && !isEncryptedValue(value);
 }
 
 /**
@@ -117,7 +142,7 @@ export function secretKeyPathsIn(tree: unknown): string[][] {
     }
     if (typeof value === 'object' && value !== null) {
       const keys = Object.keys(value);
-      const namesSecret = keys.some((k) => NAMES_A_SECRET.test(k) && typeof (value as { [key: string]: unknown })[k] === 'string');
+      const namesSecret = keys.some((k) => namesASecret(k, (value as { [key: string]: unknown })[k]));
       for (const key of keys) {
         if (!REFERENCE_TREE.test(key) && !(namesSecret && KEY_OF_NAMED_SECRET.test(key))) {
           walk((value as { [key: string]: unknown })[key], [...path, key], depth + 1);
@@ -160,8 +185,8 @@ export function secretKeysInValuesText(text: string): string[] {
       }
       lastKey = match[2];
       const written = match[3].trim();
-      mapping.namesSecret ||= NAMES_A_SECRET.test(lastKey) && written !== '' && !/^[|>]/.test(written);
       const value = written.replace(/^(["'])(.*)\1$/, '$2');
+      mapping.namesSecret ||= written !== '' && !/^[|>]/.test(written) && namesASecret(lastKey, value);
       const named = open.some((o) => REFERENCE_TREE.test(o.key)) || REFERENCE_TREE.test(lastKey);
       if (!named && isSecretValue(lastKey, value) && value !== '|' && value !== '>' && !/^[|>][-+]?$/.test(value)
         && !/^(null|~|""|'')$/.test(value) && !NOT_A_STRING.test(written)) {

@@ -2,6 +2,7 @@ import * as path from 'path';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
 import { kustomizationPaths } from '../core/kustomization';
+import { isUnfilledPath } from '../core/source-paths';
 
 /** What a file generated before the build is written from is named: its name and one of these. */
 const TEMPLATE_SUFFIXES = ['.tpl', '.tmpl', '.template', '_template', '-template', '.j2', '.gotmpl'];
@@ -14,6 +15,14 @@ function generatedFrom(target: string): string[] {
   const dir = path.posix.dirname(target);
   const name = path.posix.basename(target);
   return TEMPLATE_SUFFIXES.flatMap((suffix) => [`${target}${suffix}`, path.posix.join(dir, 'templates', `${name}${suffix}`)]);
+}
+
+/**
+ * Whether an entry is left to be filled in before the build: a template expression (`${{ values.name }}` of a Backstage
+ * scaffolder skeleton, `{{ }}`), a shell or envsubst variable (`${NAME}`), a placeholder such as `<CLUSTER_NAME>`.
+ */
+function isUnfilledEntry(entry: string): boolean {
+  return isUnfilledPath(entry) || /\$\{[^}]*\}/.test(entry);
 }
 
 /** A kustomization in the audited repository lists a file or folder that is not there. */
@@ -30,7 +39,8 @@ export const missingKustomizeResource: Rule = {
     + 'ComparisonError and syncs nothing, not the fix of 2 a.m., not the next release. It happens when a file is renamed '
     + 'or deleted and the kustomization is not. Remote entries (URLs, ?ref=) are not checked, nor entries that leave the '
     + 'repository or lie outside the audited paths, nor a file with a template beside it or in templates/ (ssh-key.yaml.tpl, '
-    + '.tmpl, .template, _template, -template, .j2, .gotmpl), which a bootstrap script fills in before the build. A synth does '
+    + '.tmpl, .template, _template, -template, .j2, .gotmpl), which a bootstrap script fills in before the build, nor an entry '
+    + 'that is itself a template (${{ values.name }}.yaml of a Backstage scaffolder skeleton, {{ }}, ${NAME}, <NAME>). A synth does '
     + 'not run this rule: it writes no kustomizations.',
   fix: 'Point the entry at the file or folder as it is, relative to the kustomization, or remove it.',
   check({ resources, repository }) {
@@ -46,7 +56,8 @@ export const missingKustomizeResource: Rule = {
       for (const { entry, pointer } of kustomizationPaths(kustomization)) {
         const target = path.posix.normalize(path.posix.join(dir, entry)).replace(/\/+$/, '') || '.';
         // Outside the repository, or outside the audited paths: not known to be missing.
-        if (path.posix.isAbsolute(entry) || target === '..' || target.startsWith('../')
+        // Left to a tool that fills it in first (a Backstage skeleton, a bootstrap script): not known to be missing.
+        if (isUnfilledEntry(entry) || path.posix.isAbsolute(entry) || target === '..' || target.startsWith('../')
           || (repository.knowsDirectory && !repository.knowsDirectory(path.posix.dirname(target)))) {
           continue;
         }

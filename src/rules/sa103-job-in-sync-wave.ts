@@ -41,14 +41,150 @@ function onlyWaits(obj: Manifest): boolean {
     const words = [...listAt(c, 'command'), ...listAt(c, 'args')].filter((w): w is string => typeof w === 'string');
     const text = words.join(' ').slice(0, 10_000);
     return text !== '' && !CHANGES.test(text)
-      && ((WAITS.test(text) && !REQUESTS.test(text)) || POLLS.every((p) => p.test(text)) || SLEEPS.test(text));
+      && ((WAITS.test(text) && !REQUESTS.test(text)) || POLLS.every((p) => p.test(text)) || SLEEPS.test(text) || pollsByReading(text));
   });
+}
+
+/** A shell that runs the script after it (`/bin/bash -c`, `sh -ec`). */
+const SHELL = /^\s*(?:\/usr)?(?:\/bin\/)?(?:ba|da|a)?sh\s+(?:-[a-z]+\s+)*/;
+/** The keywords after which a command starts. */
+const KEYWORDS = /^(?:if|then|else|elif|while|until|do|!|time)$/;
+/** Commands that change nothing outside the container: output, tests, control, text filters, sleeps. */
+const HARMLESS = /^(?:echo|printf|sleep|exit|break|continue|true|false|test|\[|\[\[|:|done|fi|set|grep|egrep|jq|wc|head|tail|cut|tr|sort|date)$/;
+/** Commands that only read the state of something else: a Kubernetes object, a port, a database's readiness, a name. */
+const PROBES = /^(?:pg_isready|nc|nslookup|dig|getent)$/;
+/** The kubectl (or oc) subcommands that only read. */
+const KUBECTL_READS = /^(?:get|describe|wait|version|cluster-info|api-resources)$/;
+/** Global kubectl flags that take the next word as their value. */
+const KUBECTL_VALUE_FLAGS = /^(?:-n|--namespace|--context|--kubeconfig|--cluster|--user|-s|--server)$/;
+
+/**
+ * Whether a shell script only polls in a loop: a `while` or `until` loop with a sleep, and every command of the script
+ * (in conditions, substitutions and pipes too) one that reads (kubectl get or wait, a probe) or changes nothing outside
+ * the container (echo, tests, exit, sleep). `while true; do S=$(kubectl get job x -o jsonpath=...); if [[ $S == True ]];
+ * then exit 0; fi; sleep 30; done`. Requests (curl, wget) are not taken: a GET may still change something.
+ */
+function pollsByReading(text: string): boolean {
+  if (text.includes('<<')) {
+    return false;
+  }
+  const unquoted = withoutQuotedText(text.replace(SHELL, ''));
+  if (unquoted === undefined) {
+    return false;
+  }
+  const script = unquoted
+    // Arithmetic runs nothing; && and || inside [[ ]] join tests, not commands.
+    .replace(/\$\(\([^()]*\)\)/g, '0')
+    .replace(/\[\[([^\]]*)\]\]/g, (_, inner: string) => `[[ ${inner.replace(/&&|\|\|/g, ' -a ')} ]]`)
+    .replace(/(^|\s)#[^\n]*/g, '$1');
+  let loops = false;
+  let sleeps = false;
+  let reads = false;
+  for (const segment of script.split(/\n|;|&&|\|\||\||\$\(|`|[(){}]/)) {
+    const words = segment.trim().split(/\s+/).filter((w) => w !== '');
+    // Keywords and assignments before a command (`do STATUS=`, `N=0`).
+    while (words.length > 0 && (KEYWORDS.test(words[0]) || /^[A-Za-z_]\w*=/.test(words[0]))) {
+      loops ||= words[0] === 'while' || words[0] === 'until';
+      words.shift();
+    }
+    if (words.length === 0) {
+      continue;
+    }
+    const [command, ...args] = words;
+    if (command === 'kubectl' || command === 'oc') {
+      if (!KUBECTL_READS.test(subcommand(args))) {
+        return false;
+      }
+      reads = true;
+    } else if (PROBES.test(command)) {
+      reads = true;
+    } else if (!HARMLESS.test(command)) {
+      return false;
+    }
+    sleeps ||= command === 'sleep';
+  }
+  return loops && sleeps && reads;
+}
+
+/**
+ * The script with its quoted text emptied (`''`, `""`), keeping the command substitutions a double-quoted string runs
+ * (`"$(kubectl get ...)"`); undefined when a quote is not closed.
+ */
+function withoutQuotedText(script: string): string | undefined {
+  let out = '';
+  let i = 0;
+  while (i < script.length) {
+    const c = script[i];
+    if (c === '\\') {
+      out += script.slice(i, i + 2);
+      i += 2;
+    } else if (c === "'") {
+      const end = script.indexOf("'", i + 1);
+      if (end < 0) {
+        return undefined;
+      }
+      out += "''";
+      i = end + 1;
+    } else if (c === '"') {
+      out += '"';
+      i++;
+      while (i < script.length && script[i] !== '"') {
+        if (script[i] === '\\') {
+          i += 2;
+        } else if (script.startsWith('$(', i)) {
+          const end = closingParen(script, i + 1);
+          out += ` ${script.slice(i, end + 1)} `;
+          i = end + 1;
+        } else if (script[i] === '`') {
+          const end = script.indexOf('`', i + 1);
+          out += ` ${script.slice(i, end < 0 ? script.length : end + 1)} `;
+          i = end < 0 ? script.length : end + 1;
+        } else {
+          i++;
+        }
+      }
+      if (i >= script.length) {
+        return undefined;
+      }
+      out += '"';
+      i++;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** The index of the parenthesis that closes the one at `open`, or the end of the text. */
+function closingParen(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === '(') {
+      depth++;
+    } else if (text[i] === ')' && --depth === 0) {
+      return i;
+    }
+  }
+  return text.length - 1;
+}
+
+/** The first word of kubectl's arguments that is neither a global flag nor a flag's value. */
+function subcommand(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    if (KUBECTL_VALUE_FLAGS.test(args[i])) {
+      i++;
+    } else if (!args[i].startsWith('-')) {
+      return args[i];
+    }
+  }
+  return '';
 }
 
 /**
  * A Job or Pod ordered by a sync wave ahead of, or together with, other resources of the app, instead of running
- * as a hook. A Job alone in the last wave runs after everything else is applied and healthy, as a PostSync hook
- * would: a post-deploy step, not reported.
+ * as a hook. A Job alone in the last wave, or with other Jobs only, runs after everything else is applied and healthy,
+ * as a PostSync hook would: a post-deploy step, not reported.
  */
 export const jobInSyncWave: Rule = {
   id: 'SA103',
@@ -59,10 +195,12 @@ export const jobInSyncWave: Rule = {
     'Sync waves order the apply, but they are not transactional: a migration Job in an early wave can fail '
     + 'half-way while what its wave and the earlier ones applied stays, and a retried sync can run the next wave\'s new code '
     + 'against a half-migrated schema. A PreSync hook runs before anything of the sync is applied, and its failure stops '
-    + 'the whole sync. A Job alone in the last wave is not reported: everything else is applied and healthy before it runs, '
+    + 'the whole sync. A Job alone in the last wave, or there with other Jobs and Pods that run to completion only, is not '
+    + 'reported: everything else is applied and healthy before it runs, '
     + 'and its failure only fails the sync, as a PostSync hook\'s would (a hook is still better there: a plain Job runs once, '
     + 'and a new image fails the sync on the Job\'s immutable template). Neither is a Job whose containers only wait '
-    + '(kubectl wait or rollout status, argocd app wait, a wait-for tool, a loop polling an endpoint, a sleep): a gate '
+    + '(kubectl wait or rollout status, argocd app wait, a wait-for tool, a loop polling an endpoint, a shell loop that only '
+    + 'reads, with kubectl get or a probe, and sleeps, a sleep): a gate '
     + 'that holds the later waves back changes nothing when it fails.',
   fix: 'For work the new version needs first (migrations), make the Job a PreSync hook (argocd.argoproj.io/hook: PreSync, '
     + 'bounded with activeDeadlineSeconds) and remove its sync-wave; MigrationHook renders exactly that. For checks after '
@@ -84,7 +222,7 @@ export const jobInSyncWave: Rule = {
       const wave = declared[i]!;
       const number = waveNumber(wave);
       const withOrAfter = waves.length - firstAtOrAfter(waves, number) - 1;
-      if (withOrAfter === 0) {
+      if (withOrAfter === 0 || (number === waves[waves.length - 1] && lastWaveRunsOnly(applied, declared, number))) {
         continue;
       }
       found.push({
@@ -98,6 +236,22 @@ export const jobInSyncWave: Rule = {
     return found;
   },
 };
+
+/**
+ * Whether everything applied in the last wave, `wave`, runs to completion (Jobs, Pods that do not restart): Jobs alone
+ * in the last wave start after everything else is applied and healthy, and none runs code another of them waits for.
+ */
+function lastWaveRunsOnly(applied: readonly Manifest[], declared: ReadonlyArray<{ wave: string } | undefined>, wave: number): boolean {
+  return applied.every((obj, i) => waveNumber(declared[i]) !== wave || runsToCompletion(obj));
+}
+
+/** A batch Job, or a core Pod whose restartPolicy (default Always) lets it finish. */
+function runsToCompletion(obj: Manifest): boolean {
+  if (!isJobOrPod(obj)) {
+    return false;
+  }
+  return obj.kind === 'Job' || ['Never', 'OnFailure'].includes(String(at(obj, 'spec', 'restartPolicy')));
+}
 
 /** The index of the first of the ascending `waves` that is at least `wave`. */
 function firstAtOrAfter(waves: readonly number[], wave: number): number {

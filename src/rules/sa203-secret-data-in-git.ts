@@ -1,7 +1,8 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
 import { describeObject, isObject, listAt, Manifest, stringAt } from '../core/manifest';
-import { isEncryptedValue } from '../core/secret-values';
+import { holdsPrivateKey, isArgoCdSecretReference, isEncryptedValue, isSecretKey } from '../core/secret-values';
+import { parseYamlValue } from '../core/yaml-text';
 
 /** The fields of a core v1 Secret that hold values. */
 const VALUE_FIELDS = ['data', 'stringData'] as const;
@@ -29,6 +30,89 @@ const YTT_TEMPLATE = /^#@(?:\s*load\(\s*"@ytt:|overlay\/|data\/values)/;
 /** A file of an HTML page, as a secretGenerator's `files` entry names it (`login.html`, `page=pages/login.htm`). */
 const HTML_FILE = /\.html?$/i;
 
+/**
+ * The keys of argocd-secret that Argo CD's settings resolve when they hold a reference (`$<key>`, or `$<secret>:<key>` of
+ * another Secret labelled part-of argocd): the webhook secrets. Other keys are read as they are.
+ */
+const ARGOCD_SECRET_REFERENCE_KEYS = new Set([
+  'webhook.github.secret', 'webhook.gitlab.secret', 'webhook.bitbucket.uuid', 'webhook.bitbucketserver.secret', 'webhook.gogs.secret',
+  'webhook.azuredevops.username', 'webhook.azuredevops.password',
+]);
+
+/** Whether the value of `key` in `secret` is a reference Argo CD resolves to another Secret's value. */
+function isArgoCdReference(secret: Manifest, key: string, value: unknown, base64: boolean): boolean {
+  if (stringAt(secret, 'metadata', 'name') !== 'argocd-secret' || !ARGOCD_SECRET_REFERENCE_KEYS.has(key) || typeof value !== 'string') {
+    return false;
+  }
+  return isArgoCdSecretReference(base64 ? Buffer.from(value, 'base64').toString('latin1') : value);
+}
+
+/** A key of key material under another name, as a kubeconfig has it (`client-key-data`). */
+const KEY_DATA = /key[-_]?data$/i;
+
+/** Backstage's config includes (`$file: <path>`, `$env: <VARIABLE>`): the value is read from a file or the environment. */
+const INCLUDE_KEYS = new Set(['$file', '$env']);
+
+/** A URL that carries a password (`postgres://user:pass@db`). */
+const URL_WITH_PASSWORD = /:\/\/[^/\s:@]+:[^/\s@]+@/;
+
+/** Bounds for a config read from a value: its length, how deep it is walked, how many values. */
+const MAX_CONFIG_CHARS = 100_000;
+const MAX_CONFIG_DEPTH = 32;
+const MAX_CONFIG_VALUES = 5_000;
+
+/**
+ * Whether a value is a YAML or JSON configuration whose credentials are all read from files: at least one key of a
+ * credential (`serviceAccountToken`, `password`, `client-key-data`) and each such key holding an absolute file path or
+ * a `$file` or `$env` include, and no private key or URL with a password anywhere. A Backstage Kubernetes plugin's
+ * config that reads the mounted service account token is one.
+ */
+function onlyFileCredentials(text: string): boolean {
+  if (text.length > MAX_CONFIG_CHARS || !text.includes(':')) {
+    return false;
+  }
+  let tree: unknown;
+  try {
+    tree = parseYamlValue(text, { maxAliasCount: 0 });
+  } catch {
+    return false;
+  }
+  if (!isObject(tree)) {
+    return false;
+  }
+  let credentials = 0;
+  let budget = MAX_CONFIG_VALUES;
+  const holdsOnlyReferences = (value: unknown, key: string, depth: number): boolean => {
+    if (budget-- <= 0 || depth > MAX_CONFIG_DEPTH) {
+      return false;
+    }
+    if (isSecretKey(key) || KEY_DATA.test(key)) {
+      credentials++;
+      return isFileReference(value);
+    }
+    if (Array.isArray(value)) {
+      return value.every((item) => holdsOnlyReferences(item, key, depth + 1));
+    }
+    if (isObject(value)) {
+      return Object.entries(value).every(([k, v]) => holdsOnlyReferences(v, k, depth + 1));
+    }
+    return typeof value !== 'string' || !(holdsPrivateKey(value) || URL_WITH_PASSWORD.test(value));
+  };
+  return holdsOnlyReferences(tree, '', 0) && credentials > 0;
+}
+
+/** An absolute file path, or a mapping of one `$file` or `$env` include to a name. */
+function isFileReference(value: unknown): boolean {
+  if (typeof value === 'string') {
+    return FILE_PATH.test(value.trim());
+  }
+  if (!isObject(value)) {
+    return false;
+  }
+  const entries = Object.entries(value);
+  return entries.length === 1 && INCLUDE_KEYS.has(entries[0][0]) && typeof entries[0][1] === 'string' && entries[0][1].trim() !== '';
+}
+
 /** Whether a value is public by its shape (PEM certificates only, a file path, an HTML page, a ytt overlay), or ciphertext SOPS wrote. */
 function isPublic(value: unknown, base64: boolean): boolean {
   if (typeof value !== 'string') {
@@ -39,7 +123,7 @@ function isPublic(value: unknown, base64: boolean): boolean {
     return true;
   }
   const text = (base64 ? Buffer.from(value, 'base64').toString('latin1') : value).trim();
-  return CERTIFICATES.test(text) || FILE_PATH.test(text) || HTML_PAGE.test(text) || YTT_TEMPLATE.test(text);
+  return CERTIFICATES.test(text) || FILE_PATH.test(text) || HTML_PAGE.test(text) || YTT_TEMPLATE.test(text) || onlyFileCredentials(text);
 }
 
 /** A kustomization (or component) file, as the audit reads it. */
@@ -88,9 +172,12 @@ export const secretDataInGit: Rule = {
     + 'read the secret. A placeholder Secret that a controller fills must declare no keys either: a key kept '
     + 'in Git, even with an empty value, is put back by self-heal over the value the controller wrote. A key that '
     + 'holds only PEM certificates (a CA bundle, a chain, no private key), or only an absolute file path (where a program '
-    + 'reads a token, such as /var/run/secrets/kubernetes.io/serviceaccount/token), or an HTML page (OpenShift\'s login '
+    + 'reads a token, such as /var/run/secrets/kubernetes.io/serviceaccount/token), or a YAML or JSON configuration whose '
+    + 'credential keys (token, password, client-key-data...) all hold such a path or a $file or $env include and which holds no '
+    + 'private key or URL with a password (a Backstage Kubernetes plugin\'s config that reads the mounted token), or an HTML page (OpenShift\'s login '
     + 'templates are kept in Secrets), or a ytt template or overlay (kapp-controller reads a package\'s overlays from '
-    + 'Secrets only) is public and not reported, nor is a value SOPS encrypted (ENC[AES256_GCM,...]), '
+    + 'Secrets only) is public and not reported, nor is a webhook secret of argocd-secret that refers to another Secret '
+    + '($<secret>:<key>, which Argo CD resolves), nor a value SOPS encrypted (ENC[AES256_GCM,...]), '
     + 'which is ciphertext as a SealedSecret\'s is. A kustomization\'s '
     + 'secretGenerator with literals, files or envs is the same: Argo CD renders from Git, so what it reads is there.',
   fix: 'Keep the value in a secret manager and deliver it with an ExternalSecret (the operator creates and owns '
@@ -113,7 +200,8 @@ export const secretDataInGit: Rule = {
         }
         // Only the key names are reported: a finding is printed, logged and uploaded as SARIF. A certificate is public, and
         // so is the path of a file a token is read from.
-        const keys = Object.keys(values).filter((k) => !isPublic(values[k], field === 'data')).sort();
+        const keys = Object.keys(values)
+          .filter((k) => !isPublic(values[k], field === 'data') && !isArgoCdReference(obj, k, values[k], field === 'data')).sort();
         if (keys.length === 0) {
           continue;
         }

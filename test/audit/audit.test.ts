@@ -442,12 +442,13 @@ describe('auditFiles: one finding per rule, object and field', () => {
   });
 
   test('two objects of the same kind and name in one file are two objects', () => {
-    // GIVEN one file holding the same Job twice, both in a sync wave
+    // GIVEN one file holding the same Job twice, both in a sync wave, and a ConfigMap applied in a later wave
     const job = jobYaml('migrate', 'web', { 'argocd.argoproj.io/sync-wave': '1' });
-    const result = audit({ 'loose/jobs.yaml': `${job}---\n${job}` });
+    const later = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n  namespace: web\n  annotations:\n    argocd.argoproj.io/sync-wave: "2"\n';
+    const result = audit({ 'loose/jobs.yaml': `${job}---\n${job}---\n${later}` });
 
     // WHEN it is audited / THEN each is reported, at its own line
-    const lines = result.findings.map((f) => f.location.line);
+    const lines = result.findings.filter((f) => f.ruleId === 'SA103').map((f) => f.location.line);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toBeLessThan(lines[1]);
   });

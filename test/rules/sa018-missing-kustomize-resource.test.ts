@@ -70,6 +70,18 @@ describe('SA018 missing-kustomize-resource', () => {
     expect(found.map((f) => `${f.path} ${JSON.stringify(f.value)}`)).toEqual(['/resources/3 "app-of-apps.yaml"']);
   });
 
+  test('says nothing of an entry that is itself a template (a Backstage scaffolder skeleton), and fails on the plain entry beside it', () => {
+    // GIVEN a skeleton's kustomization whose file names the scaffolder fills in, and one plain file that is not there
+    const files = [...FILES, 'templates/app/skeleton/base/kustomization.yaml', 'templates/app/skeleton/base/nginx.yaml'];
+    const k = kustomization({
+      resources: ['nginx.yaml', '${{ values.name }}.yaml', '{{ .name }}-service.yaml', '${APP_NAME}/', 'overlays/<CLUSTER_NAME>', 'service.yaml'],
+    });
+    // WHEN
+    const found = findings(k, repository(files, new Map([[k, 'templates/app/skeleton/base']])));
+    // THEN only the plain entry is reported
+    expect(found.map((f) => `${f.path} ${JSON.stringify(f.value)}`)).toEqual(['/resources/5 "service.yaml"']);
+  });
+
   test('says nothing of entries outside the repository or the audited paths, nor without an audit\'s facts', () => {
     // above the repository's root, or absolute
     const out = kustomization({ resources: ['../../../../../outside', '/abs/path'] });

@@ -2,7 +2,7 @@ import { renderedCheckout } from './checkout';
 import {
   deployment, expectFindings, findingsOf, findManifest, manifest, modified, replaced, safeApplication,
 } from './support';
-import { Manifest } from '../../src/core/manifest';
+import { Manifest, stringAt } from '../../src/core/manifest';
 import { jobInSyncWave } from '../../src/rules/sa103-job-in-sync-wave';
 
 const WAVE = 'argocd.argoproj.io/sync-wave';
@@ -99,6 +99,24 @@ describe('SA103 job-in-sync-wave', () => {
     [['argocd', 'app', 'wait', 'gitlab-runner', '--health']],
     [['sh', '-c', 'until curl -sf http://api/healthz; do sleep 5; done']],
     [['sleep', '30']],
+    [['sh', '-c', 'until kubectl get secret db-credentials -n app; do sleep 30; done']],
+    [['sh', '-c', 'while ! kubectl -n vault get job vault-config -o jsonpath=\'{.status.succeeded}\' | grep -q 1; do echo "waiting"; sleep 10; done']],
+    [['/bin/bash', '-c', [
+      'echo "Waiting for dependencies..."',
+      'while true; do',
+      '  # Is the job complete?',
+      '  JOB=$(kubectl get job setup -n vault -o jsonpath=\'{.status.conditions[?(@.type=="Complete")].status}\' 2>/dev/null || echo "NotFound")',
+      '  READY=$(kubectl get deployment idp -n idp -o jsonpath=\'{.status.readyReplicas}\' 2>/dev/null || echo "0")',
+      '  if [[ "$JOB" == "True" && "$READY" -ge 1 ]]; then',
+      '    echo "Ready! Exiting..."',
+      '    exit 0',
+      '  else',
+      '    echo "Not ready yet; waiting 30 seconds"',
+      '    sleep 30',
+      '  fi',
+      'done',
+    ].join('\n')]],
+    [['sh', '-c', 'n=0; until pg_isready -h db -p 5432 || [ $n -ge 60 ]; do n=$((n+1)); sleep 2; done']],
   ])('passes when every container of the Job in a wave only waits: %j is a gate for the later waves', (command) => {
     // GIVEN a Job in wave 20 that waits, and a Deployment in wave 21
     const gate = modified(job('wait', { [WAVE]: '20' }), { spec: { template: { spec: { containers: [{ name: 'wait', image: 'acme.internal/toolkit:1.0.0', command }] } } } });
@@ -113,6 +131,10 @@ describe('SA103 job-in-sync-wave', () => {
     [['sh', '-c', 'sleep 10; curl -X POST http://central/api/init-bundles']],
     [['/bin/bash', '-c', 'until [ $(curl -s -o /dev/null -w "%{http_code}" http://app/create_database.php) -eq 200 ]; do sleep 5; done\ncurl -s http://app/create_database.php\n']],
     [['sh', '-c', 'kubectl wait --for=condition=Available deployment/api && curl http://api/seed']],
+    [['sh', '-c', 'until kubectl get deployment db; do sleep 5; done; kubectl exec deploy/db -- /migrate.sh']],
+    [['sh', '-c', 'while ! kubectl get secret token; do sleep 5; done\n./seed-database']],
+    [['sh', '-c', 'while true; do kubectl rollout restart deployment/web; sleep 60; done']],
+    [['sh', '-c', 'until kubectl get svc api; do sleep 5; done; wget -qO- http://api/init']],
   ])('fails when a container that waits also changes something: %j', (command) => {
     const step = modified(job('init', { [WAVE]: '-1' }), { spec: { template: { spec: { containers: [{ name: 'init', image: 'acme.internal/toolkit:1.0.0', command }] } } } });
     expect(findingsOf(jobInSyncWave, [step, deployment('web')], safeApplication()).map((f) => f.rule.id)).toEqual(['SA103']);
@@ -178,6 +200,53 @@ describe('SA103 job-in-sync-wave', () => {
     const findings = findingsOf(jobInSyncWave, [smoke, deployment('web'), config], safeApplication());
     // THEN
     expect(findings).toEqual([]);
+  });
+
+  test('passes when two independent Jobs are alone in the last wave: nothing but Jobs is applied with or after either', () => {
+    // GIVEN two maintenance Jobs in wave 10, after a ConfigMap in wave 5 and a Deployment in wave 0
+    const first = job('restore-policy', { [WAVE]: '10' });
+    const second = job('retention', { [WAVE]: '10' });
+    const config = manifest('v1', 'ConfigMap', 'policy', { metadata: { annotations: { [WAVE]: '5' } } });
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, [first, deployment('web'), config, second], safeApplication());
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('passes when a Job shares the last wave with a Pod that runs to completion', () => {
+    // GIVEN a Job and a restartPolicy Never Pod in wave 3, after a Deployment
+    const migrate = job('report', { [WAVE]: '3' });
+    const pod = manifest('v1', 'Pod', 'notify', {
+      metadata: { annotations: { [WAVE]: '3' } },
+      spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'acme.internal/notify:1.0.0' }] },
+    });
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, [deployment('web'), migrate, pod], safeApplication());
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when the last wave holds Jobs and a Pod that keeps running: the Jobs run beside its new code', () => {
+    // GIVEN a Job and a Pod of the default restartPolicy (Always) in wave 3
+    const migrate = job('migrate', { [WAVE]: '3' });
+    const pod = manifest('v1', 'Pod', 'server', {
+      metadata: { annotations: { [WAVE]: '3' } },
+      spec: { containers: [{ name: 'main', image: 'acme.internal/server:1.0.0' }] },
+    });
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, [deployment('web'), migrate, pod], safeApplication());
+    // THEN the Job is reported; the Pod, which is not in a wave of Jobs only either, is too
+    expect(findings.map((f) => `${f.rule.id} ${String(f.object.kind)}`).sort()).toEqual(['SA103 Job', 'SA103 Pod']);
+  });
+
+  test('fails when two Jobs share a wave that is not the last: what comes after them runs against their half-done work', () => {
+    // GIVEN two Jobs in wave 1 and a Deployment in wave 2
+    const first = job('migrate-a', { [WAVE]: '1' });
+    const second = job('migrate-b', { [WAVE]: '1' });
+    // WHEN
+    const findings = findingsOf(jobInSyncWave, [first, second, deployment('web', { [WAVE]: '2' })], safeApplication());
+    // THEN
+    expect(findings.map((f) => `${f.rule.id} ${stringAt(f.object, 'metadata', 'name')}`).sort()).toEqual(['SA103 migrate-a', 'SA103 migrate-b']);
   });
 
   test('passes when the Job carries a sync-wave and is the only resource', () => {

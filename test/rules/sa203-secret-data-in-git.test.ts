@@ -4,7 +4,7 @@ import {
   described, expectFindings, findingsOf, manifest, safeApplication,
 } from './support';
 import { SafeApplication } from '../../src';
-import { Manifest } from '../../src/core/manifest';
+import { Manifest, stringAt } from '../../src/core/manifest';
 import { suppressionKey } from '../../src/core/suppressions';
 import { runRules, unsuppressed } from '../../src/rules/engine';
 import { secretDataInGit } from '../../src/rules/sa203-secret-data-in-git';
@@ -118,6 +118,47 @@ describe('SA203 secret-data-in-git', () => {
     const findings = findingsOf(secretDataInGit, [obj]);
     // THEN only the real token is named
     expect(findings.map((f) => [f.path, f.value])).toEqual([['/data', ['bearer']]]);
+  });
+
+  test('passes on a config whose credentials are all read from files, and names configs that hold one in plain text', () => {
+    // GIVEN a cluster config (YAML in stringData, JSON base64 in data) whose token is a $file include or a path of the mounted token
+    const tokenPath = '/var/run/secrets/kubernetes.io/serviceaccount/token';
+    const yaml = [
+      "type: 'config'", 'clusters:', '  - url: https://kubernetes.default.svc', '    name: local', "    authProvider: 'serviceAccount'",
+      '    skipTLSVerify: true', '    serviceAccountToken:', `      $file: ${tokenPath}`, '    caData:', '      $file: /var/run/secrets/kubernetes.io/serviceaccount/ca.crt', '',
+    ].join('\n');
+    const json = JSON.stringify({ clusters: [{ name: 'local', serviceAccountToken: tokenPath, password: { $env: 'CLUSTER_PASSWORD' } }] });
+    // and configs that hold a credential: a literal token beside a file include, key data, a password in a URL, no credential key at all
+    const literal = yaml.replace('    caData:', `    bearerToken: ${TOKEN}\n    caData:`);
+    const keyData = `users:\n  - name: admin\n    client-key-data: ${PASSWORD_B64}\n    token:\n      $file: ${tokenPath}\n`;
+    const url = `token:\n  $file: ${tokenPath}\ndatabase: postgres://app:${PASSWORD}@db:5432/app\n`;
+    const noCredential = 'clusters:\n  - url: https://kubernetes.default.svc\n';
+    const obj = secret('k8s-config', {
+      stringData: { 'k8s-config.yaml': yaml, 'literal.yaml': literal, 'key-data.yaml': keyData, 'url.yaml': url, 'plain.yaml': noCredential },
+      data: { 'k8s-config.json': Buffer.from(json).toString('base64') },
+    });
+    // WHEN
+    const findings = findingsOf(secretDataInGit, [obj]);
+    // THEN the configs that read every credential from a file are not named, the others are, and no value is shown
+    expect(findings.map((f) => [f.path, f.value])).toEqual([['/stringData', ['key-data.yaml', 'literal.yaml', 'plain.yaml', 'url.yaml']]]);
+    expectNoValues(findings, [TOKEN, PASSWORD, PASSWORD_B64]);
+  });
+
+  test('passes on argocd-secret\'s webhook secrets that refer to another Secret, and names literal ones and other keys', () => {
+    // GIVEN argocd-secret with webhook secrets as $<secret>:<key> references (stringData, and base64 in data)
+    const obj = manifest('v1', 'Secret', 'argocd-secret', {
+      stringData: { 'webhook.github.secret': '$argocd-webhooks:github', 'webhook.gitlab.secret': TOKEN, 'oidc.sso.clientSecret': '$argocd-sso:clientSecret' },
+      data: { 'webhook.gogs.secret': Buffer.from('$webhook.gogs').toString('base64') },
+    });
+    // and the same reference in a Secret Argo CD does not read it from
+    const other = secret('webhooks', { stringData: { 'webhook.github.secret': '$argocd-webhooks:github' } });
+    // WHEN
+    const findings = findingsOf(secretDataInGit, [obj, other]);
+    // THEN a literal webhook secret, a key Argo CD does not resolve, and the other Secret are named
+    expect(findings.map((f) => [stringAt(f.object, 'metadata', 'name'), f.path, f.value])).toEqual([
+      ['argocd-secret', '/stringData', ['oidc.sso.clientSecret', 'webhook.gitlab.secret']],
+      ['webhooks', '/stringData', ['webhook.github.secret']],
+    ]);
   });
 
   test('passes on keys that hold HTML pages (OpenShift\'s login templates), and names a password beside them', () => {

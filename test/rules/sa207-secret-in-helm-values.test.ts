@@ -96,6 +96,33 @@ describe('SA207 secret-in-helm-values', () => {
     expect(findingsOf(secretInHelmValues, [], helmApp({ valuesObject: { s3: { region: 'eu', secretKey: 'wJalrXUt' } } }))).toHaveLength(1);
   });
 
+  test('passes on a word\'s SecretKey beside the Secret it names (passwordSecret, passwordSecretName), and fails on it alone', () => {
+    // GIVEN the key of a database password in the Secret a sibling names, in values text and valuesObject
+    const database = { host: 'db-pooler', user: 'app', passwordSecret: 'app-db-credentials', passwordSecretKey: 'password' };
+    expect(findingsOf(secretInHelmValues, [], helmApp({ valuesObject: { database } }))).toEqual([]);
+    expect(secretKeysInValuesText('database:\n  passwordSecretKey: password\n  passwordSecretName: app-db\n')).toEqual([]);
+    expect(secretKeysInValuesText('database:\n  passwordSecret: app-db-credentials\n  passwordSecretKey: password\n')).toEqual([]);
+    // WHEN no sibling names a Secret (an access key's secret, or a word and Secret that holds a value) / THEN it is found
+    expect(secretKeysInValuesText('s3:\n  awsSecretKey: wJalrXUt\n')).toEqual(['awsSecretKey']);
+    expect(secretKeysInValuesText('s3:\n  passwordSecret: hunter2\n  passwordSecretKey: wJalrXUt\n').sort()).toEqual(['passwordSecret', 'passwordSecretKey']);
+    expect(findingsOf(secretInHelmValues, [], helmApp({ valuesObject: { s3: { region: 'eu', awsSecretKey: 'wJalrXUt' } } }))).toHaveLength(1);
+  });
+
+  test('passes on Argo CD\'s references to a key of its own Secrets ($key, $<secret>:<key>) in its dex or OIDC configuration', () => {
+    // GIVEN argo-cd chart values whose dex.config takes the client secret from another Secret labelled part-of argocd
+    const values = [
+      'configs:', '  cm:', '    dex.config: |', '      connectors:', '        - type: oidc', '          config:',
+      '            clientID: argocd', '            clientSecret: $argocd-dex-sso:dex.sso.clientSecret',
+      '    oidc.config: |', '      clientSecret: $oidc.sso.clientSecret', '',
+    ].join('\n');
+    // WHEN / THEN no key is reported
+    expect(secretKeysInValuesText(values)).toEqual([]);
+    expect(findingsOf(secretInHelmValues, [], helmApp({ valuesObject: { webhook: { githubSecret: '$webhooks:github' } } }))).toEqual([]);
+    // while a literal beside it, or a value with a dollar that is no reference (a bcrypt hash, a password), is found
+    expect(secretKeysInValuesText('clientSecret: s3cr3t-value\nadminPassword: $2a$10$abcdefghijklmnopqrstuv\ntoken: pa$$word\n').sort())
+      .toEqual(['adminPassword', 'clientSecret', 'token']);
+  });
+
   test('fails on a password in a Helm parameter, naming the parameter and not the value', () => {
     // GIVEN
     const app = helmApp({ parameters: [{ name: 'replicaCount', value: '3' }, { name: 'postgresql.auth.postgresPassword', value: 'hunter2' }] });
