@@ -40,7 +40,9 @@ export const missingKustomizeResource: Rule = {
     + 'or deleted and the kustomization is not. Remote entries (URLs, ?ref=) are not checked, nor entries that leave the '
     + 'repository or lie outside the audited paths, nor a file with a template beside it or in templates/ (ssh-key.yaml.tpl, '
     + '.tmpl, .template, _template, -template, .j2, .gotmpl), which a bootstrap script fills in before the build, nor an entry '
-    + 'that is itself a template (${{ values.name }}.yaml of a Backstage scaffolder skeleton, {{ }}, ${NAME}, <NAME>). A synth does '
+    + 'that is itself a template (${{ values.name }}.yaml of a Backstage scaffolder skeleton, {{ }}, ${NAME}, <NAME>), nor a file '
+    + 'a kustomization beside a Chart.yaml names in its own folder, which a plugin renders from the chart first (helm template > '
+    + 'all.yaml, then kustomize build). A synth does '
     + 'not run this rule: it writes no kustomizations.',
   fix: 'Point the entry at the file or folder as it is, relative to the kustomization, or remove it.',
   check({ resources, repository }) {
@@ -62,6 +64,11 @@ export const missingKustomizeResource: Rule = {
           continue;
         }
         if (repository.hasFile(target) || repository.hasDirectory(target) || generatedFrom(target).some((t) => repository.hasFile!(t))) {
+          continue;
+        }
+        // A kustomization beside a chart's Chart.yaml: a plugin renders the chart into the files it names (helm template
+        // > all.yaml) before kustomize build, so a file missing there is made first.
+        if (repository.hasFile(path.posix.join(dir, 'Chart.yaml')) && !entry.includes('/')) {
           continue;
         }
         found.push({

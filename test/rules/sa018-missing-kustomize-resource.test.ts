@@ -82,6 +82,18 @@ describe('SA018 missing-kustomize-resource', () => {
     expect(found.map((f) => `${f.path} ${JSON.stringify(f.value)}`)).toEqual(['/resources/5 "service.yaml"']);
   });
 
+  test('says nothing of a file beside a Chart.yaml that a plugin renders from the chart first, and fails on one elsewhere', () => {
+    // GIVEN a chart whose kustomization lists the chart's rendering (helm template . > all.yaml), and a patch that is not there
+    const files = [...FILES, 'charts/web/Chart.yaml', 'charts/web/kustomization.yaml', 'charts/web/templates/deployment.yaml'];
+    const k = kustomization({ resources: ['all.yaml'], patches: [{ path: 'overlays/gone.yaml' }] });
+    const plain = kustomization({ resources: ['all.yaml'] });
+    // WHEN
+    const found = findings(k, repository(files, new Map([[k, 'charts/web']])));
+    // THEN the rendering is not reported, the patch in a subfolder is, and so is all.yaml where no chart is
+    expect(found.map((f) => `${f.path} ${JSON.stringify(f.value)}`)).toEqual(['/patches/0/path "overlays/gone.yaml"']);
+    expect(findings(plain, repository(files, new Map([[plain, 'apps/web/base']]))).map((f) => f.path)).toEqual(['/resources/0']);
+  });
+
   test('says nothing of entries outside the repository or the audited paths, nor without an audit\'s facts', () => {
     // above the repository's root, or absolute
     const out = kustomization({ resources: ['../../../../../outside', '/abs/path'] });
