@@ -156,7 +156,7 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
   const all = sets.params.map(({ params: p, template: own, generator }) => ({
     params: p,
     template: own ? fillEmpty(own, template) : template,
-    pointerOf: own ? (pointer: string) => (isEmpty(valueAt(own, pointer)) ? inTemplate(pointer) : `${generator}${pointer}`) : inTemplate,
+    pointerOf: own ? (pointer: string) => (ownWrites(own, template, pointer) ? `${generator}${pointer}` : inTemplate(pointer)) : inTemplate,
   }));
   if (all.length === 0) {
     // Often a git generator over folders outside what was audited: whatever it generates has the literal fields.
@@ -317,6 +317,26 @@ function holdsDirective(value: unknown): boolean {
     return value.some(holdsDirective);
   }
   return isObject(value) && Object.entries(value).some(([k, v]) => k.startsWith('$') || holdsDirective(v));
+}
+
+/**
+ * Whether a generator's own template writes the field at `pointer`: it sets it, or the field is missing from a map
+ * that only the generator's template writes (the retry of its syncPolicy).
+ */
+function ownWrites(own: Manifest, base: unknown, pointer: string): boolean {
+  if (!isEmpty(valueAt(own, pointer))) {
+    return true;
+  }
+  if (!isEmpty(valueAt(base, pointer))) {
+    return false;
+  }
+  for (let parent = pointer; parent.lastIndexOf('/') > 0;) {
+    parent = parent.slice(0, parent.lastIndexOf('/'));
+    if (valueAt(own, parent) !== undefined || valueAt(base, parent) !== undefined) {
+      return valueAt(base, parent) === undefined;
+    }
+  }
+  return false;
 }
 
 function inTemplate(pointer: string): string {

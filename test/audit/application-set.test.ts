@@ -408,6 +408,28 @@ describe('auditFiles: a generator\'s own template', () => {
   });
 });
 
+describe('auditFiles: a generator\'s own template, under its kind', () => {
+  test('a field missing from a map only the generator\'s template writes is reported there; a template beside the kind is no generator\'s', () => {
+    // GIVEN an ApplicationSet template without syncPolicy, a git generator whose own template sets automated sync without
+    // retry, and a list generator with a template written beside its kind, which Argo CD does not read
+    const base = template({}, '{{name}}');
+    delete (base.spec as Record<string, unknown>).syncPolicy;
+    const text = appSet([
+      { list: { elements: [{ name: 'eu' }], template: { metadata: {}, spec: { syncPolicy: { automated: { prune: true, selfHeal: true } } } } } },
+      { list: { elements: [{ name: 'us' }] }, template: { metadata: {}, spec: { project: 'default' } } },
+    ], base);
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+
+    // THEN eu's missing retry is at its generator's syncPolicy; us has no automated sync, from the ApplicationSet's template
+    expect(result.findings.map((f) => [f.ruleId, f.pointer])).toEqual([
+      ['SA006', '/spec/generators/0/list/template/spec/syncPolicy/retry'],
+      ['SA206', '/spec/template/spec/syncPolicy'],
+    ]);
+  });
+});
+
 describe('auditFiles: ApplicationSets Argo CD cannot render, or only in part', () => {
   test('missingkey=error with a key an element lacks: that Application is not generated, and the note says why', () => {
     // GIVEN one element with the revision and one without
