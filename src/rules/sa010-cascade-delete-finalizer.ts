@@ -86,8 +86,8 @@ function checkAddedByController(set: Manifest, found: Violation[]): void {
   found.push({
     object: set,
     path: preserve !== undefined ? '/spec/syncPolicy/preserveResourcesOnDeletion' : isObject(syncPolicy) ? '/spec/syncPolicy' : '/spec',
-    message: `the ApplicationSet controller adds resources-finalizer.argocd.argoproj.io to every Application ${describeObject(set)} `
-      + 'generates, since its template lists no finalizers, so deleting one of them (or its generator dropping it) deletes '
+    message: `the ApplicationSet controller adds resources-finalizer.argocd.argoproj.io to each Application ${describeObject(set)} `
+      + 'generates from a template that lists no finalizers, so deleting one of them (or its generator dropping it) deletes '
       + 'every resource it deployed; set spec.syncPolicy.preserveResourcesOnDeletion: true to orphan them, or record why '
       + 'they must go with it in a reasoned suppression',
     ...(preserve !== undefined ? { value: preserve } : {}),
