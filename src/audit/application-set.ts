@@ -5,6 +5,7 @@ import { at, isObject, listAt, Manifest, stringAt } from '../core/manifest';
 import { nestingDepth } from '../core/manifest-values';
 import { compareStrings } from '../core/order';
 import { pathMatch, pathspecMatches } from '../core/path-match';
+import { templatePatchMayRemoveFinalizers, templatePatchMaySet } from '../core/template-patch';
 import { parseYamlDocuments } from '../core/yaml-text';
 
 /**
@@ -133,9 +134,9 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
   const notes: string[] = [];
   const patch = at(set, 'spec', 'templatePatch');
   const literal = (why: string): ApplicationSetExpansion => ({
-    applications: isObject(template) ? [{ manifest: asApplication(template), name: '', pointerOf: inTemplate }] : [],
+    applications: isObject(template) ? [{ manifest: withoutPatchable(asApplication(template), patch), name: '', pointerOf: inTemplate }] : [],
     expanded: false,
-    notes: [...notes, ...typeof patch === 'string' ? ['its templatePatch is not applied: the fields it patches are audited as the template writes them'] : [], why],
+    notes: [...notes, ...typeof patch === 'string' ? [`its templatePatch is not applied: ${unpatchedFields(patch)}`] : [], why],
   });
   if (!isObject(template)) {
     return literal('it has no template');
@@ -155,7 +156,7 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
   const all = sets.params.map(({ params: p, template: own, generator }) => ({
     params: p,
     template: own ? fillEmpty(own, template) : template,
-    pointerOf: own ? (pointer: string) => (isEmpty(valueAt(own, pointer)) ? inTemplate(pointer) : `/spec/generators/${generator}/template${pointer}`) : inTemplate,
+    pointerOf: own ? (pointer: string) => (ownWrites(own, template, pointer) ? `${generator}${pointer}` : inTemplate(pointer)) : inTemplate,
   }));
   if (all.length === 0) {
     // Often a git generator over folders outside what was audited: whatever it generates has the literal fields.
@@ -179,10 +180,11 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
     if ('unpatched' in patched) {
       unpatched.add(String(patched.unpatched));
     }
+    const unjudged = 'unpatched' in patched && typeof patch === 'string';
     // A field the patch writes is reported at the templatePatch, which holds it as text.
     const written = 'patch' in patched ? patched.patch : undefined;
-    const pointerOf = written === undefined ? inSet : (pointer: string) => (valueAt(written, pointer) !== undefined ? '/spec/templatePatch' : inSet(pointer));
-    const manifest = asApplication(patched.value as Manifest);
+    const manifest = unjudged ? withoutPatchable(asApplication(patched.value as Manifest), patch) : asApplication(patched.value as Manifest);
+    const pointerOf = written === undefined ? inSet : (pointer: string) => (writes(written as Params, t, manifest, pointer) ? '/spec/templatePatch' : inSet(pointer));
     const name = stringAt(manifest, 'metadata', 'name') ?? '<no name>';
     // The controller keeps the first Application of a name and refuses the others (validateGeneratedApplications);
     // a name left with {{ }} (a cluster's) stands for several names.
@@ -197,12 +199,65 @@ export function expandApplicationSet(set: Manifest, repo: RepositoryView, limits
     notes.push(`it generates several Applications named ${name}; Argo CD creates the first and refuses the others, which are not audited`);
   }
   for (const why of [...unpatched].sort(compareStrings)) {
-    notes.push(`its templatePatch is not applied to some Applications (${why}): the fields it patches are audited as the template writes them`);
+    notes.push(`its templatePatch is not applied to some Applications (${why}): ${unpatchedFields(String(patch))}`);
   }
   for (const failure of [...failures].sort(compareStrings)) {
     notes.push(`Argo CD cannot render its template for some parameters (${failure}); those Applications are not generated`);
   }
   return { applications, expanded: true, notes };
+}
+
+/**
+ * Whether the patch wrote the field at `pointer` of the patched Application: a finalizer it lists (they merge), a field
+ * it sets, or a field missing from a map that the patch alone writes (the retry of a syncPolicy passed through).
+ */
+function writes(patch: Params, template: unknown, application: Manifest, pointer: string): boolean {
+  if (/^\/metadata\/finalizers\/\d+$/.test(pointer)) {
+    return listAt(patch, 'metadata', 'finalizers').includes(valueAt(application, pointer));
+  }
+  if (valueAt(patch, pointer) !== undefined || valueAt(application, pointer) !== undefined) {
+    return valueAt(patch, pointer) !== undefined;
+  }
+  let parent = pointer;
+  while (parent.lastIndexOf('/') > 0) {
+    parent = parent.slice(0, parent.lastIndexOf('/'));
+    if (valueAt(application, parent) !== undefined) {
+      return valueAt(patch, parent) !== undefined && valueAt(template, parent) === undefined;
+    }
+  }
+  return false;
+}
+
+/** What a field holds that only a templatePatch the audit did not apply knows: a field holding `{{ }}` is not judged. */
+const SET_BY_PATCH = '{{ templatePatch }}';
+
+/**
+ * The Application with the fields a templatePatch that was not applied may set left unjudged, so that no rule reports
+ * the bare template's value of them: the sync policy (automated sync, prune, selfHeal, retry, sync options), when the
+ * patch names it or passes a map above it through; the finalizers, only when the patch may remove some (they merge).
+ */
+function withoutPatchable(application: Manifest, patch: unknown): Manifest {
+  if (typeof patch !== 'string') {
+    return application;
+  }
+  let out = application;
+  if (templatePatchMaySet(patch, ['spec', 'syncPolicy'])) {
+    out = { ...out, spec: { ...isObject(out.spec) ? out.spec : {}, syncPolicy: SET_BY_PATCH } };
+  }
+  if (templatePatchMayRemoveFinalizers(patch) && listAt(out, 'metadata', 'finalizers').length > 0) {
+    out = { ...out, metadata: { ...isObject(out.metadata) ? out.metadata : {}, finalizers: [SET_BY_PATCH] } };
+  }
+  return out;
+}
+
+/** What the audit does with the fields of a templatePatch it did not apply. */
+function unpatchedFields(patch: string): string {
+  const syncPolicy = templatePatchMaySet(patch, ['spec', 'syncPolicy']);
+  const finalizers = templatePatchMayRemoveFinalizers(patch);
+  const unjudged = [...syncPolicy ? ['the sync policy'] : [], ...finalizers ? ['the finalizers'] : []];
+  return unjudged.length === 0
+    ? 'the fields it patches are audited as the template writes them'
+    : `${unjudged.join(' and ')}, which it may set, ${unjudged.length > 1 ? 'are' : 'is'} not judged; the other fields it patches are audited as the template writes them`;
 }
 
 type Patched = Rendered | { readonly value: unknown; readonly patch: Params } | { readonly value: unknown; readonly unpatched: string };
@@ -222,17 +277,27 @@ function patchTemplate(application: unknown, patch: string, p: Params, r: Render
     return { value: application, unpatched: 'it holds values known only to Argo CD' };
   }
   const parsed = readYaml(String(text.value));
+  // A patch that renders to nothing (or null) changes nothing: the controller's strategic merge of a null patch keeps the Application.
+  if (parsed === null) {
+    return { value: application, patch: params() };
+  }
   if (!isObject(parsed)) {
     return { error: 'invalid templatePatch: it is not a YAML map of Application fields' };
   }
   if (holdsDirective(parsed)) {
     return { value: application, unpatched: 'it uses a $patch, $retainKeys or $setElementOrder directive, which the audit does not model' };
   }
-  return { value: mergePatch(application, parsed), patch: copyDeep(parsed) as Params };
+  return { value: mergePatch(application, parsed, ''), patch: copyDeep(parsed) as Params };
 }
 
-/** `target` with `patch` merged in: maps merge, null deletes a key, anything else replaces. */
-function mergePatch(target: unknown, patch: unknown): unknown {
+/**
+ * `target` with `patch` merged in: maps merge, null deletes a key, anything else replaces, but for
+ * `metadata.finalizers`, whose patch strategy is merge (ObjectMeta): the patch's finalizers are added to the others.
+ */
+function mergePatch(target: unknown, patch: unknown, pointer: string): unknown {
+  if (pointer === '/metadata/finalizers' && Array.isArray(target) && Array.isArray(patch)) {
+    return [...target, ...patch.filter((f) => !target.includes(f))];
+  }
   if (!isObject(patch)) {
     return patch;
   }
@@ -241,7 +306,7 @@ function mergePatch(target: unknown, patch: unknown): unknown {
     if (v === null) {
       delete out[k];
     } else {
-      out[k] = mergePatch(out[k], v);
+      out[k] = mergePatch(out[k], v, `${pointer}/${k}`);
     }
   }
   return out;
@@ -252,6 +317,26 @@ function holdsDirective(value: unknown): boolean {
     return value.some(holdsDirective);
   }
   return isObject(value) && Object.entries(value).some(([k, v]) => k.startsWith('$') || holdsDirective(v));
+}
+
+/**
+ * Whether a generator's own template writes the field at `pointer`: it sets it, or the field is missing from a map
+ * that only the generator's template writes (the retry of its syncPolicy).
+ */
+function ownWrites(own: Manifest, base: unknown, pointer: string): boolean {
+  if (!isEmpty(valueAt(own, pointer))) {
+    return true;
+  }
+  if (!isEmpty(valueAt(base, pointer))) {
+    return false;
+  }
+  for (let parent = pointer; parent.lastIndexOf('/') > 0;) {
+    parent = parent.slice(0, parent.lastIndexOf('/'));
+    if (valueAt(own, parent) !== undefined || valueAt(base, parent) !== undefined) {
+      return valueAt(base, parent) === undefined;
+    }
+  }
+  return false;
 }
 
 function inTemplate(pointer: string): string {
@@ -287,18 +372,23 @@ export function generatorParameters(set: Manifest, repo: RepositoryView, limits:
   return 'stop' in sets ? sets : { params: sets.params.map((s) => s.params) };
 }
 
-/** Each generator's parameter sets in turn, with the generator's own `template` when it has one. */
+/**
+ * Each generator's parameter sets in turn, with the generator's own `template` when it has one and where it is written:
+ * a generator's template lies in its kind (`generators[i].git.template`; GetTemplate of each generator), and only a
+ * generator of the ApplicationSet's list has one that counts (generator_spec_processor.go, mergeGeneratorTemplate).
+ */
 function parameterSets(generators: unknown[], renderer: Renderer, repo: RepositoryView, limits: ExpansionLimits):
-{ readonly params: { params: Params; template?: Manifest; generator: number }[] } | { readonly stop: string } {
-  const all: { params: Params; template?: Manifest; generator: number }[] = [];
+{ readonly params: { params: Params; template?: Manifest; generator: string }[] } | { readonly stop: string } {
+  const all: { params: Params; template?: Manifest; generator: string }[] = [];
   for (const [index, generator] of generators.entries()) {
     const generated = generate(generator, renderer, repo, limits, 0, undefined);
     if ('stop' in generated) {
       return generated;
     }
-    const own = isObject(generator) ? at(generator, 'template') : undefined;
+    const kind = isObject(generator) ? Object.keys(generator).sort().find((k) => GENERATORS.includes(k) && isObject(generator[k])) : undefined;
+    const own = kind === undefined ? undefined : at(generator as Manifest, kind, 'template');
     for (const p of generated.params) {
-      all.push({ params: p, generator: index, ...(isObject(own) ? { template: own } : {}) });
+      all.push({ params: p, generator: `/spec/generators/${index}/${kind}/template`, ...(isObject(own) ? { template: own } : {}) });
     }
     if (all.length > limits.maxApplications) {
       return { stop: `too large: its generators give more than ${limits.maxApplications} Applications` };

@@ -1,3 +1,5 @@
+import { compareStrings } from './order';
+
 /**
  * Just enough of Go's text/template syntax to check the template strings of an ApplicationSet before the
  * ApplicationSet controller renders them: where the actions are, which parameters they read, and what a
@@ -850,6 +852,21 @@ const FUNCTIONS: { readonly [name: string]: (args: unknown[], room: number) => u
     return items.join(separator);
   },
   splitList: (args) => str('splitList', args[1], 2).split(str('splitList', args[0], 1)),
+  // sprig's dict functions take a map[string]interface{}: anything else fails the call, a case left to the controller here.
+  hasKey: (args) => {
+    arity('hasKey', args, 2);
+    return Object.prototype.hasOwnProperty.call(mapOf('hasKey', args[0]), str('hasKey', args[1], 2));
+  },
+  omit: (args) => {
+    const dict = mapOf('omit', args[0]);
+    const keys = new Set(args.slice(1).map((k, i) => str('omit', k, i + 2)));
+    return Object.fromEntries(Object.entries(dict).filter(([k]) => !keys.has(k)));
+  },
+  // sprig's toJson is encoding/json's Marshal, its error dropped: map keys sorted, <, > and & escaped.
+  toJson: (args) => {
+    arity('toJson', args, 1);
+    return goJson(args[0]);
+  },
   first: (args) => listOf('first', args[0])[0],
   last: (args) => {
     const list = listOf('last', args[0]);
@@ -871,6 +888,35 @@ function replaceAll(s: string, old: string, replacement: string, room: number): 
     throw new Stop('tooLarge', 'replace gives too large a string');
   }
   return old === '' ? `${replacement}${Array.from(s).join(replacement)}${s === '' ? '' : replacement}` : s.split(old).join(replacement);
+}
+
+function mapOf(name: string, v: unknown): { readonly [key: string]: unknown } {
+  if (!isMap(v)) {
+    throw unknown(`${name} of a value that is not a map is not modelled here`);
+  }
+  return v;
+}
+
+/** encoding/json's Marshal of a value read from YAML or JSON; a symbolic value anywhere in it is known only to Argo CD. */
+function goJson(v: unknown): string {
+  if (v instanceof Symbolic) {
+    throw unknown(`${v.what} is known only to Argo CD`);
+  }
+  if (Array.isArray(v)) {
+    return `[${v.map(goJson).join(',')}]`;
+  }
+  if (isMap(v)) {
+    return `{${Object.keys(v).sort(compareStrings).map((k) => `${escapeJson(k)}:${goJson(v[k])}`).join(',')}}`;
+  }
+  if (typeof v === 'string') {
+    return escapeJson(v);
+  }
+  // Go prints a float64 as JavaScript does: exponents below 1e-6 and from 1e21, shortest digits.
+  return v === undefined ? 'null' : JSON.stringify(v);
+}
+
+function escapeJson(s: string): string {
+  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function listOf(name: string, v: unknown): readonly unknown[] {

@@ -82,11 +82,14 @@ function isUnder(compact: string, jq: boolean, field: string): boolean {
 /**
  * Whether a sync leaves the live value of an ignored field as it is, so that ignoring it without
  * RespectIgnoreDifferences loses nothing: the defaulting artefacts, `/status` of any kind (a sync does not write it),
- * the fields fixed at creation above, and the remote reference fields external-secrets' CRD defaults.
+ * the fields fixed at creation above, the remote reference fields external-secrets' CRD defaults, and a CRD's
+ * `spec.preserveUnknownFields`, which the API server defaults to false and apiextensions.k8s.io/v1 refuses to change to true
+ * (the schema's x-kubernetes-preserve-unknown-fields replaced it): no sync or human changes it.
  */
 export function isLeftAloneBySync(kind: string, path: string, jq: boolean): boolean {
   const compact = path.replace(/\s/g, '');
   return isDefaultingArtefact(compact, jq) || isUnder(compact, jq, 'status')
+    || (kind === 'CustomResourceDefinition' && isUnder(compact, jq, 'spec.preserveUnknownFields'))
     || (IMMUTABLE_FIELDS.get(kind) ?? []).some((field) => isUnder(compact, jq, field))
     || (EXTERNAL_SECRET_KINDS.includes(kind) && EXTERNAL_SECRET_DEFAULTS.test(compact));
 }

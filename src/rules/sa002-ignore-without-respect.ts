@@ -1,8 +1,11 @@
-import { ignoredPaths, isLeftAloneBySync } from './ignored-fields';
+import { ignoredPaths, isControllerOwnedField } from './ignored-fields';
 import { Severity } from './severity';
-import { Rule } from './types';
-import { isObject, listAt, syncOptionsOf } from '../core/manifest';
+import { RepositoryFacts, Rule } from './types';
+import { globMatches } from '../core/glob';
+import { groupOf } from '../core/kinds';
+import { at, isObject, listAt, Manifest, readSourcesOf, syncOptionsOf } from '../core/manifest';
 import { hasGlob } from '../core/names';
+import { repositoryDir } from '../core/source-paths';
 
 /** ignoreDifferences without RespectIgnoreDifferences=true. */
 export const ignoreWithoutRespect: Rule = {
@@ -14,36 +17,102 @@ export const ignoreWithoutRespect: Rule = {
     'ignoreDifferences alone only changes the diff. When the app syncs for any other reason, Argo CD still '
     + 'applies the Git value of the ignored field, so an HPA\'s replica count or an injected sidecar is reverted '
     + '(argo-cd #6520, #7820). RespectIgnoreDifferences=true (Argo CD 2.3+) copies the live values of ignored '
-    + 'fields into the object before applying it. Entries that ignore only what a sync leaves as it is lose nothing to it '
-    + 'and are not reported: values the API server, a controller or a client fills in (an env var\'s resourceFieldRef divisor, '
+    + 'fields into the object before applying it. A sync writes only the fields Git declares, so entries that can cover '
+    + 'none lose nothing to it and are not reported: entries of managedFieldsManagers alone (the fields other controllers '
+    + 'own, which Git leaves to them), entries that ignore only what a sync leaves as it is or a controller writes '
+    + '(values the API server, a controller or a client fills in: an env var\'s resourceFieldRef divisor, '
     + 'metadata.generation, resourceVersion and the like, the tracking-id, last-applied and deployment.kubernetes.io/revision '
-    + 'annotations, the annotations a webhook marks its injections with, how an ExternalSecret\'s remote reference is read), '
-    + '/status, and fields fixed when the object is created (a '
-    + 'PersistentVolumeClaim\'s spec but its resources, a StatefulSet\'s volumeClaimTemplates, a Job\'s pod template).',
+    + 'annotations, the annotations a webhook marks its injections with, how an ExternalSecret\'s remote reference is read; '
+    + '/status; a CRD\'s spec.preserveUnknownFields, which the API server defaults and apiextensions.k8s.io/v1 keeps false; '
+    + 'fields fixed when the object is created: a PersistentVolumeClaim\'s spec but its resources, a StatefulSet\'s '
+    + 'volumeClaimTemplates, a Job\'s pod template; the caBundle a cert controller injects into webhook configurations, '
+    + 'APIServices and CRD conversion webhooks, unless a manifest of the app declares it), and, when the audit knows every '
+    + 'manifest the app deploys (its sources are plain folders of the audited repository), '
+    + 'entries whose group and kind match none of them (objects a controller creates, such as Crossplane\'s webhook '
+    + 'configurations or a CSI driver\'s volumes).',
   fix: 'Add "RespectIgnoreDifferences=true" to spec.syncPolicy.syncOptions. It keeps the live value of every ignored field of '
     + 'an object that exists, so a change Git makes to such a field no longer lands there: ignore only fields that Git leaves '
     + 'to another controller (an HPA\'s replicas), and narrow an entry that also covers fields Git declares.',
-  check({ application }) {
-    // Entries that ignore only what a sync leaves alone (a divisor the API server fills in, status, immutable fields) lose nothing to it.
-    const entries = listAt(application, 'spec', 'ignoreDifferences').filter((e) => !isObject(e)
-      || listAt(e, 'managedFieldsManagers').length > 0 || ignoredPaths(e).length === 0 || !leftAlone(e));
-    if (!application || entries.length === 0) {
+  check({ application, resources, repository }) {
+    if (!application) {
+      return [];
+    }
+    const known = knowsEveryManifest(application, resources, repository);
+    const entries = listAt(application, 'spec', 'ignoreDifferences').filter((e) => !isObject(e) || mayCoverGitFields(e, resources, known));
+    if (entries.length === 0) {
       return [];
     }
     if (syncOptionsOf(application).includes('RespectIgnoreDifferences=true')) {
       return [];
     }
+    // A sync policy that is a template's placeholder as a whole (`{{ }}`) is where the option would be, and is not judged.
+    const syncPolicy = at(application, 'spec', 'syncPolicy');
     return [{
       object: application,
-      path: '/spec/syncPolicy/syncOptions',
+      path: syncPolicy === undefined || isObject(syncPolicy) ? '/spec/syncPolicy/syncOptions' : '/spec/syncPolicy',
       message: 'ignoreDifferences hides fields from the diff, but a sync still overwrites them without RespectIgnoreDifferences=true',
       value: syncOptionsOf(application),
     }];
   },
 };
 
-/** Whether every field an entry ignores is one a sync leaves as it is, on the kind it names (a glob kind may be any). */
-function leftAlone(entry: Record<string, unknown>): boolean {
+/**
+ * Whether an entry may ignore a field Git declares, which a sync would then overwrite: not when it names managers
+ * only, nor when every path it ignores is one a sync leaves alone or a controller writes (a caBundle counts when a
+ * manifest of the kind declares one), nor when the app's manifests are all known and none is of its group and kind.
+ */
+function mayCoverGitFields(entry: Manifest, resources: readonly Manifest[], known: boolean): boolean {
+  const paths = ignoredPaths(entry);
+  if (paths.length === 0) {
+    return listAt(entry, 'managedFieldsManagers').length === 0;
+  }
+  const matching = resources.filter((m) => matches(entry, m));
+  if (known && matching.length === 0) {
+    return false;
+  }
+  // A glob or missing kind may be any kind: only what no sync writes on any kind (/status) is exempt then.
   const kind = typeof entry.kind === 'string' && !hasGlob(entry.kind) ? entry.kind : '';
-  return ignoredPaths(entry).every((p) => isLeftAloneBySync(kind, p.path, p.jq));
+  return paths.some((p) => !isControllerOwnedField(kind, p.path, p.jq) || matching.some((m) => declaresKey(m, lastKey(p.path))));
+}
+
+/** Whether an ignoreDifferences entry's group and kind (globs, as Argo CD matches them) match a manifest; a missing group is the core group. */
+function matches(entry: Manifest, manifest: Manifest): boolean {
+  const group = typeof entry.group === 'string' ? entry.group : '';
+  const kind = typeof entry.kind === 'string' ? entry.kind : '';
+  const apiVersion = typeof manifest.apiVersion === 'string' ? manifest.apiVersion : '';
+  return globMatches(group, groupOf(apiVersion)) && globMatches(kind, typeof manifest.kind === 'string' ? manifest.kind : '');
+}
+
+/** The last key a JSON pointer or jq path names (`caBundle`). */
+function lastKey(path: string): string {
+  return /([\w-]+)\W*$/.exec(path)?.[1] ?? '';
+}
+
+/** Whether a key is written anywhere in a value. */
+function declaresKey(value: unknown, key: string, depth = 0): boolean {
+  if (Array.isArray(value)) {
+    return depth < 50 && value.some((v) => declaresKey(v, key, depth + 1));
+  }
+  return isObject(value) && depth < 50 && Object.entries(value).some(([k, v]) => k === key || declaresKey(v, key, depth + 1));
+}
+
+/**
+ * Whether the audit knows every manifest the app deploys: its sources (those that deploy anything) are plain folders of
+ * the audited repository (no Helm chart, plugin or other repository, whose output only Argo CD renders), and it found
+ * some. Otherwise an entry may match an object the audit does not see.
+ */
+function knowsEveryManifest(application: Manifest, resources: readonly Manifest[], repository: RepositoryFacts | undefined): boolean {
+  if (resources.length === 0 || repository === undefined || repository.hasFile === undefined) {
+    return false;
+  }
+  return readSourcesOf(application).every(({ source }) => {
+    const path = typeof source.path === 'string' ? source.path : undefined;
+    if (path === undefined) {
+      // A ref source without a path deploys nothing; a chart from a Helm repository is rendered only by Argo CD.
+      return typeof source.ref === 'string' && source.chart === undefined;
+    }
+    const dir = repositoryDir(path);
+    return typeof source.repoURL === 'string' && repository.isAudited(source.repoURL) && source.chart === undefined
+      && !isObject(source.helm) && !isObject(source.plugin) && !repository.hasFile!(dir === '.' ? 'Chart.yaml' : `${dir}/Chart.yaml`);
+  });
 }

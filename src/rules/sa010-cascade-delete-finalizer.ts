@@ -1,6 +1,7 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { describeObject, listAt } from '../core/manifest';
+import { at, describeObject, isApplicationSet, isObject, listAt, Manifest, objectsWhere } from '../core/manifest';
+import { templatePatchMayRemoveFinalizers } from '../core/template-patch';
 
 /**
  * Argo CD's resources finalizers: deleting an Application that carries one deletes what it deployed first
@@ -25,17 +26,25 @@ export const cascadeDeleteFinalizer: Rule = {
     + 'a parent app-of-apps that prunes a child after a bad commit or a moved file, or an ApplicationSet whose generator '
     + 'stops listing a cluster deletes production workloads, volumes and all. Without the finalizer the resources keep running, '
     + 'unmanaged, and are deleted on purpose by removing them from Git. Most Argo CD examples add the finalizer, so it '
-    + 'is copied widely. A synth does not run this rule: SafeApplication\'s deletionPolicy is already a named, '
-    + 'deliberate choice.',
-  fix: 'Remove the finalizer from metadata.finalizers (SafeApplication: leave deletionPolicy at ORPHAN). Where deleting '
+    + 'is copied widely. The ApplicationSet controller adds resources-finalizer.argocd.argoproj.io itself to every '
+    + 'Application it generates from a template that lists no finalizers, unless the ApplicationSet sets '
+    + 'spec.syncPolicy.preserveResourcesOnDeletion: true (applicationset/utils/utils.go, RenderTemplateParams); a '
+    + 'templatePatch cannot take it away, since finalizers merge, except with a $patch directive or a null. Such an '
+    + 'ApplicationSet is reported once, at its syncPolicy. A synth does not run this rule: SafeApplication\'s deletionPolicy '
+    + 'is already a named, deliberate choice.',
+  fix: 'Remove the finalizer from metadata.finalizers (SafeApplication: leave deletionPolicy at ORPHAN); on an ApplicationSet, '
+    + 'set spec.syncPolicy.preserveResourcesOnDeletion: true, so that the controller adds none. Where deleting '
     + 'the Application must delete its workloads (an ephemeral preview environment), keep it and record why with a '
     + 'reasoned suppression of SA010 on the Application (annotation safe-argocd/suppress.SA010, or Suppressions.add), '
     + 'or for many apps at once in .safe-argocd.yaml.',
-  check({ application }) {
-    if (!application) {
-      return [];
-    }
+  check({ application, resources }) {
     const found: Violation[] = [];
+    for (const set of objectsWhere(application, resources, isApplicationSet)) {
+      checkAddedByController(set, found);
+    }
+    if (!application) {
+      return found;
+    }
     listAt(application, 'metadata', 'finalizers').forEach((finalizer, i) => {
       if (typeof finalizer === 'string' && CASCADE_FINALIZERS.includes(finalizer.trim())) {
         found.push({
@@ -50,3 +59,37 @@ export const cascadeDeleteFinalizer: Rule = {
     return found;
   },
 };
+
+/**
+ * An ApplicationSet whose controller adds the resources finalizer to the Applications it generates: one that does not
+ * preserve resources on deletion, whose template (or a generator's own, merged over it) lists no finalizers, and
+ * whose templatePatch cannot remove them. Reported whether or not its generators can be expanded offline.
+ */
+function checkAddedByController(set: Manifest, found: Violation[]): void {
+  const preserve = at(set, 'spec', 'syncPolicy', 'preserveResourcesOnDeletion');
+  if (preserve === true) {
+    return;
+  }
+  const patch = at(set, 'spec', 'templatePatch');
+  if (typeof patch === 'string' && templatePatchMayRemoveFinalizers(patch)) {
+    return;
+  }
+  const listed = listAt(set, 'spec', 'template', 'metadata', 'finalizers').length > 0;
+  // A generator's own template wins where it lists finalizers; where it lists none, the ApplicationSet's apply.
+  const generators = listAt(set, 'spec', 'generators').filter(isObject);
+  const bare = generators.length === 0 ? !listed : generators.some((g) => !listed && !Object.values(g).some(
+    (kind) => isObject(kind) && listAt(kind, 'template', 'metadata', 'finalizers').length > 0));
+  if (!bare) {
+    return;
+  }
+  const syncPolicy = at(set, 'spec', 'syncPolicy');
+  found.push({
+    object: set,
+    path: preserve !== undefined ? '/spec/syncPolicy/preserveResourcesOnDeletion' : isObject(syncPolicy) ? '/spec/syncPolicy' : '/spec',
+    message: `the ApplicationSet controller adds resources-finalizer.argocd.argoproj.io to each Application ${describeObject(set)} `
+      + 'generates from a template that lists no finalizers, so deleting one of them (or its generator dropping it) deletes '
+      + 'every resource it deployed; set spec.syncPolicy.preserveResourcesOnDeletion: true to orphan them, or record why '
+      + 'they must go with it in a reasoned suppression',
+    ...(preserve !== undefined ? { value: preserve } : {}),
+  });
+}

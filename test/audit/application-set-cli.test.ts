@@ -18,7 +18,9 @@ describe('safe-argocd audit of a repository of ApplicationSets', () => {
     // THEN the run fails on the findings, each reported once on its ApplicationSet at the template's field
     expect(run.code).toBe(1);
     const at = (file: string) => report.findings.filter((f) => f.location.file === file).map((f) => [f.ruleId, f.pointer, f.location.line]);
+    // None preserves resources on deletion, so the controller adds the resources finalizer to each Application (SA010).
     expect(at('bootstrap/unsafe.yaml')).toEqual([
+      ['SA010', '/spec', lineOf('bootstrap/unsafe.yaml', 'spec:')],
       ['SA005', '/spec/template/spec/project', lineOf('bootstrap/unsafe.yaml', 'project: default')],
       ['SA007', '/spec/template/spec/source/targetRevision', lineOf('bootstrap/unsafe.yaml', 'targetRevision: HEAD')],
       ['SA003', '/spec/template/spec/ignoreDifferences/0/group', lineOf('bootstrap/unsafe.yaml', '- group:')],
@@ -30,10 +32,14 @@ describe('safe-argocd audit of a repository of ApplicationSets', () => {
     // The pull request previews: not expanded, its literal default project judged, its {{head_sha}} revision not.
     // Neither it nor the git directory generator sets applicationsSync, so the controller deletes what they drop (SA016).
     expect(at('bootstrap/previews.yaml')).toEqual([
+      ['SA010', '/spec', lineOf('bootstrap/previews.yaml', 'spec:')],
       ['SA016', '/spec', lineOf('bootstrap/previews.yaml', 'spec:')],
       ['SA005', '/spec/template/spec/project', lineOf('bootstrap/previews.yaml', 'project: default')],
     ]);
-    expect(at('bootstrap/apps.yaml')).toEqual([['SA016', '/spec', lineOf('bootstrap/apps.yaml', 'spec:')]]);
+    expect(at('bootstrap/apps.yaml')).toEqual([
+      ['SA010', '/spec', lineOf('bootstrap/apps.yaml', 'spec:')],
+      ['SA016', '/spec', lineOf('bootstrap/apps.yaml', 'spec:')],
+    ]);
     // The git directory generator: billing's autoscaled Deployment is checked with the Application generated for it.
     expect(report.findings.filter((f) => f.ruleId === 'SA102').map((f) => [f.location.file, f.application])).toEqual([
       ['apps/billing/deployment.yaml', 'billing (ApplicationSet apps)'],

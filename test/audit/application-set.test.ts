@@ -32,8 +32,8 @@ function appSet(generators: unknown[], tmpl: Record<string, unknown>, extra: Rec
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'ApplicationSet',
     metadata: { name: 'set', namespace: 'argocd' },
-    // create-update, so that SA016 (which test/rules covers) stays out of what these tests look at.
-    spec: { generators, template: tmpl, syncPolicy: { applicationsSync: 'create-update' }, ...extra },
+    // create-update and preserveResourcesOnDeletion, so that SA016 and SA010 (which test/rules covers) stay out of what these tests look at.
+    spec: { generators, template: tmpl, syncPolicy: { applicationsSync: 'create-update', preserveResourcesOnDeletion: true }, ...extra },
   });
 }
 
@@ -394,7 +394,7 @@ describe('auditFiles: a generator\'s own template', () => {
     // GIVEN a template in project payments, and a second list generator whose own template sets project default
     const text = appSet([
       list({ name: 'eu' }),
-      { list: { elements: [{ name: 'legacy' }] }, template: { metadata: {}, spec: { project: 'default' } } },
+      { list: { elements: [{ name: 'legacy' }], template: { metadata: {}, spec: { project: 'default' } } } },
     ], template());
 
     // WHEN it is audited
@@ -403,7 +403,29 @@ describe('auditFiles: a generator\'s own template', () => {
     // THEN only the legacy Application is in the default project, and it keeps the rest (retry, revision) of the template;
     // the finding is where the generator's template writes the project
     expect(result.findings.map((f) => [f.ruleId, f.pointer, f.location.line, f.message.replace(/^.*\(in /, '(in ')])).toEqual([
-      ['SA005', '/spec/generators/1/template/spec/project', lineOf(text, 'project: default'), '(in 1 of 2 generated Applications: legacy)'],
+      ['SA005', '/spec/generators/1/list/template/spec/project', lineOf(text, 'project: default'), '(in 1 of 2 generated Applications: legacy)'],
+    ]);
+  });
+});
+
+describe('auditFiles: a generator\'s own template, under its kind', () => {
+  test('a field missing from a map only the generator\'s template writes is reported there; a template beside the kind is no generator\'s', () => {
+    // GIVEN an ApplicationSet template without syncPolicy, a git generator whose own template sets automated sync without
+    // retry, and a list generator with a template written beside its kind, which Argo CD does not read
+    const base = template({}, '{{name}}');
+    delete (base.spec as Record<string, unknown>).syncPolicy;
+    const text = appSet([
+      { list: { elements: [{ name: 'eu' }], template: { metadata: {}, spec: { syncPolicy: { automated: { prune: true, selfHeal: true } } } } } },
+      { list: { elements: [{ name: 'us' }] }, template: { metadata: {}, spec: { project: 'default' } } },
+    ], base);
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+
+    // THEN eu's missing retry is at its generator's syncPolicy; us has no automated sync, from the ApplicationSet's template
+    expect(result.findings.map((f) => [f.ruleId, f.pointer])).toEqual([
+      ['SA006', '/spec/generators/0/list/template/spec/syncPolicy/retry'],
+      ['SA206', '/spec/template/spec/syncPolicy'],
     ]);
   });
 });
@@ -461,11 +483,105 @@ describe('auditFiles: ApplicationSets Argo CD cannot render, or only in part', (
     ]);
   });
 
+  test('a templatePatch that passes each git file\'s spec through (hasKey, omit, toJson) is applied: the files\' sync policies are judged', () => {
+    // GIVEN Application files, one with automated sync but no retry and one without automated sync, passed through by a patch
+    // that renders to nothing for a file without a source; the template has no syncPolicy
+    const child = (name: string, syncPolicy: Record<string, unknown>) => stringify({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: { name, namespace: 'argocd' },
+      spec: { project: 'payments', source: { repoURL: REPO, targetRevision: 'main', path: 'workloads/web' }, destination: { server: 'https://kubernetes.default.svc', namespace: name }, syncPolicy },
+    });
+    const patch = '{{- if or (hasKey .spec "source") (hasKey .spec "sources") }}\nmetadata: {{ .metadata | toJson }}\nspec: {{ omit .spec "project" | toJson }}\n{{- end }}\n';
+    const tmpl = { metadata: { name: '{{ .metadata.name }}' }, spec: { project: 'payments', destination: { server: 'https://kubernetes.default.svc', namespace: 'argocd' } } };
+    const text = appSet([{ git: { repoURL: REPO, revision: 'main', files: [{ path: 'apps/*/application.yaml' }] } }], tmpl, { goTemplate: true, templatePatch: patch });
+
+    // WHEN it is audited
+    const result = audit({
+      'bootstrap/set.yaml': text,
+      'apps/web/application.yaml': child('web', { automated: { prune: true, selfHeal: true } }),
+      'apps/jobs/application.yaml': child('jobs', { syncOptions: ['CreateNamespace=true'] }),
+      'apps/empty/application.yaml': stringify({ metadata: { name: 'empty' }, spec: {} }),
+      ...WORKLOAD,
+    });
+
+    // THEN each policy the patch gives is judged, at the patch: web's missing retry, jobs' missing automated sync; the empty
+    // patch fails nothing, and leaves the template's policy (none)
+    expect(result.findings.filter((f) => f.location.file === 'bootstrap/set.yaml').map((f) => [f.ruleId, f.pointer, f.message.replace(/^.*\(in /, '(in ')]))
+      .toEqual([
+        ['SA206', '/spec/template/spec/syncPolicy', '(in 1 of 3 generated Applications: empty)'],
+        ['SA006', '/spec/templatePatch', '(in 1 of 3 generated Applications: web)'],
+        ['SA206', '/spec/templatePatch', '(in 1 of 3 generated Applications: jobs)'],
+      ]);
+    expect(result.notes.filter((n) => n.includes('templatePatch'))).toEqual([]);
+  });
+
+  test.each([
+    ['names syncPolicy', 'spec:\n  syncPolicy: {{ .metadata.annotations.policy }}\n'],
+    ['passes the spec through whole', 'spec: {{ .metadata.annotations.spec }}\n'],
+    ['prints its keys from a parameter', '{{ .metadata.annotations.patch }}\n'],
+  ])('a templatePatch that is not applied and %s leaves the sync policy unjudged, and the note says so', (_, patch) => {
+    // GIVEN a cluster generator, whose values are known only to Argo CD, and a template without automated sync
+    const tmpl = template({ syncPolicy: { syncOptions: ['CreateNamespace=true'] } }, '{{ .name }}-web');
+    const text = appSet([{ clusters: {} }], tmpl, { templatePatch: patch, goTemplate: true });
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+
+    // THEN the bare template's missing automated sync is not reported
+    expect(result.findings.map((f) => f.ruleId)).toEqual([]);
+    expect(result.notes).toEqual([
+      'ApplicationSet set (apps/set.yaml): its templatePatch is not applied to some Applications (it holds values known only to Argo CD): '
+        + 'the sync policy, which it may set, is not judged; the other fields it patches are audited as the template writes them',
+    ]);
+  });
+
+  test('a templatePatch of an ApplicationSet that is not expanded: a sync policy it may set is not judged either', () => {
+    // GIVEN a pull request generator, a template without automated sync, and a patch that sets the sync policy
+    const text = appSet([{ pullRequest: { github: { owner: 'acme', repo: 'web' } } }], template({ syncPolicy: {} }, 'pr-{{ .number }}'),
+      { goTemplate: true, templatePatch: 'spec:\n  syncPolicy:\n    automated: {}\n' });
+
+    // WHEN it is audited / THEN nothing is reported from the bare template's sync policy
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+    expect(result.findings.map((f) => f.ruleId)).toEqual([]);
+    expect(result.notes).toContain('ApplicationSet set (apps/set.yaml): its templatePatch is not applied: the sync policy, which it may set, is not judged; '
+      + 'the other fields it patches are audited as the template writes them');
+  });
+
+  test('a templatePatch\'s finalizers are added to the template\'s, as a strategic merge patch merges them', () => {
+    // GIVEN a template with a PostDelete finalizer and a patch that adds the resources finalizer
+    const tmpl = template({}, '{{ .name }}');
+    (tmpl.metadata as Record<string, unknown>).finalizers = ['post-delete-finalizer.argocd.argoproj.io'];
+    const text = appSet([list({ name: 'eu' })], tmpl, { goTemplate: true, templatePatch: 'metadata:\n  finalizers:\n    - resources-finalizer.argocd.argoproj.io\n' });
+
+    // WHEN it is audited / THEN the patch's cascade is found, at the patch
+    expect(audit({ 'apps/set.yaml': text, ...WORKLOAD }).findings.map((f) => [f.ruleId, f.pointer])).toEqual([['SA010', '/spec/templatePatch']]);
+  });
+
   test('a templatePatch that is not a map of fields fails those Applications, as in Argo CD', () => {
     const text = appSet([list({ name: 'eu' })], template(), { templatePatch: '- spec\n' });
     const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
     expect(result.stats.applications).toBe(0);
     expect(result.notes).toEqual([expect.stringContaining('Argo CD cannot render its template for some parameters (invalid templatePatch')]);
+  });
+});
+
+describe('auditFiles: the resources finalizer the ApplicationSet controller adds', () => {
+  test.each([
+    ['expanded into two Applications', [list({ name: 'eu' }, { name: 'us' })]],
+    ['not expanded (a pull request generator)', [{ pullRequest: { github: { owner: 'acme', repo: 'web' } } }]],
+  ])('an ApplicationSet %s whose template lists no finalizers is reported once, at its syncPolicy', (_, generators) => {
+    // GIVEN an ApplicationSet that does not preserve resources on deletion
+    const text = appSet(generators, template({}, 'web-{{name}}'), { syncPolicy: { applicationsSync: 'create-update' } });
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+
+    // THEN one SA010 finding on the ApplicationSet says that the controller adds the finalizer and how to stop it
+    expect(result.findings.map((f) => [f.ruleId, f.object, f.pointer, f.location.line])).toEqual([
+      ['SA010', 'ApplicationSet argocd/set', '/spec/syncPolicy', lineOf(text, 'applicationsSync:') - 1],
+    ]);
+    expect(result.findings[0].message).toContain('preserveResourcesOnDeletion: true');
   });
 });
 

@@ -352,7 +352,7 @@ describe('auditFiles: pairing Applications with their manifests', () => {
   test('a finding on an ApplicationSet template is placed at the field under spec.template', () => {
     // GIVEN a literal ApplicationSet template with selfHeal off
     const template = { metadata: { name: 'web' }, spec: { ...(parse(applicationYaml('web', { syncPolicy: { automated: { prune: true, selfHeal: false } } })) as { spec: object }).spec } };
-    const text = stringify({ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name: 'set', namespace: 'argocd' }, spec: { generators: [], template } });
+    const text = stringify({ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name: 'set', namespace: 'argocd' }, spec: { generators: [], template, syncPolicy: { preserveResourcesOnDeletion: true } } });
     const selfHealLine = text.split('\n').findIndex((l) => l.trimStart().startsWith('selfHeal:')) + 1;
 
     // WHEN it is audited
@@ -558,7 +558,8 @@ describe('auditFiles: ApplicationSets', () => {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'ApplicationSet',
     metadata: { name: 'web-set', namespace: 'argocd' },
-    spec: { generators: [{ list: { elements } }], template },
+    // preserving resources, so that the finalizer the controller would add (SA010) stays out of what these tests look at
+    spec: { generators: [{ list: { elements } }], template, syncPolicy: { preserveResourcesOnDeletion: true } },
   });
   const spec = (name: string) => (parse(applicationYaml(name)) as { spec: Record<string, unknown> }).spec;
 

@@ -68,6 +68,27 @@ describe('renderGoTemplate: what the ApplicationSet controller prints', () => {
     expect(text(template).kind).toBe('unknown');
   });
 
+  test.each([
+    ['{{ hasKey .labels "env" }}', 'true'],
+    ['{{ if hasKey .labels "team" }}x{{ else }}y{{ end }}', 'y'],
+    ['{{ omit .labels "env" | toJson }}', '{}'],
+    ['{{ omit .path "segments" "path" | toJson }}', '{"basename":"guestbook"}'],
+    ['{{ .path | toJson }}', '{"basename":"guestbook","path":"apps/guestbook","segments":["apps","guestbook"]}'],
+    ['{{ toJson .replicas }}', '3'],
+    ['{{ "a<b & c>d" | toJson }}', '"a\\u003cb \\u0026 c\\u003ed"'],
+    ['{{ .nope | toJson }}', 'null'],
+  ])('sprig\'s %p renders as %p (keys sorted, HTML characters escaped, as encoding/json)', (template, expected) => {
+    // GIVEN the dict functions templatePatches use to pass a git file's fields through
+    // WHEN rendered
+    // THEN the text is what sprig prints
+    expect(text(template)).toEqual({ kind: 'text', text: expected });
+  });
+
+  test('toJson of a map holding a value known only to Argo CD is unknown; hasKey of a list is left to the controller', () => {
+    expect(renderGoTemplate('{{ .values | toJson }}', { values: { name: new Symbolic('the cluster name') } }).kind).toBe('unknown');
+    expect(text('{{ hasKey .path.segments "x" }}').kind).toBe('unknown');
+  });
+
   test('a symbolic value leaves the string unknown, in a pipeline and in a condition', () => {
     // GIVEN a cluster generator's name, known only to Argo CD
     const data = { name: new Symbolic('the cluster name'), env: 'prod' };

@@ -193,7 +193,11 @@ describe('purity and robustness', () => {
         apiVersion: 'argoproj.io/v1alpha1',
         kind: 'ApplicationSet',
         metadata: { name: 'apps', namespace: 'argocd' },
-        spec: { generators: [{ git: { repoURL: 'https://git.acme.internal/platform/gitops.git', revision: 'main', directories: [{ path: 'apps/*' }] } }] },
+        // preserving resources, so that it breaks SA016 alone, not SA010 a second time
+        spec: {
+          generators: [{ git: { repoURL: 'https://git.acme.internal/platform/gitops.git', revision: 'main', directories: [{ path: 'apps/*' }] } }],
+          syncPolicy: { preserveResourcesOnDeletion: true },
+        },
       },
       // and a kustomization listing a file its folder does not hold (SA018)
       { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: ['gone.yaml'] }],

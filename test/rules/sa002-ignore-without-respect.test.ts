@@ -1,4 +1,9 @@
 import { expectFindings, findingsFor, safeApplication } from './support';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
+import { Manifest } from '../../src/core/manifest';
+import { runRules } from '../../src/rules/engine';
+import { ignoreWithoutRespect } from '../../src/rules/sa002-ignore-without-respect';
+import { RepositoryFacts } from '../../src/rules/types';
 
 const IGNORE_REPLICAS = [{ group: 'apps', kind: 'Deployment', name: 'checkout', jsonPointers: ['/spec/replicas'] }];
 
@@ -45,12 +50,53 @@ describe('SA002 ignore-without-respect', () => {
     expect(findingsFor(app)).toEqual([]);
   });
 
-  test('fails when the entry ignores a webhook\'s caBundle: Git\'s empty or placeholder value would overwrite the injected one', () => {
-    // GIVEN
+  test('fails when the entry ignores a webhook\'s caBundle that a manifest of the app declares: Git\'s value would overwrite the injected one', () => {
+    // GIVEN a webhook configuration of the app that declares an empty caBundle, and one that declares none
     const caBundle = { group: 'admissionregistration.k8s.io', kind: 'MutatingWebhookConfiguration', jqPathExpressions: ['.webhooks[].clientConfig.caBundle'] };
     const app = safeApplication({ spec: { ignoreDifferences: [caBundle], syncPolicy: { syncOptions: ['CreateNamespace=true'] } } });
-    // WHEN / THEN
-    expect(findingsFor(app).map((f) => f.rule.id)).toEqual(['SA002']);
+    const webhook = (clientConfig: Record<string, unknown>) => ({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: 'injector' },
+      webhooks: [{ name: 'inject.acme.io', clientConfig }],
+    });
+    // WHEN / THEN SA002 where Git declares it; where Git declares none, or the webhooks are not in Git (a controller
+    // creates them), a sync writes no caBundle
+    expect(runRules({ application: app, resources: [webhook({ caBundle: '', service: { name: 'injector' } })], argoCdVersion: ArgoCdVersion.LATEST }, [ignoreWithoutRespect])
+      .map((f) => f.rule.id)).toEqual(['SA002']);
+    expect(runRules({ application: app, resources: [webhook({ service: { name: 'injector' } })], argoCdVersion: ArgoCdVersion.LATEST }, [ignoreWithoutRespect])).toEqual([]);
+    expect(findingsFor(app)).toEqual([]);
+  });
+
+  test.each([
+    ['managedFieldsManagers alone (fields other controllers own)', { group: 'external-secrets.io', kind: 'ExternalSecret', managedFieldsManagers: ['external-secrets'] }],
+    ['a CRD\'s preserveUnknownFields (defaulted, never set true)', { group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', jsonPointers: ['/spec/preserveUnknownFields'] }],
+    ['a CRD conversion webhook\'s caBundle', { group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', jqPathExpressions: ['.spec.conversion.webhook.clientConfig.caBundle'] }],
+  ])('passes when the entry can cover no field Git declares: %s', (_name, entry) => {
+    const app = safeApplication({ spec: { ignoreDifferences: [entry], syncPolicy: { syncOptions: ['CreateNamespace=true'] } } });
+    expect(findingsFor(app)).toEqual([]);
+  });
+
+  describe('when the audit knows every manifest the app deploys', () => {
+    const REPO = 'https://git.acme.internal/platform/gitops.git';
+    const repository: RepositoryFacts = { isAudited: (url) => url === REPO, hasDirectory: () => true, hasFile: (file) => file === 'charts/web/Chart.yaml' };
+    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'checkout' }, spec: { replicas: 2 } };
+    const volumes = { group: 'zfs.openebs.io', kind: 'ZFSVolume', jsonPointers: ['/metadata/finalizers'] };
+    const app = (path: string, ignore: unknown[]) => safeApplication({
+      spec: { source: { repoURL: REPO, targetRevision: 'main', path }, ignoreDifferences: ignore, syncPolicy: { syncOptions: ['CreateNamespace=true'] } },
+    });
+    const check = (application: Manifest) => runRules({ application, resources: [deployment], argoCdVersion: ArgoCdVersion.LATEST, repository },
+      [ignoreWithoutRespect])
+      .map((f) => f.rule.id);
+
+    test('passes when no manifest is of the entry\'s group and kind: a controller creates those objects', () => {
+      expect(check(app('apps/checkout', [volumes]))).toEqual([]);
+    });
+
+    test('fails when one is (the replicas of its Deployment), or when a Helm chart may render more than the audit sees', () => {
+      expect(check(app('apps/checkout', [volumes, ...IGNORE_REPLICAS]))).toEqual(['SA002']);
+      expect(check(app('charts/web', [volumes]))).toEqual(['SA002']);
+    });
   });
 
   test('fails when the sync option is missing', () => {

@@ -197,9 +197,11 @@ describe('SA003 fields a controller owns', () => {
     ['PersistentVolumeClaim', ['.spec.storageClassName'], true],
     ['StatefulSet', ['.spec.volumeClaimTemplates[].metadata.creationTimestamp'], true],
     ['Job', ['/spec/template/metadata/labels', '/spec/selector'], false],
+    ['CustomResourceDefinition', ['/spec/preserveUnknownFields'], false],
   ])('passes when an unscoped %s entry ignores only fields fixed at creation: %j', (kind, paths, jq) => {
     // GIVEN an entry for every object of the kind, ignoring fields the API server refuses to change
-    const app = ignoring({ group: kind === 'PersistentVolumeClaim' ? '' : kind === 'Job' ? 'batch' : 'apps', kind, ...(jq ? { jqPathExpressions: paths } : { jsonPointers: paths }) });
+    const group = { PersistentVolumeClaim: '', Job: 'batch', CustomResourceDefinition: 'apiextensions.k8s.io' }[kind] ?? 'apps';
+    const app = ignoring({ group, kind, ...(jq ? { jqPathExpressions: paths } : { jsonPointers: paths }) });
     // WHEN
     const findings = findingsFor(app);
     // THEN

@@ -61,4 +61,63 @@ describe('SA010 cascade-delete-finalizer', () => {
     expect(cascadeDeleteFinalizer.auditOnly).toBe(true);
     expect(findings.map((f) => f.rule.id)).not.toContain('SA010');
   });
+
+  describe('an ApplicationSet whose controller adds the finalizer', () => {
+    const set = (spec: Record<string, unknown>) => ({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'ApplicationSet',
+      metadata: { name: 'clusters', namespace: 'argocd' },
+      spec: {
+        generators: [{ clusters: {} }],
+        template: { metadata: { name: '{{name}}' }, spec: { project: 'platform' } },
+        ...spec,
+      },
+    });
+
+    test('fails when its template lists no finalizers and nothing preserves resources, once, at its syncPolicy', () => {
+      // GIVEN an ApplicationSet with a syncPolicy that leaves preserveResourcesOnDeletion unset
+      const appSet = set({ syncPolicy: { applicationsSync: 'create-update' } });
+      // WHEN
+      const findings = findingsOf(cascadeDeleteFinalizer, [appSet]);
+      // THEN one finding, saying the controller adds the finalizer and how to stop it
+      expect(findings.map((f) => [f.rule.id, f.object, f.path])).toEqual([['SA010', appSet, '/spec/syncPolicy']]);
+      expect(findings[0].message).toContain('the ApplicationSet controller adds resources-finalizer.argocd.argoproj.io');
+      expect(findings[0].message).toContain('preserveResourcesOnDeletion: true');
+    });
+
+    test('fails at preserveResourcesOnDeletion when it is false, and at spec without a syncPolicy', () => {
+      expect(findingsOf(cascadeDeleteFinalizer, [set({ syncPolicy: { preserveResourcesOnDeletion: false } })]).map((f) => f.path))
+        .toEqual(['/spec/syncPolicy/preserveResourcesOnDeletion']);
+      expect(findingsOf(cascadeDeleteFinalizer, [set({})]).map((f) => f.path)).toEqual(['/spec']);
+    });
+
+    test('fails whatever its generators are, and when a generator\'s own template lists none either', () => {
+      // GIVEN generators the audit cannot expand offline, and one whose own template lists no finalizers
+      const sets = [
+        set({ generators: [{ pullRequest: { github: { owner: 'acme', repo: 'web' } } }] }),
+        set({ generators: [{ list: { elements: [], template: { metadata: { labels: { team: 'a' } } } } }] }),
+      ];
+      // WHEN / THEN each is reported
+      expect(sets.map((s) => findingsOf(cascadeDeleteFinalizer, [s]).length)).toEqual([1, 1]);
+    });
+
+    test.each([
+      ['preserveResourcesOnDeletion is true', { syncPolicy: { preserveResourcesOnDeletion: true } }],
+      ['the template lists a finalizer (reported as the template\'s own, if it cascades)', {
+        template: { metadata: { name: '{{name}}', finalizers: ['post-delete-finalizer.argocd.argoproj.io'] }, spec: {} },
+      }],
+      ['every generator\'s own template lists one', {
+        generators: [{ list: { elements: [], template: { metadata: { finalizers: ['post-delete-finalizer.argocd.argoproj.io'] } } } }],
+      }],
+      ['its templatePatch may remove finalizers (a $patch directive)', { templatePatch: 'metadata:\n  $patch: replace\n  name: x\n' }],
+      ['its templatePatch nulls them', { templatePatch: 'metadata:\n  finalizers: null\n' }],
+    ])('passes when %s', (_, spec) => {
+      expect(findingsOf(cascadeDeleteFinalizer, [set(spec)])).toEqual([]);
+    });
+
+    test('a templatePatch that adds finalizers does not stop it: finalizers merge', () => {
+      const appSet = set({ templatePatch: 'metadata:\n  finalizers:\n    - post-delete-finalizer.argocd.argoproj.io\n' });
+      expect(findingsOf(cascadeDeleteFinalizer, [appSet]).map((f) => f.rule.id)).toEqual(['SA010']);
+    });
+  });
 });
