@@ -68,7 +68,7 @@ export const missingKustomizeResource: Rule = {
         }
         // A kustomization beside a chart's Chart.yaml: a plugin renders the chart into the files it names (helm template
         // > all.yaml) before kustomize build, so a file missing there is made first.
-        if (repository.hasFile(path.posix.join(dir, 'Chart.yaml')) && !entry.includes('/')) {
+        if (repository.hasFile(path.posix.join(dir, 'Chart.yaml')) && path.posix.dirname(target) === dir) {
           continue;
         }
         found.push({

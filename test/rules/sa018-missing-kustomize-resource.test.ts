@@ -85,7 +85,7 @@ describe('SA018 missing-kustomize-resource', () => {
   test('says nothing of a file beside a Chart.yaml that a plugin renders from the chart first, and fails on one elsewhere', () => {
     // GIVEN a chart whose kustomization lists the chart's rendering (helm template . > all.yaml), and a patch that is not there
     const files = [...FILES, 'charts/web/Chart.yaml', 'charts/web/kustomization.yaml', 'charts/web/templates/deployment.yaml'];
-    const k = kustomization({ resources: ['all.yaml'], patches: [{ path: 'overlays/gone.yaml' }] });
+    const k = kustomization({ resources: ['all.yaml', './crds.yaml'], patches: [{ path: 'overlays/gone.yaml' }] });
     const plain = kustomization({ resources: ['all.yaml'] });
     // WHEN
     const found = findings(k, repository(files, new Map([[k, 'charts/web']])));
