@@ -29,7 +29,8 @@ export const floatingTargetRevision: Rule = {
     for (const set of objectsWhere(undefined, resources, isApplicationSet)) {
       gitGenerators(listAt(set, 'spec', 'generators'), '/spec/generators', 0, (git, pointer) => {
         const revision = stringAt(git, 'revision');
-        const repo = stringAt(git, 'repoURL') ?? '<no repoURL>';
+        // Without a repoURL, or with a placeholder, the generator names no repository yet: what it follows is not in the files.
+        const repo = stringAt(git, 'repoURL') ?? '';
         const problem = floatingRevisionProblem(revision, false);
         if (problem && !isRepoUrlPlaceholder(repo) && !(repository?.identified === true && repository.isAudited(repo))) {
           found.push({
@@ -49,9 +50,9 @@ export const floatingTargetRevision: Rule = {
       const revision = stringAt(source, 'targetRevision');
       const chart = stringAt(source, 'chart');
       const problem = floatingRevisionProblem(revision, chart !== undefined);
-      const repo = stringAt(source, 'repoURL') ?? '<no repoURL>';
+      const repo = stringAt(source, 'repoURL') ?? '';
       // The audited repository's own default branch is what was merged and reviewed where the audit runs.
-      // A placeholder names no repository yet: what it will follow is not in the files.
+      // Without a repoURL (which the API server refuses), or with a placeholder, the source names no repository yet.
       if (!problem || isRepoUrlPlaceholder(repo) || (chart === undefined && repository?.identified === true && repository.isAudited(repo))) {
         continue;
       }
