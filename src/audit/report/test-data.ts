@@ -39,22 +39,26 @@ export function testDataHint(findings: readonly AuditFinding[]): TestDataHint | 
     folders.add(parts.slice(0, at + 1).join('/'));
     names.add(parts[at]);
   }
-  if (count === 0) {
-    return undefined;
-  }
+  return count === 0 ? undefined : folderHint(count, folders, [...names].sort(compareStrings).map((name) => `**/${name}`));
+}
+
+/** A hint of `count` findings in `folders`, the first {@link FOLDERS_SHOWN} of them named. */
+function folderHint(count: number, folders: ReadonlySet<string>, excludes: readonly string[]): TestDataHint {
   const sorted = [...folders].sort(compareStrings);
+  return { findings: count, folders: sorted.slice(0, FOLDERS_SHOWN), moreFolders: Math.max(0, sorted.length - FOLDERS_SHOWN), excludes };
+}
+
+/** A hint's folders and exclude flags in words, with `show` applied to each (escaping for the report's format). */
+function shownHint(hint: TestDataHint, show: (text: string) => string): { folders: string; flags: string } {
   return {
-    findings: count,
-    folders: sorted.slice(0, FOLDERS_SHOWN),
-    moreFolders: Math.max(0, sorted.length - FOLDERS_SHOWN),
-    excludes: [...names].sort(compareStrings).map((name) => `**/${name}`),
+    folders: hint.folders.map(show).join(', ') + (hint.moreFolders > 0 ? ` and ${hint.moreFolders} more` : ''),
+    flags: hint.excludes.map((p) => `--exclude ${show(`'${p}'`)}`).join(' '),
   };
 }
 
 /** The hint in words, with `show` applied to each folder and pattern (escaping for the report's format). */
 export function testDataHintText(hint: TestDataHint, show: (text: string) => string): string {
-  const folders = hint.folders.map(show).join(', ') + (hint.moreFolders > 0 ? ` and ${hint.moreFolders} more` : '');
-  const flags = hint.excludes.map((p) => `--exclude ${show(`'${p}'`)}`).join(' ');
+  const { folders, flags } = shownHint(hint, show);
   return `${hint.findings} finding(s) are in folders of test data (${folders}): if Argo CD never applies them, leave them out with ${flags}, `
     + 'or the same under exclude: in .safe-argocd.yaml';
 }
@@ -76,22 +80,12 @@ export function undeployedHint(findings: readonly AuditFinding[], undeployed: re
       hit.add(folder);
     }
   }
-  if (count === 0) {
-    return undefined;
-  }
-  const sorted = [...hit].sort(compareStrings);
-  return {
-    findings: count,
-    folders: sorted.slice(0, FOLDERS_SHOWN),
-    moreFolders: Math.max(0, sorted.length - FOLDERS_SHOWN),
-    excludes: sorted.map((folder) => `${folder}/**`),
-  };
+  return count === 0 ? undefined : folderHint(count, hit, [...hit].sort(compareStrings).map((folder) => `${folder}/**`));
 }
 
 /** The undeployed hint in words, with `show` applied to each folder and pattern. */
 export function undeployedHintText(hint: TestDataHint, show: (text: string) => string): string {
-  const folders = hint.folders.map(show).join(', ') + (hint.moreFolders > 0 ? ` and ${hint.moreFolders} more` : '');
-  const flags = hint.excludes.map((p) => `--exclude ${show(`'${p}'`)}`).join(' ');
+  const { folders, flags } = shownHint(hint, show);
   return `${hint.findings} finding(s) are in folders whose Argo CD objects no Application here deploys, while a root deploys others `
     + `(${folders}): if they are switched off, leave them out with ${flags}, or the same under exclude: in .safe-argocd.yaml`;
 }
