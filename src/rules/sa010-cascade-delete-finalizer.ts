@@ -29,7 +29,8 @@ export const cascadeDeleteFinalizer: Rule = {
     + 'is copied widely. The ApplicationSet controller adds resources-finalizer.argocd.argoproj.io itself to every '
     + 'Application it generates from a template that lists no finalizers, unless the ApplicationSet sets '
     + 'spec.syncPolicy.preserveResourcesOnDeletion: true (applicationset/utils/utils.go, RenderTemplateParams); a '
-    + 'templatePatch cannot take it away, since finalizers merge, except with a $patch directive or a null. Such an '
+    + 'templatePatch cannot take it away, since finalizers merge, except with a $patch directive or a null. Deleting such an '
+    + 'ApplicationSet deletes every Application it generated, and each takes its resources with it. Such an '
     + 'ApplicationSet is reported once, at its syncPolicy. A synth does not run this rule: SafeApplication\'s deletionPolicy '
     + 'is already a named, deliberate choice.',
   fix: 'Remove the finalizer from metadata.finalizers (SafeApplication: leave deletionPolicy at ORPHAN); on an ApplicationSet, '
@@ -87,9 +88,9 @@ function checkAddedByController(set: Manifest, found: Violation[]): void {
     object: set,
     path: preserve !== undefined ? '/spec/syncPolicy/preserveResourcesOnDeletion' : isObject(syncPolicy) ? '/spec/syncPolicy' : '/spec',
     message: `the ApplicationSet controller adds resources-finalizer.argocd.argoproj.io to each Application ${describeObject(set)} `
-      + 'generates from a template that lists no finalizers, so deleting one of them (or its generator dropping it) deletes '
-      + 'every resource it deployed; set spec.syncPolicy.preserveResourcesOnDeletion: true to orphan them, or record why '
-      + 'they must go with it in a reasoned suppression',
+      + 'generates from a template that lists no finalizers, so deleting the ApplicationSet, or one of those Applications (a '
+      + 'generator that drops it, under the default applicationsSync), deletes every resource they deployed; set '
+      + 'spec.syncPolicy.preserveResourcesOnDeletion: true to orphan them, or record why they must go with it in a reasoned suppression',
     ...(preserve !== undefined ? { value: preserve } : {}),
   });
 }
