@@ -147,7 +147,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   const unlistedFragments = new Set<string>();
   // Kustomization files are read, not counted as manifests: Argo CD applies what they build, not them.
   let kustomizations = 0;
-  // A file's objects are contiguous: its role is worked out once for all of them (a List may hold 150,000).
+  // A file's role is worked out once for all its objects (a List may hold 150,000).
   const roles = new Map<string, KustomizeRole>();
   /** The Argo CD objects' families (argoFamily) that the kustomization of a folder lists there. */
   const listedFamilies = new Map<string, Set<string>>();
@@ -165,35 +165,31 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   }
   /** Argo CD objects that a kustomization listing their neighbours leaves out: switched off, never applied. */
   const switchedOff = new Set<string>();
-  let lastFile: string | undefined;
-  let role: KustomizeRole = 'built';
   const built = objects.filter((o) => {
-    if (o.location.file !== lastFile) {
-      lastFile = o.location.file;
-      role = roles.get(lastFile)!;
-    }
+    const file = o.location.file;
+    const role = roles.get(file)!;
     kustomizations += role === 'kustomization' ? 1 : 0;
     // An Application without the repoURL the API server requires, in or below a Kustomize folder: a fragment that a
     // kustomization's patches complete. Built (listed), it is judged but for its sources, which only a rendering shows;
     // listed by none (left out of the list to switch it off), it is never applied, not even by hand.
-    if (isApplication(o.manifest) && role !== 'patch' && !hasRepoUrls(o.manifest) && layout.underKustomization(lastFile)) {
-      if (!layout.isListedResource(lastFile)) {
-        unlistedFragments.add(lastFile);
+    if (isApplication(o.manifest) && role !== 'patch' && !hasRepoUrls(o.manifest) && layout.underKustomization(file)) {
+      if (!layout.isListedResource(file)) {
+        unlistedFragments.add(file);
         return false;
       }
       fragments.add(o.manifest);
-      fragmentFiles.add(lastFile);
+      fragmentFiles.add(file);
     }
     // An Application, ApplicationSet or AppProject no kustomization lists is applied by hand: an app-of-apps root
     // beside the kustomization that installs Argo CD, `kubectl apply -f root.yaml`. It is still audited, unless the
     // kustomization of its folder lists the folder's other Applications (or AppProjects) and not it: left out of the
     // list, it is switched off.
     if (role === 'unbuilt' && !isArgoCdObject(o.manifest)) {
-      unbuilt.add(lastFile);
+      unbuilt.add(file);
       return false;
     }
-    if (role === 'unbuilt' && listedFamilies.get(path.posix.dirname(lastFile))?.has(argoFamily(o.manifest)!)) {
-      switchedOff.add(lastFile);
+    if (role === 'unbuilt' && listedFamilies.get(path.posix.dirname(file))?.has(argoFamily(o.manifest)!)) {
+      switchedOff.add(file);
       return false;
     }
     return role !== 'patch';
@@ -420,7 +416,7 @@ function hasRepoUrls(application: Manifest): boolean {
 
 /** Argo CD's own objects, which are applied to bootstrap it as often as they are built. */
 function isArgoCdObject(manifest: Manifest): boolean {
-  return isApplication(manifest) || isApplicationSet(manifest) || isAppProject(manifest);
+  return argoFamily(manifest) !== undefined;
 }
 
 /** What a kustomization lists an Argo CD object as: an app (Application or ApplicationSet) or a project. */
@@ -972,7 +968,6 @@ function groupUnits(
   return units;
 }
 
-/** Why a rendering given for `application` went to no Application, and what to give instead. */
 /**
  * The top folders that hold Argo CD objects no Application of the audited files deploys, beside a root that deploys
  * Applications from a folder of its own: where a repository keeps its switched-off Applications (`argocd-disabled/`).
@@ -1005,6 +1000,7 @@ function undeployedFolders(
   return [...candidates].filter((f) => !managed.has(f)).sort(compareStrings);
 }
 
+/** Why a rendering given for `application` went to no Application, and what to give instead. */
 function unusedRendering(application: string, candidates: readonly NamedApplication[]): string {
   const given = `given with --rendered ${application}`;
   const keys = [...new Set(candidates.map((m) => m.key))];

@@ -1,8 +1,20 @@
-import { listAt, Manifest } from '../core/manifest';
+import { globMatches } from '../core/glob';
+import { groupOf } from '../core/kinds';
+import { listAt, Manifest, stringAt } from '../core/manifest';
 
 /*
  * What an ignoreDifferences entry ignores, and which of those fields nobody edits by hand: shared by SA002 and SA003.
  */
+
+/**
+ * Whether an ignoreDifferences entry's group and kind match a manifest, as Argo CD matches them: by glob, a missing group
+ * being the core group. Name and namespace are the caller's to match.
+ */
+export function matchesGroupKind(entry: Manifest, manifest: Manifest): boolean {
+  const group = typeof entry.group === 'string' ? entry.group : '';
+  return globMatches(group, groupOf(stringAt(manifest, 'apiVersion') ?? ''))
+    && typeof entry.kind === 'string' && globMatches(entry.kind, stringAt(manifest, 'kind') ?? '');
+}
 
 /** Kinds whose `caBundle` a controller injects (cert-manager's cainjector, or the operator that serves the webhook). */
 const CA_BUNDLE_KINDS = ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'CustomResourceDefinition', 'APIService'];

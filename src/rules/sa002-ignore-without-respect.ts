@@ -1,8 +1,6 @@
-import { ignoredPaths, isControllerOwnedField } from './ignored-fields';
+import { ignoredPaths, isControllerOwnedField, matchesGroupKind } from './ignored-fields';
 import { Severity } from './severity';
 import { RepositoryFacts, Rule } from './types';
-import { globMatches } from '../core/glob';
-import { groupOf } from '../core/kinds';
 import { at, isObject, listAt, Manifest, readSourcesOf, syncOptionsOf } from '../core/manifest';
 import { hasGlob } from '../core/names';
 import { repositoryDir } from '../core/source-paths';
@@ -66,21 +64,13 @@ function mayCoverGitFields(entry: Manifest, resources: readonly Manifest[], know
   if (paths.length === 0) {
     return listAt(entry, 'managedFieldsManagers').length === 0;
   }
-  const matching = resources.filter((m) => matches(entry, m));
+  const matching = resources.filter((m) => matchesGroupKind(entry, m));
   if (known && matching.length === 0) {
     return false;
   }
   // A glob or missing kind may be any kind: only what no sync writes on any kind (/status) is exempt then.
   const kind = typeof entry.kind === 'string' && !hasGlob(entry.kind) ? entry.kind : '';
   return paths.some((p) => !isControllerOwnedField(kind, p.path, p.jq) || matching.some((m) => declaresKey(m, lastKey(p.path))));
-}
-
-/** Whether an ignoreDifferences entry's group and kind (globs, as Argo CD matches them) match a manifest; a missing group is the core group. */
-function matches(entry: Manifest, manifest: Manifest): boolean {
-  const group = typeof entry.group === 'string' ? entry.group : '';
-  const kind = typeof entry.kind === 'string' ? entry.kind : '';
-  const apiVersion = typeof manifest.apiVersion === 'string' ? manifest.apiVersion : '';
-  return globMatches(group, groupOf(apiVersion)) && globMatches(kind, typeof manifest.kind === 'string' ? manifest.kind : '');
 }
 
 /** The last key a JSON pointer or jq path names (`caBundle`). */

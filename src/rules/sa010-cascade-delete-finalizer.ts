@@ -75,12 +75,10 @@ function checkAddedByController(set: Manifest, found: Violation[]): void {
   if (typeof patch === 'string' && templatePatchMayRemoveFinalizers(patch)) {
     return;
   }
-  const listed = listAt(set, 'spec', 'template', 'metadata', 'finalizers').length > 0;
   // A generator's own template wins where it lists finalizers; where it lists none, the ApplicationSet's apply.
   const generators = listAt(set, 'spec', 'generators').filter(isObject);
-  const bare = generators.length === 0 ? !listed : generators.some((g) => !listed && !Object.values(g).some(
-    (kind) => isObject(kind) && listAt(kind, 'template', 'metadata', 'finalizers').length > 0));
-  if (!bare) {
+  const ownListed = (g: Manifest) => Object.values(g).some((kind) => isObject(kind) && listAt(kind, 'template', 'metadata', 'finalizers').length > 0);
+  if (listAt(set, 'spec', 'template', 'metadata', 'finalizers').length > 0 || (generators.length > 0 && generators.every(ownListed))) {
     return;
   }
   const syncPolicy = at(set, 'spec', 'syncPolicy');

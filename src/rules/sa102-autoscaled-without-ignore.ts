@@ -1,8 +1,7 @@
+import { matchesGroupKind } from './ignored-fields';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
 import { effectiveNamespace, fixedReplicas, isRolloutWorkloadRef, ownerLabel, scaleTargets, ScaleTargetIndex } from './workloads';
-import { globMatches } from '../core/glob';
-import { groupOf } from '../core/kinds';
 import { at, isObject, listAt, Manifest, stringAt, syncOptionsOf } from '../core/manifest';
 
 /**
@@ -15,9 +14,7 @@ function coversReplicas(entry: unknown, workload: Manifest, application: Manifes
   if (!isObject(entry)) {
     return false;
   }
-  const group = typeof entry.group === 'string' ? entry.group : '';
-  const matches = globMatches(group, groupOf(stringAt(workload, 'apiVersion') ?? ''))
-    && typeof entry.kind === 'string' && globMatches(entry.kind, String(workload.kind))
+  const matches = matchesGroupKind(entry, workload)
     && (!entry.name || entry.name === stringAt(workload, 'metadata', 'name'))
     && (!entry.namespace || entry.namespace === effectiveNamespace(workload, application));
   if (!matches) {
