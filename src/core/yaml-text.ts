@@ -37,7 +37,8 @@ export function parseYamlDocument(text: string, options: YamlOptions = {}): Docu
  * duplicate-key check; throws the document's first error. Warnings (an unknown tag, say) are not printed.
  */
 export function parseYamlValue(text: string, options: YamlOptions & ToJSOptions = {}): unknown {
-  const doc = parseYamlDocument(text, options);
+  // The package prints its warnings with process.emitWarning unless told to log errors only (a map key stringified, say).
+  const doc = parseYamlDocument(text, { logLevel: 'error', ...options });
   if (doc.errors.length > 0) {
     throw doc.errors[0];
   }

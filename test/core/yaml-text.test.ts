@@ -76,4 +76,14 @@ describe('parseYamlDocument and parseYamlValue', () => {
     expect(() => parseYamlValue('a: 1\na: 2\n')).toThrow('Map keys must be unique');
     expect(() => parseYamlValue('a: [1\n')).toThrow();
   });
+
+  test('parseYamlValue prints no warning: a key that is a map (a `{{ .Token }}: x` of a template) is stringified quietly', () => {
+    const warn = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      expect(Object.values(parseYamlValue('{{ .Token }}: x\n') as object)).toEqual(['x']);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+  });
 });
