@@ -164,6 +164,30 @@ export function secretKeyPathsIn(tree: unknown): string[][] {
  * under the key that opens it): enough to find a committed password without parsing YAML that may be templated.
  */
 export function secretKeysInValuesText(text: string): string[] {
+  if (text.length > MAX_REMEMBERED_CHARS) {
+    return readSecretKeys(text);
+  }
+  let keys = VALUES_TEXT_KEYS.get(text);
+  if (keys === undefined) {
+    keys = readSecretKeys(text);
+    // Forgotten all at once when full.
+    if (VALUES_TEXT_KEYS.size >= MAX_REMEMBERED_TEXTS) {
+      VALUES_TEXT_KEYS.clear();
+    }
+    VALUES_TEXT_KEYS.set(text, keys);
+  }
+  return [...keys];
+}
+
+/**
+ * The secret keys of the value texts read last, by text: a repository's value file is read again for each of the
+ * Applications that name it (one per cluster or environment), and reading it line by line costs more than looking it up.
+ */
+const VALUES_TEXT_KEYS = new Map<string, readonly string[]>();
+const MAX_REMEMBERED_TEXTS = 256;
+const MAX_REMEMBERED_CHARS = 100_000;
+
+function readSecretKeys(text: string): string[] {
   // A set: a values text of 25,000 private-key lines named one key 25,000 times, each looked for among the others.
   const found = new Set<string>();
   let lastKey = '';

@@ -41,6 +41,21 @@ describe('SA207 secret-in-helm-values', () => {
     expect(secretKeysInValuesText('configSecret: hunter2\npassword: "false"\ncredentials: user:hunter2\n').sort()).toEqual(['configSecret', 'credentials', 'password']);
   });
 
+  test('reads a values text read before the same way, and what the caller does with the keys does not change them', () => {
+    // GIVEN a value file that many Applications name, read once
+    const text = 'db:\n  password: hunter2\n  user: app\n';
+    const first = secretKeysInValuesText(text);
+    // WHEN a caller changes what it got, and the text is read again
+    first.push('user');
+    first.sort();
+    // THEN the second reading finds what the first did, and a large text, not remembered, is read the same way
+    expect(secretKeysInValuesText(text)).toEqual(['password']);
+    const large = `${'note: plain\n'.repeat(10_000)}token: s3cr3t-value\n`;
+    expect(large.length).toBeGreaterThan(100_000);
+    expect(secretKeysInValuesText(large)).toEqual(['token']);
+    expect(secretKeysInValuesText(large)).toEqual(['token']);
+  });
+
   test('passes on values SOPS encrypted (helm-secrets), in values text and valuesObject, and fails on the same key in plain text', () => {
     // GIVEN a value file as helm-secrets keeps it: keys in clear, each value SOPS ciphertext, and the sops block
     const encrypted = 'ENC[AES256_GCM,data:ZiH+c2VjcmV0,iv:AAECAwQFBgcICQoL,tag:DA0ODxAREhMUFRYXGBkaGw==,type:str]';
