@@ -4,7 +4,7 @@ import { keysFromPointer } from '../core/json-pointer';
 import { at, isObject, listAt, Manifest, stringAt } from '../core/manifest';
 import { nestingDepth } from '../core/manifest-values';
 import { compareStrings } from '../core/order';
-import { pathMatch, pathspecMatches } from '../core/path-match';
+import { doublestarMatches, pathMatch, pathspecMatches } from '../core/path-match';
 import { templatePatchMayRemoveFinalizers, templatePatchMaySet } from '../core/template-patch';
 import { parseYamlDocuments } from '../core/yaml-text';
 
@@ -27,6 +27,11 @@ export interface RepositoryView {
   readonly read: (file: string) => Uint8Array | undefined;
   /** Whether a generator's `repoURL` names the audited repository (compared by `repositoryKey` of core/source-paths.ts). */
   readonly isAudited: (repoURL: string) => boolean;
+  /**
+   * Whether the ApplicationSet controller globs a git files generator's paths with doublestar
+   * (`applicationsetcontroller.enable.new.git.file.globbing`), rather than as `git ls-files` pathspecs.
+   */
+  readonly newGitFileGlobbing?: boolean;
 }
 
 /** How far an ApplicationSet may expand before it is "too large, not expanded". */
@@ -670,7 +675,10 @@ function appendValues(p: Params, values: unknown, r: Renderer): Generated {
   return { params: [p] };
 }
 
-/** git.go over the audited files: directories matched with Go's path.Match, files with `git ls-files` pathspecs. */
+/**
+ * git.go over the audited files: directories matched with Go's path.Match, files with `git ls-files` pathspecs, or with
+ * doublestar globs when the controller runs with the new git file globbing.
+ */
 function gitParams(spec: Manifest, r: Renderer, repo: RepositoryView, limits: ExpansionLimits): Generated {
   const repoURL = typeof spec.repoURL === 'string' ? spec.repoURL : '';
   if (!repo.isAudited(repoURL)) {
@@ -700,9 +708,10 @@ function gitParams(spec: Manifest, r: Renderer, repo: RepositoryView, limits: Ex
   if (files.length === 0) {
     return { stop: 'a git generator has neither directories nor files (Argo CD fails)' };
   }
-  // `git ls-files -- <pattern>` for each pattern: a pathspec, whose `*` also crosses `/`.
-  const matched = cached(r.git.matched, `files\u0000${JSON.stringify(files)}`, () => repo.files.filter((f) => files.some((i) => !i.exclude && pathspecMatches(i.path, f))
-    && !files.some((i) => i.exclude && pathspecMatches(i.path, f))));
+  // `git ls-files -- <pattern>` for each pattern: a pathspec, whose `*` also crosses `/`; or a doublestar glob, whose `*` does not.
+  const matches = repo.newGitFileGlobbing ? doublestarMatches : pathspecMatches;
+  const matched = cached(r.git.matched, `files\u0000${JSON.stringify(files)}`, () => repo.files.filter((f) => files.some((i) => !i.exclude && matches(i.path, f))
+    && !files.some((i) => i.exclude && matches(i.path, f))));
   if (matched.length > limits.maxApplications) {
     return { stop: `too large: its git generator matches more than ${limits.maxApplications} files` };
   }

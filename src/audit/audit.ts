@@ -1,5 +1,6 @@
 import * as path from 'path';
 import { expandApplicationSet, RepositoryView, valueAt } from './application-set';
+import { NEW_GIT_FILE_GLOBBING, readGitFileGlobbing } from './controller-settings';
 import { excludeMatcher } from './exclude';
 import { KustomizeLayout, kustomizeLayout } from './kustomize';
 import { AuditedRepository, AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, RenderedManifests, UnreadFile } from './types';
@@ -32,6 +33,12 @@ export interface AuditOptions {
   readonly repository?: AuditedRepository;
   /** Manifests rendered for Applications: audited as what they deploy, instead of the files under their source paths. */
   readonly rendered?: readonly RenderedManifests[];
+  /**
+   * Whether the ApplicationSet controller runs with `applicationsetcontroller.enable.new.git.file.globbing`, so that a
+   * git files generator's `*` stays within one folder. Default: what the audited files set (an argocd-cmd-params-cm
+   * ConfigMap, the argo-cd chart's `configs.params`), else off, as in Argo CD.
+   */
+  readonly newGitFileGlobbing?: boolean;
 }
 
 /**
@@ -246,7 +253,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     },
     folderOf: (object) => kustomizationFolders.get(object),
   };
-  const repository = () => repositoryView(all, facts);
+  const repository = () => repositoryView(all, facts, gitFileGlobbing(options, objects, templateFiles, notes));
   const rendered = renderedByApplication(options.rendered ?? [], budget, problems);
   const sets = { expanded: 0, literal: 0, generated: 0 };
   const maxApplications = Math.min(MAX_GENERATED_APPLICATIONS, budget);
@@ -625,7 +632,7 @@ function repositoryFacts(
 }
 
 /** The audited files as a git generator sees the repository whose URL {@link repositoryFacts} says it is. */
-function repositoryView(files: readonly AuditFile[], facts: AuditFacts): RepositoryView {
+function repositoryView(files: readonly AuditFile[], facts: AuditFacts, newGitFileGlobbing: boolean): RepositoryView {
   const byPath = new Map(files.map((f) => [f.path, f]));
   // The repo server lists every folder but the root, and no hidden one (reposerver GetGitDirectories).
   const directories = [...facts.directories].filter((dir) => dir !== '.' && !dir.split('/').some((segment) => segment.startsWith('.')));
@@ -640,7 +647,31 @@ function repositoryView(files: readonly AuditFile[], facts: AuditFacts): Reposit
       }
     },
     isAudited: facts.isAudited,
+    newGitFileGlobbing,
   };
+}
+
+/**
+ * How the ApplicationSet controller globs git files generators' paths: as the options say, else as the audited files
+ * set it, with a note saying where (or that they disagree, and the default is kept). Read when an ApplicationSet is first
+ * expanded: most repositories have none.
+ */
+function gitFileGlobbing(options: AuditOptions, objects: readonly LocatedManifest[], chartFiles: readonly AuditFile[], notes: string[]): boolean {
+  if (options.newGitFileGlobbing !== undefined) {
+    return options.newGitFileGlobbing;
+  }
+  const valueFiles = chartFiles.filter((f) => /(^|\/)values[^/]*\.ya?ml$/.test(f.path))
+    .map((f) => ({ path: f.path, text: textOf(f) ?? '' }));
+  const setting = readGitFileGlobbing(objects, valueFiles);
+  const where = namesOf(setting.setBy);
+  if (setting.conflicting) {
+    notes.push(`${NEW_GIT_FILE_GLOBBING} is set to different values (${where}): git files generators are expanded with the `
+      + 'default globbing, where `*` crosses folders; set newGitFileGlobbing in .safe-argocd.yaml to say which the controller uses');
+  } else if (setting.enabled) {
+    notes.push('git files generators are expanded with the new git file globbing (`*` within one folder, `**` across folders), '
+      + `as ${NEW_GIT_FILE_GLOBBING} in ${where} sets`);
+  }
+  return setting.enabled;
 }
 
 /** A clear problem for an unexpected error: what was being done, what happened, what to do. */

@@ -15,9 +15,11 @@ export interface AuditConfig {
   readonly exclude?: readonly string[];
   /** Whether a file that cannot be read or parsed fails the run (exit 2). */
   readonly failOnUnreadable?: boolean;
+  /** Whether the ApplicationSet controller runs with the new git file globbing (AuditOptions.newGitFileGlobbing). */
+  readonly newGitFileGlobbing?: boolean;
 }
 
-const KEYS = ['suppressions', 'failOn', 'argocdVersion', 'exclude', 'failOnUnreadable'];
+const KEYS = ['suppressions', 'failOn', 'argocdVersion', 'exclude', 'failOnUnreadable', 'newGitFileGlobbing'];
 
 /** The keys of the config file, for messages: `suppressions, failOn, ... and failOnUnreadable`. */
 export const CONFIG_KEYS_TEXT = `${KEYS.slice(0, -1).join(', ')} and ${KEYS[KEYS.length - 1]}`;
@@ -34,6 +36,7 @@ const MAX_NAMED = 5;
  * argocdVersion: "3.4"        # optional: as ArgoCdVersion.of reads it (3.4, 3.4.7, v3.2.1, 2.14.x)
  * failOn: warning             # optional: error, warning or note
  * failOnUnreadable: false     # optional: whether an unreadable file fails the run (exit 2)
+ * newGitFileGlobbing: true    # optional: whether the ApplicationSet controller runs with the new git file globbing
  * exclude:                    # optional: globs of files and folders to leave out, unread
  *   - dashboards/**
  *   - grafana/*.json
@@ -66,14 +69,19 @@ export function parseAuditConfig(text: string, file: string = CONFIG_FILE): Audi
   if (unknown.length > MAX_NAMED) {
     errors.push(`${unknown.length - MAX_NAMED} more unknown keys`);
   }
-  let failOnUnreadable: boolean | undefined;
-  if (raw.failOnUnreadable !== undefined) {
-    // The failsafe schema reads every scalar as a string.
-    if (raw.failOnUnreadable !== 'true' && raw.failOnUnreadable !== 'false') {
-      errors.push(`failOnUnreadable is ${JSON.stringify(raw.failOnUnreadable)}; use true or false`);
+  // The failsafe schema reads every scalar as a string.
+  const flag = (key: 'failOnUnreadable' | 'newGitFileGlobbing'): boolean | undefined => {
+    const value = raw[key];
+    if (value === undefined) {
+      return undefined;
     }
-    failOnUnreadable = raw.failOnUnreadable === 'true';
-  }
+    if (value !== 'true' && value !== 'false') {
+      errors.push(`${key} is ${JSON.stringify(value)}; use true or false`);
+    }
+    return value === 'true';
+  };
+  const failOnUnreadable = flag('failOnUnreadable');
+  const newGitFileGlobbing = flag('newGitFileGlobbing');
   let exclude: string[] | undefined;
   if (raw.exclude !== undefined && raw.exclude !== '') {
     if (!Array.isArray(raw.exclude) || raw.exclude.some((x) => typeof x !== 'string')) {
@@ -143,5 +151,12 @@ export function parseAuditConfig(text: string, file: string = CONFIG_FILE): Audi
   if (errors.length > 0) {
     throw new Error(`${file}: ${errors.join('; ')}`);
   }
-  return { suppressions, failOn, argoCdVersion, ...(exclude ? { exclude } : {}), ...(failOnUnreadable !== undefined ? { failOnUnreadable } : {}) };
+  return {
+    suppressions,
+    failOn,
+    argoCdVersion,
+    ...(exclude ? { exclude } : {}),
+    ...(failOnUnreadable !== undefined ? { failOnUnreadable } : {}),
+    ...(newGitFileGlobbing !== undefined ? { newGitFileGlobbing } : {}),
+  };
 }

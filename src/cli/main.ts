@@ -250,7 +250,8 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
   const exclude = [...config.exclude ?? [], ...excludeFlags];
   const today = new Date().toISOString().slice(0, 10);
   const minSeverity = values.severity as Severity | undefined;
-  const options = { argoCdVersion, ruleIds, minSeverity, suppressions: config.suppressions, today, exclude, rendered, maxObjectsPerFile };
+  const { suppressions, newGitFileGlobbing } = config;
+  const options = { argoCdVersion, ruleIds, minSeverity, suppressions, today, exclude, rendered, maxObjectsPerFile, newGitFileGlobbing };
 
   let baseline: BaselineEntry[] = [];
   if (values.baseline !== undefined) {

@@ -1,17 +1,23 @@
 /**
- * The two ways Argo CD's git generators match paths, each in time linear in the path for a given pattern (the
- * pattern becomes a row of elements, and every position in it is tracked at once, so nothing backtracks):
+ * The ways Argo CD's git generators match paths, each in time linear in the path for a given pattern (the pattern
+ * becomes a row of elements, and every position in it is tracked at once, so nothing backtracks):
  *
  * - the directories generator: Go's `path.Match` (applicationset/generators/git.go);
- * - the files generator: a pathspec of `git ls-files -- <pattern>`, which the repo server runs.
+ * - the files generator: a pathspec of `git ls-files -- <pattern>`, which the repo server runs; or, when the
+ *   ApplicationSet controller runs with `applicationsetcontroller.enable.new.git.file.globbing`, a doublestar glob.
  *
- * Neither knows `{a,b}` (it is literal text) or `**` (it is no more than `*`).
+ * Only the doublestar glob knows `{a,b}` and `**`; to the other two they are literal text and no more than `*`.
  */
 
-/** One element of a pattern: a run of any characters (`*`), or one character of a set. */
+/**
+ * One element of a pattern: a run of any characters (`*`), one character of a set, or, in a doublestar glob, the two
+ * halves of a `**` folder (`gs`, where it starts, which it may skip; `gs-in`, inside a folder name, which ends at `/`).
+ */
 type Element =
   | { readonly k: 'star'; readonly slash: boolean }
-  | { readonly k: 'one'; readonly test: (c: number) => boolean };
+  | { readonly k: 'one'; readonly test: (c: number) => boolean }
+  | { readonly k: 'gs' }
+  | { readonly k: 'gs-in' };
 
 const SLASH = 0x2f;
 
@@ -47,6 +53,122 @@ export function pathspecMatches(pattern: string, file: string): boolean {
   }
   const elements = compile(utf8(spec), WILDMATCH);
   return elements !== undefined && run(elements, utf8(file));
+}
+
+/** How many patterns a doublestar glob's `{a,b}` may stand for: past it, the glob matches nothing. */
+const MAX_ALTERNATIVES = 256;
+
+/**
+ * Whether `file` (a path from the repository's root) is among what doublestar's FilepathGlob lists for `pattern`, as
+ * the repo server globs a git files generator's path under the new git file globbing: `*` any run of characters but
+ * `/`, `?` one of them, `**` as a whole folder name any number of folders (none too), and as the last name anything
+ * below; `[abc]`, `[a-z]` (`[^...]` or `[!...]` none of it), `{a,b}` one of the alternatives, `\x` the character x.
+ * `**` inside a name is `*`. The pattern is cleaned as a path first (`./a//b` is `a/b`). A malformed pattern (a set
+ * or `{` not closed, a trailing `\`) matches nothing, as the repo server fails on it.
+ */
+export function doublestarMatches(pattern: string, file: string): boolean {
+  const alternatives = expandBraces(codePoints(cleanPath(pattern)));
+  if (alternatives === undefined) {
+    return false;
+  }
+  const name = codePoints(file);
+  return alternatives.some((p) => {
+    const elements = compileDoublestar(p);
+    return elements !== undefined && run(elements, name);
+  });
+}
+
+/** A pattern as Go's filepath.Clean leaves it: no `.` folders, no empty ones, no `/` at the end (`..` is kept). */
+function cleanPath(pattern: string): string {
+  const names = pattern.split('/').filter((n, i) => n !== '.' && (n !== '' || i === 0));
+  return names.join('/') || '.';
+}
+
+/** The patterns `{a,b}` stands for, braces nested; undefined when one is not closed or there are too many. */
+function expandBraces(p: number[]): number[][] | undefined {
+  let i = 0;
+  // A sequence up to `,` or `}` at this depth (or the end), as the list of patterns it stands for.
+  const sequence = (depth: number): number[][] | undefined => {
+    let out: number[][] = [[]];
+    while (i < p.length) {
+      const c = p[i];
+      if (depth > 0 && (c === 0x2c || c === 0x7d)) {
+        return out;
+      }
+      let pieces: number[][];
+      if (c === 0x7b) {
+        i++;
+        const alternatives: number[][] = [];
+        for (;;) {
+          const one = sequence(depth + 1);
+          if (one === undefined || i >= p.length) {
+            return undefined;
+          }
+          alternatives.push(...one);
+          if (p[i++] === 0x7d) {
+            break;
+          }
+        }
+        pieces = alternatives;
+      } else {
+        // An escape, or a set (whose `{`, `,` and `}` are its members), is one piece.
+        const start = i;
+        i += c === 0x5c ? 2 : 1;
+        if (c === 0x5b) {
+          while (i < p.length && p[i] !== 0x5d) {
+            i += p[i] === 0x5c ? 2 : 1;
+          }
+          i++;
+        }
+        pieces = [p.slice(start, Math.min(i, p.length))];
+      }
+      if (out.length * pieces.length > MAX_ALTERNATIVES) {
+        return undefined;
+      }
+      out = out.flatMap((head) => pieces.map((tail) => [...head, ...tail]));
+    }
+    return depth > 0 ? undefined : out;
+  };
+  return sequence(0);
+}
+
+/** The elements of one doublestar pattern without braces: folder by folder, `**` folders as `gs`, `gs-in`. */
+function compileDoublestar(p: number[]): Element[] | undefined {
+  const out: Element[] = [];
+  const names: number[][] = [[]];
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === SLASH) {
+      names.push([]);
+      continue;
+    }
+    const name = names[names.length - 1];
+    name.push(p[i]);
+    // An escaped character, or a set, is never a separator.
+    if (p[i] === 0x5c && i + 1 < p.length) {
+      name.push(p[++i]);
+    }
+  }
+  for (const [index, name] of names.entries()) {
+    const last = index === names.length - 1;
+    if (name.length === 2 && name[0] === 0x2a && name[1] === 0x2a) {
+      if (last) {
+        out.push({ k: 'star', slash: true });
+      } else {
+        // Any number of folders, each with its `/`: the `/` after `**` is theirs.
+        out.push({ k: 'gs' }, { k: 'gs-in' });
+      }
+      continue;
+    }
+    const elements = compile(name, DOUBLESTAR);
+    if (elements === undefined) {
+      return undefined;
+    }
+    out.push(...elements);
+    if (!last) {
+      out.push(one((x) => x === SLASH));
+    }
+  }
+  return out;
 }
 
 function codePoints(s: string): number[] {
@@ -107,6 +229,12 @@ const GO: Syntax = { slash: false, set: goSet };
 
 /** git's wildmatch without WM_PATHNAME: `*` and `?` cross `/`. */
 const WILDMATCH: Syntax = { slash: true, set: wildClass };
+
+/** A doublestar folder name: path.Match's, but a set is negated by `!` as well as `^`. */
+const DOUBLESTAR: Syntax = {
+  slash: false,
+  set: (p, from) => goSet(p[from] === 0x21 ? [...p.slice(0, from), 0x5e, ...p.slice(from + 1)] : p, from),
+};
 
 /**
  * A `[...]` set of path.Match from just after its `[`: `^` negates, then one or more ranges or characters, each
@@ -224,16 +352,16 @@ function run(elements: readonly Element[], value: readonly number[]): boolean {
   const m = elements.length;
   const seen = new Int32Array(m + 1).fill(-1);
   let current: number[] = [];
-  // A position, and those after the stars that follow it (which may match nothing).
+  // A position, and those after the stars and `**` folders that follow it (which may match nothing).
   const add = (into: number[], position: number, generation: number) => {
     let at = position;
     while (seen[at] !== generation) {
       seen[at] = generation;
       into.push(at);
-      if (at === m || elements[at].k !== 'star') {
+      if (at === m || (elements[at].k !== 'star' && elements[at].k !== 'gs')) {
         return;
       }
-      at++;
+      at += elements[at].k === 'gs' ? 2 : 1;
     }
   };
   add(current, 0, 0);
@@ -248,6 +376,13 @@ function run(elements: readonly Element[], value: readonly number[]): boolean {
       if (e.k === 'star') {
         if (e.slash || c !== SLASH) {
           add(next, at, n + 1);
+        }
+      } else if (e.k === 'gs' || e.k === 'gs-in') {
+        // Inside the folders `**` stands for: any character, and after a `/` what follows them, too.
+        const inside = e.k === 'gs' ? at + 1 : at;
+        add(next, inside, n + 1);
+        if (c === SLASH) {
+          add(next, inside + 1, n + 1);
         }
       } else if (e.test(c)) {
         add(next, at + 1, n + 1);

@@ -302,3 +302,26 @@ describe('git generator patterns are Go\'s path.Match (directories) and git path
     expect(files('cfg/sub')).toEqual(['c.json']);
   });
 });
+
+describe('git files generator under the new git file globbing (applicationsetcontroller.enable.new.git.file.globbing)', () => {
+  const files = (path: string, newGitFileGlobbing: boolean) => params([git({ files: [{ path }] })],
+    { ...repo([], { 'a.yaml': '{}', 'subdir/b.yaml': '{}', 'cfg/x/c.json': '{}', 'cfg/x/y/d.json': '{}' }), newGitFileGlobbing })
+    .map((p) => `${p.path}/${p['path.filename']}`);
+
+  test('Argo CD\'s LsFiles: *.yaml lists a.yaml and subdir/b.yaml by default, only a.yaml with the new globbing', () => {
+    expect(files('*.yaml', false)).toEqual(['./a.yaml', 'subdir/b.yaml']);
+    expect(files('*.yaml', true)).toEqual(['./a.yaml']);
+  });
+
+  test('with the new globbing, * stays in one folder, ** crosses any number, and {a,b} is one of them', () => {
+    expect(files('cfg/*/*.json', true)).toEqual(['cfg/x/c.json']);
+    expect(files('cfg/*/*.json', false)).toEqual(['cfg/x/c.json', 'cfg/x/y/d.json']);
+    expect(files('cfg/**/*.json', true)).toEqual(['cfg/x/c.json', 'cfg/x/y/d.json']);
+    expect(files('{subdir,cfg/x}/*.{yaml,json}', true)).toEqual(['cfg/x/c.json', 'subdir/b.yaml']);
+  });
+
+  test('an exclude is globbed the same way', () => {
+    const view = { ...repo([], { 'cfg/x/c.json': '{}', 'cfg/x/y/d.json': '{}' }), newGitFileGlobbing: true };
+    expect(params([git({ files: [{ path: 'cfg/**/*.json' }, { path: 'cfg/*/*.json', exclude: true }] })], view).map((p) => p['path.filename'])).toEqual(['d.json']);
+  });
+});

@@ -65,7 +65,7 @@ describe('parseAuditConfig', () => {
     // WHEN it is parsed
     // THEN the error lists every mistake
     expect(() => parseAuditConfig(text, 'ci/.safe-argocd.yaml')).toThrow(
-      'ci/.safe-argocd.yaml: unknown key "colour" (allowed: suppressions, failOn, argocdVersion, exclude, failOnUnreadable); '
+      'ci/.safe-argocd.yaml: unknown key "colour" (allowed: suppressions, failOn, argocdVersion, exclude, failOnUnreadable, newGitFileGlobbing); '
       + 'suppressions[0].ruleId "SA999" is not a rule id (see RULES.md); '
       + 'suppressions[0].reason must say, in at least 10 characters, why the finding is acceptable; '
       + 'suppressions[0].applications must be a list of strings',
@@ -128,11 +128,19 @@ describe('parseAuditConfig: exclude and failOnUnreadable', () => {
     expect(parseAuditConfig('failOn: error\n')).toEqual({ suppressions: [], failOn: 'error', argoCdVersion: undefined });
   });
 
+  test('reads newGitFileGlobbing, and leaves it out when the config does not say', () => {
+    // GIVEN configs that set it either way, and one that does not / WHEN parsed / THEN it is what they say, or absent
+    expect(parseAuditConfig('newGitFileGlobbing: true\n').newGitFileGlobbing).toBe(true);
+    expect(parseAuditConfig('newGitFileGlobbing: false\n').newGitFileGlobbing).toBe(false);
+    expect('newGitFileGlobbing' in parseAuditConfig('failOn: error\n')).toBe(false);
+  });
+
   test.each([
     ['exclude: dashboards\n', 'exclude must be a list of globs'],
     ['exclude: ["[z-a]"]\n', 'exclude[0] "[z-a]" is not a valid glob'],
     ['exclude: [""]\n', 'exclude[0] "" is empty'],
     ['failOnUnreadable: yes\n', 'failOnUnreadable is "yes"; use true or false'],
+    ['newGitFileGlobbing: on\n', 'newGitFileGlobbing is "on"; use true or false'],
   ])('fails when the config says %p', (text, message) => {
     // GIVEN a config with a bad value / WHEN it is parsed / THEN the error names the key
     expect(() => parseAuditConfig(text, 'ci/.safe-argocd.yaml')).toThrow(`ci/.safe-argocd.yaml: ${message}`);

@@ -136,7 +136,7 @@ describe('safe-argocd errors: one block, a stack trace only with --debug', () =>
 
     // WHEN it is used / THEN the fix lists all its keys, exclude and failOnUnreadable too
     const run = await runCli(['audit', root, '--repo-root', root, '--config', config]);
-    expect(run.stderr).toContain(`Fix: correct ${config}: its keys are suppressions, failOn, argocdVersion, exclude and failOnUnreadable (see the README).`);
+    expect(run.stderr).toContain(`Fix: correct ${config}: its keys are suppressions, failOn, argocdVersion, exclude, failOnUnreadable and newGitFileGlobbing (see the README).`);
   });
 
   test('a library error without a code is an unexpected error; with a code it is the library\'s message', () => {

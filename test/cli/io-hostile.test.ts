@@ -78,7 +78,7 @@ describe('the audit config', () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(`safe-argocd audit: [SAFE-103] cannot read the config ${config}: is 2.0 MB, over the 1 MB limit for a config file; not read. `
-      + `Fix: a config holds only suppressions, failOn, argocdVersion, exclude and failOnUnreadable; check that ${config} is the right file and keep it under 1 MB.\n`);
+      + `Fix: a config holds only suppressions, failOn, argocdVersion, exclude, failOnUnreadable and newGitFileGlobbing; check that ${config} is the right file and keep it under 1 MB.\n`);
   });
 });
 

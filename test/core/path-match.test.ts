@@ -1,4 +1,4 @@
-import { pathMatch, pathspecMatches } from '../../src/core/path-match';
+import { doublestarMatches, pathMatch, pathspecMatches } from '../../src/core/path-match';
 
 describe('pathMatch: Go\'s path.Match, as the git directories generator uses it', () => {
   test.each([
@@ -75,5 +75,60 @@ describe('pathspecMatches: what `git ls-files -- <pattern>` lists, as the git fi
     ['cfg/[[:nope:]]', 'cfg/n', false],
   ])('%p lists %p: %p', (pattern, file, expected) => {
     expect(pathspecMatches(pattern, file)).toBe(expected);
+  });
+});
+
+describe('doublestarMatches: the repo server\'s globbing of a git files generator under the new git file globbing', () => {
+  test.each([
+    // `*` and `?` stay in one folder, where a pathspec's cross folders.
+    ['apps/*/application.yaml', 'apps/a/application.yaml', true],
+    ['apps/*/application.yaml', 'apps/a/b/application.yaml', false],
+    ['*.yaml', 'a.yaml', true],
+    ['*.yaml', 'subdir/b.yaml', false],
+    ['apps/?.yaml', 'apps/x.yaml', true],
+    ['apps/?.yaml', 'apps/x/y.yaml', false],
+    // `**` as a folder name is any number of folders, none too; as the last name, anything below.
+    ['apps/**/application.yaml', 'apps/a/b/application.yaml', true],
+    ['apps/**/application.yaml', 'apps/application.yaml', true],
+    ['**/config.json', 'config.json', true],
+    ['**/config.json', 'a/b/config.json', true],
+    ['**/config.json', 'a/bconfig.json', false],
+    ['a/**/b/**/c.yaml', 'a/x/b/y/z/c.yaml', true],
+    ['a/**/b/**/c.yaml', 'a/b/c.yaml', true],
+    ['a/**/b/**/c.yaml', 'a/xb/c.yaml', false],
+    ['apps/**', 'apps/x/y.yaml', true],
+    ['apps/**', 'appsx/y.yaml', false],
+    ['**', 'a/b/c.yaml', true],
+    // Inside a name, `**` is `*`.
+    ['apps/**.yaml', 'apps/a.yaml', true],
+    ['apps/**.yaml', 'apps/b/a.yaml', false],
+    // Alternatives, nested too; sets negated by ^ or !; escapes.
+    ['{apps,svc}/*.yaml', 'svc/a.yaml', true],
+    ['{apps,svc}/*.yaml', 'other/a.yaml', false],
+    ['a/{b,c/{d,e}}/f.json', 'a/c/e/f.json', true],
+    ['a/{b,c/{d,e}}/f.json', 'a/c/f.json', false],
+    ['apps/[!a]*.yaml', 'apps/b.yaml', true],
+    ['apps/[!a]*.yaml', 'apps/a.yaml', false],
+    ['apps/[^a]*.yaml', 'apps/a.yaml', false],
+    ['apps/[{,]x.yaml', 'apps/,x.yaml', true],
+    ['apps/\\*.yaml', 'apps/*.yaml', true],
+    ['apps/\\*.yaml', 'apps/x.yaml', false],
+    // The pattern is cleaned as a path; a malformed one matches nothing.
+    ['./apps//x.yaml', 'apps/x.yaml', true],
+    ['apps/./x.yaml', 'apps/x.yaml', true],
+    ['apps/{a,b.yaml', 'apps/a', false],
+    ['apps/[a.yaml', 'apps/[a.yaml', false],
+    ['apps/x\\', 'apps/x', false],
+  ])('%p lists %p: %p', (pattern, file, expected) => {
+    expect(doublestarMatches(pattern, file)).toBe(expected);
+  });
+
+  test('a pattern of more alternatives than the bound matches nothing, and answers at once', () => {
+    // GIVEN nine pairs of braces: 512 patterns
+    const pattern = `${'{a,b}'.repeat(9)}.yaml`;
+    // WHEN matched / THEN nothing, though one of them would
+    expect(doublestarMatches(pattern, 'aaaaaaaaa.yaml')).toBe(false);
+    // while eight pairs (256 patterns) are expanded
+    expect(doublestarMatches(`${'{a,b}'.repeat(8)}.yaml`, 'abababab.yaml')).toBe(true);
   });
 });
