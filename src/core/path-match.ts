@@ -56,7 +56,7 @@ export function pathspecMatches(pattern: string, file: string): boolean {
 }
 
 /** How many patterns a doublestar glob's `{a,b}` may stand for: past it, the glob matches nothing. */
-const MAX_ALTERNATIVES = 256;
+const MAX_ALTERNATIVES = 64;
 
 /**
  * Whether `file` (a path from the repository's root) is among what doublestar's FilepathGlob lists for `pattern`, as
@@ -67,16 +67,27 @@ const MAX_ALTERNATIVES = 256;
  * or `{` not closed, a trailing `\`) matches nothing, as the repo server fails on it.
  */
 export function doublestarMatches(pattern: string, file: string): boolean {
-  const alternatives = expandBraces(codePoints(cleanPath(pattern)));
-  if (alternatives === undefined) {
+  let compiled = DOUBLESTAR_PATTERNS.get(pattern);
+  if (compiled === undefined) {
+    const alternatives = expandBraces(codePoints(cleanPath(pattern)));
+    // One malformed alternative makes the pattern malformed: doublestar validates all of it before globbing.
+    const elements = (alternatives ?? []).map(compileDoublestar);
+    compiled = elements.every((e) => e !== undefined) ? elements as Element[][] : [];
+    if (DOUBLESTAR_PATTERNS.size >= MAX_COMPILED) {
+      DOUBLESTAR_PATTERNS.clear();
+    }
+    DOUBLESTAR_PATTERNS.set(pattern, compiled);
+  }
+  if (compiled.length === 0) {
     return false;
   }
   const name = codePoints(file);
-  return alternatives.some((p) => {
-    const elements = compileDoublestar(p);
-    return elements !== undefined && run(elements, name);
-  });
+  return compiled.some((elements) => run(elements, name));
 }
+
+/** Doublestar patterns compiled, by pattern: a generator's pattern is matched against every file of the repository. */
+const DOUBLESTAR_PATTERNS = new Map<string, readonly Element[][]>();
+const MAX_COMPILED = 256;
 
 /** A pattern as Go's filepath.Clean leaves it: no `.` folders, no empty ones, no `/` at the end (`..` is kept). */
 function cleanPath(pattern: string): string {
