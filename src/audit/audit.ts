@@ -78,6 +78,8 @@ interface AuditUnit {
    * them are reported by the unit that deploys them.
    */
   readonly context?: LocatedManifest[];
+  /** Whether `resources` are every object the Application deploys (RuleInput.complete). */
+  readonly complete?: boolean;
 }
 
 /** An ApplicationSet whose template a unit's Application comes from. */
@@ -276,6 +278,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
         argoCdVersion: options.argoCdVersion,
         today: options.today,
         repository: ruleFacts,
+        ...(unit.complete ? { complete: true } : {}),
       }, rules);
     } catch (e) {
       // A defect the input provoked: report it on the unit's files and audit the rest.
@@ -713,12 +716,17 @@ function isInChart(file: string, chartRoots: Set<string>): boolean {
  * given with --rendered was built from), of the sources Argo CD reads (`readSourcesOf`); a path it refuses (SA014)
  * deploys nothing.
  */
-function sourcePaths(app: Manifest, facts: AuditFacts): { paths: { path: string; recurse: boolean }[]; unrendered: string[]; dirs: string[] } {
+function sourcePaths(app: Manifest, facts: AuditFacts): OwnSources {
   const paths: { path: string; recurse: boolean }[] = [];
   const unrendered: string[] = [];
   const dirs: string[] = [];
+  let complete = true;
   for (const { source } of readSourcesOf(app)) {
     const { repoURL, path: sourcePath } = source;
+    const directory = paths.length;
+    if (typeof source.ref === 'string' && sourcePath === undefined && source.chart === undefined) {
+      continue;
+    }
     if (typeof source.chart === 'string') {
       unrendered.push(`Helm chart ${source.chart}`);
     } else if (typeof sourcePath !== 'string' || typeof repoURL !== 'string' || isUnfilledPath(sourcePath) || repoURL.includes('{{')
@@ -736,8 +744,18 @@ function sourcePaths(app: Manifest, facts: AuditFacts): { paths: { path: string;
         unrendered.push(`${dir} as a ${type} source`);
       }
     }
+    complete &&= paths.length > directory;
   }
-  return { paths, unrendered, dirs };
+  return { paths, unrendered, dirs, complete };
+}
+
+/** What an Application's sources deploy from the audited repository ({@link sourcePaths}). */
+interface OwnSources {
+  readonly paths: { path: string; recurse: boolean }[];
+  readonly unrendered: string[];
+  readonly dirs: string[];
+  /** Whether the audit sees all it deploys: each source is a plain folder of the audited files, or a ref source that deploys nothing. */
+  readonly complete: boolean;
 }
 
 /**
@@ -928,7 +946,9 @@ function groupUnits(
         }
       }
     }
-    const own = context.fragments.has(located.manifest) ? { paths: [], unrendered: [], dirs: [] } : sourcePaths(located.manifest, context.facts);
+    const own: OwnSources = context.fragments.has(located.manifest)
+      ? { paths: [], unrendered: [], dirs: [], complete: false }
+      : sourcePaths(located.manifest, context.facts);
     // A rendering, or a source of this repository that is not a plain folder (a chart, a kustomization), may hold Applications.
     if (rendered !== undefined || own.dirs.length > own.paths.length) {
       mayDeployApps.add(located);
@@ -975,7 +995,13 @@ function groupUnits(
     // The AppProject the Application names, wherever in the repository it is written (a projects/ folder, say).
     const named = projects(located).filter((p) => !inUnit.has(p));
     units.push({
-      application: located, applicationName: name, resources, ...(set ? { set } : {}), ...(named.length > 0 ? { context: named } : {}),
+      application: located,
+      applicationName: name,
+      resources,
+      ...(set ? { set } : {}),
+      ...(named.length > 0 ? { context: named } : {}),
+      // A rendering is what Argo CD renders for the Application: all it deploys.
+      ...(rendered !== undefined || own.complete ? { complete: true } : {}),
     });
   }
   for (const [application, input] of context.rendered) {

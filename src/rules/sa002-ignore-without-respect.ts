@@ -1,9 +1,8 @@
 import { ignoredPaths, isControllerOwnedField, matchesGroupKind } from './ignored-fields';
 import { Severity } from './severity';
-import { RepositoryFacts, Rule } from './types';
-import { at, isObject, listAt, Manifest, readSourcesOf, syncOptionsOf } from '../core/manifest';
+import { Rule } from './types';
+import { at, isObject, listAt, Manifest, syncOptionsOf } from '../core/manifest';
 import { hasGlob } from '../core/names';
-import { repositoryDir } from '../core/source-paths';
 
 /** ignoreDifferences without RespectIgnoreDifferences=true. */
 export const ignoreWithoutRespect: Rule = {
@@ -25,17 +24,18 @@ export const ignoreWithoutRespect: Rule = {
     + 'fields fixed when the object is created: a PersistentVolumeClaim\'s spec but its resources, a StatefulSet\'s '
     + 'volumeClaimTemplates, a Job\'s pod template; the caBundle a cert controller injects into webhook configurations, '
     + 'APIServices and CRD conversion webhooks, unless a manifest of the app declares it), and, when the audit knows every '
-    + 'manifest the app deploys (its sources are plain folders of the audited repository), '
+    + 'manifest the app deploys (its sources are plain folders of the audited repository, or a rendering of it is given), '
     + 'entries whose group and kind match none of them (objects a controller creates, such as Crossplane\'s webhook '
     + 'configurations or a CSI driver\'s volumes).',
   fix: 'Add "RespectIgnoreDifferences=true" to spec.syncPolicy.syncOptions. It keeps the live value of every ignored field of '
     + 'an object that exists, so a change Git makes to such a field no longer lands there: ignore only fields that Git leaves '
     + 'to another controller (an HPA\'s replicas), and narrow an entry that also covers fields Git declares.',
-  check({ application, resources, repository }) {
+  check({ application, resources, complete }) {
     if (!application) {
       return [];
     }
-    const known = knowsEveryManifest(application, resources, repository);
+    // Only when the audit found them all can an entry of a kind none of them has be known to match nothing in Git.
+    const known = complete === true && resources.length > 0;
     const entries = listAt(application, 'spec', 'ignoreDifferences').filter((e) => !isObject(e) || mayCoverGitFields(e, resources, known));
     if (entries.length === 0) {
       return [];
@@ -86,23 +86,3 @@ function declaresKey(value: unknown, key: string, depth = 0): boolean {
   return isObject(value) && depth < 50 && Object.entries(value).some(([k, v]) => k === key || declaresKey(v, key, depth + 1));
 }
 
-/**
- * Whether the audit knows every manifest the app deploys: its sources (those that deploy anything) are plain folders of
- * the audited repository (no Helm chart, plugin or other repository, whose output only Argo CD renders), and it found
- * some. Otherwise an entry may match an object the audit does not see.
- */
-function knowsEveryManifest(application: Manifest, resources: readonly Manifest[], repository: RepositoryFacts | undefined): boolean {
-  if (resources.length === 0 || repository === undefined || repository.hasFile === undefined) {
-    return false;
-  }
-  return readSourcesOf(application).every(({ source }) => {
-    const path = typeof source.path === 'string' ? source.path : undefined;
-    if (path === undefined) {
-      // A ref source without a path deploys nothing; a chart from a Helm repository is rendered only by Argo CD.
-      return typeof source.ref === 'string' && source.chart === undefined;
-    }
-    const dir = repositoryDir(path);
-    return typeof source.repoURL === 'string' && repository.isAudited(source.repoURL) && source.chart === undefined
-      && !isObject(source.helm) && !isObject(source.plugin) && !repository.hasFile!(dir === '.' ? 'Chart.yaml' : `${dir}/Chart.yaml`);
-  });
-}

@@ -23,6 +23,12 @@ export interface RuleInput {
   readonly today?: string;
   /** What an audit knows of the repository it reads; a synth, which writes the repository, knows none of it. */
   readonly repository?: RepositoryFacts;
+  /**
+   * Whether `resources` are every object the Application deploys: an audit says so when each of its sources that
+   * deploys anything is a plain folder of the audited repository, or when a rendering of it was given (`--rendered`).
+   * Absent, it is not known: a Helm chart, Kustomize, a plugin or another repository may deploy objects not among them.
+   */
+  readonly complete?: boolean;
 }
 
 /** The repository an audit reads, as the rules about source paths need it. */

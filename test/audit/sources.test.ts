@@ -96,6 +96,26 @@ describe('auditFiles: Kustomize folders and --rendered', () => {
     expect(result.notes).toEqual([]);
   });
 
+  test('SA002 leaves an ignore entry of a kind none of the manifests has only when the audit sees them all: a plain folder, or a rendering', () => {
+    // GIVEN an entry for the volumes a CSI driver creates, without RespectIgnoreDifferences, on a plain folder and on a chart
+    const volumes = { ignoreDifferences: [{ group: 'zfs.openebs.io', kind: 'ZFSVolume', jsonPointers: ['/metadata/finalizers'] }] };
+    const tree = {
+      'apps/plain.yaml': applicationYaml('plain', { path: 'workloads/plain', spec: volumes }),
+      'workloads/plain/deployment.yaml': deploymentYaml('plain', 'plain'),
+      'apps/chart.yaml': applicationYaml('chart', { path: 'charts/zfs', spec: volumes }),
+      'charts/zfs/Chart.yaml': 'apiVersion: v2\nname: zfs\nversion: 1.0.0\n',
+      'charts/zfs/templates/daemonset.yaml': 'kind: DaemonSet\nmetadata:\n  name: {{ .Release.Name }}\n',
+    };
+    const sa002 = (result: AuditResult) => result.findings.filter((f) => f.ruleId === 'SA002').map((f) => f.application);
+
+    // WHEN audited without and with the chart's rendering / THEN the chart's entry may match what it renders, until it is given
+    expect(sa002(audit(tree))).toEqual(['chart']);
+    expect(sa002(audit(tree, { rendered: [rendered('chart', 'rendered/zfs.yaml', deploymentYaml('zfs-node', 'zfs'))] }))).toEqual([]);
+    // and a plain folder of another repository is not all the audit sees
+    const fork = { ...volumes, sources: [{ repoURL: REPO, path: 'workloads/plain' }, { repoURL: FORK, path: 'extra' }] };
+    expect(sa002(audit({ ...tree, 'apps/plain.yaml': applicationYaml('plain', { spec: fork }) }, { repository: { urls: [REPO] } }))).toEqual(['chart', 'plain']);
+  });
+
   test('the Applications an app-of-apps root\'s rendering holds are judged in their own right, and their source paths paired', () => {
     // GIVEN a root whose chart templates its children (not readable here), and what helm template prints for it: the root
     // itself (it manages itself), a child in the default project whose folder holds replicas under an HPA, and a child

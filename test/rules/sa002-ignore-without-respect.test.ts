@@ -3,7 +3,6 @@ import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { Manifest } from '../../src/core/manifest';
 import { runRules } from '../../src/rules/engine';
 import { ignoreWithoutRespect } from '../../src/rules/sa002-ignore-without-respect';
-import { RepositoryFacts } from '../../src/rules/types';
 
 const IGNORE_REPLICAS = [{ group: 'apps', kind: 'Deployment', name: 'checkout', jsonPointers: ['/spec/replicas'] }];
 
@@ -78,24 +77,22 @@ describe('SA002 ignore-without-respect', () => {
   });
 
   describe('when the audit knows every manifest the app deploys', () => {
-    const REPO = 'https://git.acme.internal/platform/gitops.git';
-    const repository: RepositoryFacts = { isAudited: (url) => url === REPO, hasDirectory: () => true, hasFile: (file) => file === 'charts/web/Chart.yaml' };
     const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'checkout' }, spec: { replicas: 2 } };
     const volumes = { group: 'zfs.openebs.io', kind: 'ZFSVolume', jsonPointers: ['/metadata/finalizers'] };
-    const app = (path: string, ignore: unknown[]) => safeApplication({
-      spec: { source: { repoURL: REPO, targetRevision: 'main', path }, ignoreDifferences: ignore, syncPolicy: { syncOptions: ['CreateNamespace=true'] } },
-    });
-    const check = (application: Manifest) => runRules({ application, resources: [deployment], argoCdVersion: ArgoCdVersion.LATEST, repository },
-      [ignoreWithoutRespect])
-      .map((f) => f.rule.id);
+    const app = (ignore: unknown[]) => safeApplication({ spec: { ignoreDifferences: ignore, syncPolicy: { syncOptions: ['CreateNamespace=true'] } } });
+    const check = (application: Manifest, complete: boolean | undefined, resources: Manifest[] = [deployment]) => runRules({
+      application, resources, argoCdVersion: ArgoCdVersion.LATEST, ...(complete === undefined ? {} : { complete }),
+    }, [ignoreWithoutRespect]).map((f) => f.rule.id);
 
     test('passes when no manifest is of the entry\'s group and kind: a controller creates those objects', () => {
-      expect(check(app('apps/checkout', [volumes]))).toEqual([]);
+      expect(check(app([volumes]), true)).toEqual([]);
     });
 
-    test('fails when one is (the replicas of its Deployment), or when a Helm chart may render more than the audit sees', () => {
-      expect(check(app('apps/checkout', [volumes, ...IGNORE_REPLICAS]))).toEqual(['SA002']);
-      expect(check(app('charts/web', [volumes]))).toEqual(['SA002']);
+    test('fails when one is (the replicas of its Deployment), or when the manifests may not be all (a chart, a synth), or none was found', () => {
+      expect(check(app([volumes, ...IGNORE_REPLICAS]), true)).toEqual(['SA002']);
+      expect(check(app([volumes]), false)).toEqual(['SA002']);
+      expect(check(app([volumes]), undefined)).toEqual(['SA002']);
+      expect(check(app([volumes]), true, [])).toEqual(['SA002']);
     });
   });
 
