@@ -1,7 +1,7 @@
-import { ignoredPaths, isControllerOwnedField } from './ignored-fields';
+import { ignoredPaths, isControllerOwnedField, matchesGroupKind } from './ignored-fields';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { isObject, listAt } from '../core/manifest';
+import { isObject, listAt, Manifest } from '../core/manifest';
 import { hasGlob } from '../core/names';
 
 /**
@@ -37,19 +37,26 @@ export const wildcardIgnore: Rule = {
     + 'metadata only the API server writes (generation, resourceVersion...), the tracking-id, last-applied-configuration '
     + 'and deployment.kubernetes.io/revision annotations, and the annotations a webhook marks its injections with '
     + '(linkerd.io/injected-by, ...-inject-status). An entry of managedFieldsManagers alone hides no human change either: '
-    + 'a field a person edits is owned by that person\'s client, not by the managers named. A platform that writes other fields on every object of a kind '
+    + 'a field a person edits is owned by that person\'s client, not by the managers named. Nor does an entry whose group and '
+    + 'kind match none of the objects the app deploys, when the audit knows them all (its sources are plain folders of the '
+    + 'audited repository, or a rendering of it is given): Argo CD compares only those. A platform that writes other fields on every object of a kind '
     + '(AKS\'s admissions enforcer sets webhooks\' namespaceSelector) is a reasoned suppression of SA003 on the Application.',
   fix: 'Give the entry a concrete group (omit it for the core group), kind and name, and one entry per resource; '
     + 'narrow a broad path to the one field that is written outside Git.',
-  check({ application }) {
+  check({ application, resources, complete }) {
     if (!application) {
       return [];
     }
+    // Known to be every object the app deploys: an entry that matches none of them silences nothing Argo CD compares.
+    const inert = (entry: Manifest) => complete === true && resources.length > 0 && !resources.some((m) => matchesGroupKind(entry, m));
     const found: Violation[] = [];
     listAt(application, 'spec', 'ignoreDifferences').forEach((entry, i) => {
       const path = `/spec/ignoreDifferences/${i}`;
       if (!isObject(entry)) {
         found.push({ object: application, path, message: 'the ignoreDifferences entry is not an object', value: entry });
+        return;
+      }
+      if (inert(entry)) {
         return;
       }
       const kind = typeof entry.kind === 'string' ? entry.kind : '';

@@ -1,5 +1,8 @@
 import { expectFindings, findingsFor, safeApplication } from './support';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { Manifest } from '../../src/core/manifest';
+import { runRules } from '../../src/rules/engine';
+import { wildcardIgnore } from '../../src/rules/sa003-wildcard-ignore';
 
 function ignoring(...entries: unknown[]): Manifest {
   return safeApplication({ spec: { ignoreDifferences: entries } });
@@ -264,5 +267,25 @@ describe('SA003 edges', () => {
   test('a group or kind that is not a string is not read as a glob (Kubernetes refuses the entry anyway)', () => {
     const app = ignoring({ group: ['*'], kind: 'Deployment', name: 'web', jsonPointers: ['/spec/replicas'] });
     expect(findingsFor(app)).toEqual([]);
+  });
+});
+
+describe('SA003 when the audit knows every object the app deploys', () => {
+  const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'zfs-controller' }, spec: { replicas: 1 } };
+  const volumes = { group: 'zfs.openebs.io', kind: 'ZFSVolume', jsonPointers: ['/metadata/finalizers'] };
+  const app = safeApplication({ spec: { ignoreDifferences: [volumes] } });
+  const check = (complete: boolean | undefined, resources: Manifest[] = [deployment]) => runRules({
+    application: app, resources, argoCdVersion: ArgoCdVersion.LATEST, ...(complete === undefined ? {} : { complete }),
+  }, [wildcardIgnore]).map((f) => f.path);
+
+  test('passes on an unscoped entry of a kind none of them has: a controller creates those objects, Argo CD compares none', () => {
+    expect(check(true)).toEqual([]);
+  });
+
+  test('fails on it when they may not be all (a chart, a synth), or none was found, or one is of its kind', () => {
+    expect(check(false)).toEqual(['/spec/ignoreDifferences/0/name']);
+    expect(check(undefined)).toEqual(['/spec/ignoreDifferences/0/name']);
+    expect(check(true, [])).toEqual(['/spec/ignoreDifferences/0/name']);
+    expect(check(true, [deployment, { apiVersion: 'zfs.openebs.io/v1', kind: 'ZFSVolume', metadata: { name: 'pv-1' } }])).toEqual(['/spec/ignoreDifferences/0/name']);
   });
 });
