@@ -583,6 +583,8 @@ interface AuditFacts extends RepositoryFacts {
   readonly files: ReadonlySet<string>;
   /** Every folder that holds a file, or one below it, the root (`.`) included. */
   readonly directories: ReadonlySet<string>;
+  /** The folders that hold a `.jsonnet` file, which a directory source renders too: objects the audit does not read. */
+  readonly jsonnetFolders: readonly string[];
 }
 
 /**
@@ -595,7 +597,11 @@ function repositoryFacts(
 ): AuditFacts {
   const files = new Set(paths);
   const directories = new Set<string>(['.']);
+  const jsonnetFolders = new Set<string>();
   for (const f of files) {
+    if (f.endsWith('.jsonnet')) {
+      jsonnetFolders.add(path.posix.dirname(f));
+    }
     for (let dir = path.posix.dirname(f); dir !== '.' && dir !== '/' && dir !== ''; dir = path.posix.dirname(dir)) {
       if (directories.has(dir)) {
         break;
@@ -627,6 +633,7 @@ function repositoryFacts(
   return {
     files,
     directories,
+    jsonnetFolders: [...jsonnetFolders],
     hasDirectory: (dir) => directories.has(dir),
     isAudited: (url) => keys.has(repositoryKey(url)),
     identified: urls.length > 0,
@@ -738,8 +745,15 @@ function sourcePaths(app: Manifest, facts: AuditFacts): OwnSources {
       const dir = repositoryDir(sourcePath);
       dirs.push(dir);
       const type = sourceType(source, dir, facts.files);
+      const recurse = at(source, 'directory', 'recurse') === true;
+      if (type === 'Directory' && facts.jsonnetFolders.some((f) => f === dir || (recurse && isUnder(f, dir)))) {
+        // Argo CD renders the folder's Jsonnet as well as its YAML: the objects it makes are not read here.
+        paths.push({ path: dir, recurse });
+        complete = false;
+        continue;
+      }
       if (type === 'Directory') {
-        paths.push({ path: dir, recurse: at(source, 'directory', 'recurse') === true });
+        paths.push({ path: dir, recurse });
       } else {
         unrendered.push(`${dir} as a ${type} source`);
       }

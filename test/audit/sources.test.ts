@@ -114,6 +114,9 @@ describe('auditFiles: Kustomize folders and --rendered', () => {
     // and a plain folder of another repository is not all the audit sees
     const fork = { ...volumes, sources: [{ repoURL: REPO, path: 'workloads/plain' }, { repoURL: FORK, path: 'extra' }] };
     expect(sa002(audit({ ...tree, 'apps/plain.yaml': applicationYaml('plain', { spec: fork }) }, { repository: { urls: [REPO] } }))).toEqual(['chart', 'plain']);
+    // nor is a folder that also holds Jsonnet, which Argo CD renders with its YAML
+    expect(sa002(audit(tree, { repository: { otherFiles: ['workloads/plain/volumes.jsonnet'] } }))).toEqual(['chart', 'plain']);
+    expect(sa002(audit(tree, { repository: { otherFiles: ['workloads/other/volumes.jsonnet'] } }))).toEqual(['chart']);
   });
 
   test('the Applications an app-of-apps root\'s rendering holds are judged in their own right, and their source paths paired', () => {
