@@ -5,6 +5,7 @@ import { excludeMatcher } from './exclude';
 import { KustomizeLayout, kustomizeLayout } from './kustomize';
 import { AuditedRepository, AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, RenderedManifests, UnreadFile } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
+import { globMatches } from '../core/glob';
 import { at, describeObject, isApplication, isApplicationSet, isAppProject, isObject, listAt, LocatedManifest, Manifest, readSourcesOf, SourceLocation, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
 import { parseManifests } from '../core/parse-manifests';
@@ -724,21 +725,23 @@ function isInChart(file: string, chartRoots: Set<string>): boolean {
  * deploys nothing.
  */
 function sourcePaths(app: Manifest, facts: AuditFacts): OwnSources {
-  const paths: { path: string; recurse: boolean }[] = [];
+  const paths: DirectorySource[] = [];
   const unrendered: string[] = [];
   const dirs: string[] = [];
   let complete = true;
   for (const { source } of readSourcesOf(app)) {
     const { repoURL, path: sourcePath } = source;
-    const directory = paths.length;
     if (typeof source.ref === 'string' && sourcePath === undefined && source.chart === undefined) {
+      // A source that only names a ref (for another source's value files) deploys nothing.
       continue;
     }
+    // Whether what the source deploys is read here in full: a plain folder of the audited files, without Jsonnet.
+    let read = false;
     if (typeof source.chart === 'string') {
       unrendered.push(`Helm chart ${source.chart}`);
     } else if (typeof sourcePath !== 'string' || typeof repoURL !== 'string' || isUnfilledPath(sourcePath) || repoURL.includes('{{')
       || sourcePathRefusal(sourcePath) !== undefined) {
-      continue;
+      // Not paired: a path left to a template, or one Argo CD refuses (SA014).
     } else if (!facts.isAudited(repoURL)) {
       unrendered.push(`${repositoryDir(sourcePath)} of ${repoURL.trim()} (another repository, unless --repo-url says it is this one)`);
     } else {
@@ -746,26 +749,42 @@ function sourcePaths(app: Manifest, facts: AuditFacts): OwnSources {
       dirs.push(dir);
       const type = sourceType(source, dir, facts.files);
       const recurse = at(source, 'directory', 'recurse') === true;
-      if (type === 'Directory' && facts.jsonnetFolders.some((f) => f === dir || (recurse && isUnder(f, dir)))) {
-        // Argo CD renders the folder's Jsonnet as well as its YAML: the objects it makes are not read here.
-        paths.push({ path: dir, recurse });
-        complete = false;
-        continue;
-      }
+      const glob = (key: string) => {
+        const value = at(source, 'directory', key);
+        return typeof value === 'string' && value !== '' ? { [key]: value } : {};
+      };
       if (type === 'Directory') {
-        paths.push({ path: dir, recurse });
+        paths.push({ path: dir, recurse, ...glob('include'), ...glob('exclude') });
+        // Argo CD renders the folder's Jsonnet as well as its YAML: the objects it makes are not read here.
+        read = !facts.jsonnetFolders.some((f) => f === dir || (recurse && isUnder(f, dir)));
       } else {
         unrendered.push(`${dir} as a ${type} source`);
       }
     }
-    complete &&= paths.length > directory;
+    complete &&= read;
   }
   return { paths, unrendered, dirs, complete };
 }
 
+/** A plain folder an Application deploys: with `directory.recurse`, its subfolders too; of its files, those its globs select. */
+interface DirectorySource {
+  readonly path: string;
+  readonly recurse: boolean;
+  readonly include?: string;
+  readonly exclude?: string;
+}
+
+/**
+ * Whether a directory source's `include` and `exclude` globs select a file (its path relative to the source's folder),
+ * as Argo CD's repo server does (findManifests): Argo CD's glob, whose `*` crosses `/`, the exclude first.
+ */
+function selectedBy(include: string | undefined, exclude: string | undefined, relative: string): boolean {
+  return !(exclude !== undefined && globMatches(exclude, relative)) && (include === undefined || globMatches(include, relative));
+}
+
 /** What an Application's sources deploy from the audited repository ({@link sourcePaths}). */
 interface OwnSources {
-  readonly paths: { path: string; recurse: boolean }[];
+  readonly paths: DirectorySource[];
   readonly unrendered: string[];
   readonly dirs: string[];
   /** Whether the audit sees all it deploys: each source is a plain folder of the audited files, or a ref source that deploys nothing. */
@@ -986,9 +1005,11 @@ function groupUnits(
       noteOn(name, set, located.location.file, `deploys ${unrendered.join('; ')}, not rendered here: give what Argo CD renders for it `
         + `with --rendered ${appName}=<file> to audit its workloads`);
     }
-    for (const { path: p, recurse } of paths) {
-      // Argo CD reads only the folder itself unless directory.recurse is set.
-      const matched = recurse ? objectsUnder(byDir, p) : [...byDir.get(p) ?? []];
+    for (const { path: p, recurse, include, exclude } of paths) {
+      // Argo CD reads only the folder itself unless directory.recurse is set, and of its files those its globs select.
+      const inFolder = recurse ? objectsUnder(byDir, p) : [...byDir.get(p) ?? []];
+      const matched = include === undefined && exclude === undefined ? inFolder
+        : inFolder.filter((m) => selectedBy(include, exclude, p === '.' ? m.location.file : m.location.file.slice(p.length + 1)));
       // A folder that is not there at all is SA014's finding, when it is of the audited repository.
       if (matched.length === 0 && context.facts.hasDirectory(p)) {
         const chart = templateFiles.some((f) => isUnder(path.posix.dirname(f.path), p));

@@ -114,9 +114,30 @@ describe('auditFiles: Kustomize folders and --rendered', () => {
     // and a plain folder of another repository is not all the audit sees
     const fork = { ...volumes, sources: [{ repoURL: REPO, path: 'workloads/plain' }, { repoURL: FORK, path: 'extra' }] };
     expect(sa002(audit({ ...tree, 'apps/plain.yaml': applicationYaml('plain', { spec: fork }) }, { repository: { urls: [REPO] } }))).toEqual(['chart', 'plain']);
-    // nor is a folder that also holds Jsonnet, which Argo CD renders with its YAML
+    // nor is one whose other source Argo CD refuses to read (its objects unknown), nor a folder that also holds Jsonnet
+    const refused = { ...volumes, sources: [{ repoURL: REPO, path: 'workloads/plain' }, { repoURL: REPO, path: '../outside' }] };
+    expect(sa002(audit({ ...tree, 'apps/plain.yaml': applicationYaml('plain', { spec: refused }) }))).toEqual(['chart', 'plain']);
     expect(sa002(audit(tree, { repository: { otherFiles: ['workloads/plain/volumes.jsonnet'] } }))).toEqual(['chart', 'plain']);
     expect(sa002(audit(tree, { repository: { otherFiles: ['workloads/other/volumes.jsonnet'] } }))).toEqual(['chart']);
+  });
+
+  test('a directory source deploys the files its include and exclude globs select, as Argo CD\'s glob reads them (* crosses /)', () => {
+    // GIVEN an autoscaled Deployment that keeps replicas, in the folder and in a legacy/ subfolder
+    const tree = (directory: Record<string, unknown>) => ({
+      'apps/web.yaml': applicationYaml('web', { spec: { source: { repoURL: REPO, targetRevision: 'main', path: 'workloads/web', directory: { recurse: true, ...directory } } } }),
+      'workloads/web/deployment.yaml': deploymentYaml('web', 'web', 3),
+      'workloads/web/hpa.yaml': hpaYaml('web', 'web'),
+      'workloads/web/legacy/deployment.yaml': deploymentYaml('old', 'web', 3),
+      'workloads/web/legacy/hpa.yaml': hpaYaml('old', 'web'),
+    });
+    const deployedBy = (result: AuditResult) => [...new Set(result.findings.map((f) => `${f.location.file} ${f.application ?? '-'}`))].sort();
+
+    // WHEN audited with the globs / THEN only what they select is the Application's; the rest is judged as loose manifests
+    expect(deployedBy(audit(tree({})))).toEqual(['workloads/web/deployment.yaml web', 'workloads/web/legacy/deployment.yaml web']);
+    expect(deployedBy(audit(tree({ exclude: 'legacy/*' })))).toEqual(['workloads/web/deployment.yaml web', 'workloads/web/legacy/deployment.yaml -']);
+    expect(deployedBy(audit(tree({ include: '*.yaml', exclude: '{legacy/deployment.yaml,legacy/hpa.yaml}' }))))
+      .toEqual(['workloads/web/deployment.yaml web', 'workloads/web/legacy/deployment.yaml -']);
+    expect(deployedBy(audit(tree({ include: 'legacy/*' })))).toEqual(['workloads/web/deployment.yaml -', 'workloads/web/legacy/deployment.yaml web']);
   });
 
   test('the Applications an app-of-apps root\'s rendering holds are judged in their own right, and their source paths paired', () => {
