@@ -328,8 +328,8 @@ export class SafeApplication extends Chart {
 
   /**
    * The sync options the Application carries. ApplyOutOfSyncOnly is left out when the app orders resources
-   * in sync waves: with it, Argo CD has been seen to start a wave before the previous one was healthy
-   * (argo-cd #5859).
+   * in sync waves: with it, a sync leaves out the resources already in sync, so a wave does not wait for those
+   * of earlier waves to be healthy.
    */
   public get syncOptions(): string[] {
     return renderSyncOptions({ hasIgnoreRules: this.allRules().length > 0, usesSyncWaves: this.waves.size > 0 });
@@ -418,7 +418,8 @@ export class SafeApplication extends Chart {
    * Puts one resource of this app into a sync wave (`argocd.argoproj.io/sync-wave`). Waves order the
    * Sync phase but are not transactional: a later wave is not rolled back when an earlier one fails.
    * Jobs and Pods are refused; a migration that must finish before new code runs is a MigrationHook.
-   * Once any resource is in a wave, the Application drops ApplyOutOfSyncOnly (argo-cd #5859).
+   * Once any resource is in a wave, the Application drops ApplyOutOfSyncOnly, with which a wave does not
+   * wait for the resources of earlier waves that are already in sync.
    *
    * @param resource an ApiObject of this app, or a construct whose default child is one
    * @param wave the wave, an integer; lower waves are applied first, the default wave is 0

@@ -20,7 +20,7 @@ export interface SyncPolicyInput {
   readonly argoCdVersion: ArgoCdVersion;
   /** Whether the Application has ignoreDifferences, which then must be respected on sync. */
   readonly hasIgnoreRules: boolean;
-  /** Whether resources are ordered in sync waves, which drops ApplyOutOfSyncOnly (argo-cd #5859). Default false. */
+  /** Whether resources are ordered in sync waves, which drops ApplyOutOfSyncOnly (see renderSyncOptions). Default false. */
   readonly usesSyncWaves?: boolean;
   /** Whether auto-sync is on; false leaves `automated` out, e.g. while a declarative break-glass suspends the app. Default true. */
   readonly automated?: boolean;
@@ -29,8 +29,8 @@ export interface SyncPolicyInput {
 
 /**
  * The sync options of the hardened policy. ApplyOutOfSyncOnly is left out when resources are ordered in
- * sync waves: with it, Argo CD has been seen to start a wave before the previous one was healthy
- * (argo-cd #5859).
+ * sync waves: with it, a sync leaves out the resources already in sync, so a wave does not wait for those of
+ * earlier waves to be healthy.
  */
 export function renderSyncOptions(input: Pick<SyncPolicyInput, 'hasIgnoreRules' | 'usesSyncWaves'>): string[] {
   const options = ['CreateNamespace=true', 'PruneLast=true'];

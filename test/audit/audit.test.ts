@@ -74,7 +74,8 @@ describe('auditFiles: pairing Applications with their manifests', () => {
     // THEN the root is reported for ordering its children in waves, its folder is not said to hold nothing, and the
     // child's own finding is reported once, for the child
     expect(result.findings.filter((f) => f.ruleId === 'SA105').map((f) => `${f.application} ${f.message}`)).toEqual([
-      'root ApplyOutOfSyncOnly=true is set while 2 resource(s) are ordered in sync waves',
+      'root ApplyOutOfSyncOnly=true is set while 2 resource(s) are ordered in sync waves'
+        + ': a wave does not wait for the resources of earlier waves that are already in sync to be healthy',
     ]);
     expect(result.notes.filter((n) => n.includes('holds no manifests'))).toEqual([]);
     expect(result.findings.filter((f) => f.ruleId === 'SA005').map((f) => `${f.location.file} ${f.application}`)).toEqual(['apps/api.yaml api']);
@@ -186,7 +187,8 @@ describe('auditFiles: pairing Applications with their manifests', () => {
     // THEN only a wave among what it deploys makes SA105; the project still answers for SA202 (web is allowed)
     expect(plain.findings.filter((f) => f.ruleId === 'SA105')).toEqual([]);
     expect(ordered.findings.filter((f) => f.ruleId === 'SA105').map((f) => f.message)).toEqual([
-      'ApplyOutOfSyncOnly=true is set while 1 resource(s) are ordered in sync waves',
+      'ApplyOutOfSyncOnly=true is set while 1 resource(s) are ordered in sync waves'
+        + ': a wave does not wait for the resources of earlier waves that are already in sync to be healthy',
     ]);
     const outside = audit({ 'projects/payments.yaml': project, 'applications/api.yaml': applicationYaml('api') });
     expect(outside.findings.filter((f) => f.ruleId === 'SA202')).toHaveLength(1);

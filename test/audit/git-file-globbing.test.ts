@@ -126,7 +126,7 @@ describe('safe-argocd audit: newGitFileGlobbing in .safe-argocd.yaml', () => {
     writeTree(configured, { ...tree, '.safe-argocd.yaml': 'newGitFileGlobbing: false\n' });
 
     // WHEN each is audited / THEN the files decide in one, the config in the other
-    expect((await auditJson(plain)).report.stats.applicationSets.generated).toBe(1);
-    expect((await auditJson(configured)).report.stats.applicationSets.generated).toBe(2);
+    expect((await auditJson(plain)).report.stats.applicationSets?.generated).toBe(1);
+    expect((await auditJson(configured)).report.stats.applicationSets?.generated).toBe(2);
   });
 });

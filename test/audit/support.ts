@@ -38,6 +38,7 @@ export interface JsonReport {
   readonly notes: string[];
   readonly stats: {
     files: number; manifests: number; applications: number; skippedDocuments: number; skippedTemplates: number; excludedFiles: number;
+    applicationSets?: { expanded: number; literal: number; generated: number };
   };
 }
 
