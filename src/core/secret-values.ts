@@ -38,10 +38,11 @@ const PRIVATE_KEY_PEM = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
 
 /**
  * Values filled in elsewhere: a template, an environment variable (`$VAR`, `${VAR}`, NATS's `<< $VAR >>`), a secret
- * manager's reference (argocd-vault-plugin, vals), or where argocd-image-updater reads credentials from
- * (`pullsecret:<namespace>/<name>`, `secret:...`, `env:<VAR>`, `ext:<script>`).
+ * manager's reference (argocd-vault-plugin, vals), where argocd-image-updater reads credentials from
+ * (`pullsecret:<namespace>/<name>`, `secret:...`, `env:<VAR>`, `ext:<script>`), or Grafana's expansion of a file, an
+ * environment variable or a Vault secret as it reads its settings (`$__file{<path>}`, `$__env{<VAR>}`, `$__vault{...}`).
  */
-const PLACEHOLDER = /^\s*(\{\{.*\}\}|\$\{.*\}|\$[A-Z_][A-Z0-9_]*|<<\s*\$[A-Z_][A-Z0-9_]*\s*>>|<path:.*>|<[a-z-]+>|ref\+\S+|vault:\S+|aws-sm:\S+|gcp-sm:\S+|secretref\+\S+|(pull)?secret:\S+|env:[A-Z_][A-Z0-9_]*|ext:\S+)\s*$/i;
+const PLACEHOLDER = /^\s*(\{\{.*\}\}|\$__(?:file|env|vault)\{[^{}]+\}|\$\{.*\}|\$[A-Z_][A-Z0-9_]*|<<\s*\$[A-Z_][A-Z0-9_]*\s*>>|<path:.*>|<[a-z-]+>|ref\+\S+|vault:\S+|aws-sm:\S+|gcp-sm:\S+|secretref\+\S+|(pull)?secret:\S+|env:[A-Z_][A-Z0-9_]*|ext:\S+)\s*$/i;
 
 /**
  * Argo CD's reference to a key of argocd-secret (`$oidc.clientSecret`) or of another Secret labelled part-of argocd
@@ -68,7 +69,21 @@ export function isSecretKey(key: string): boolean {
  * variables to the keys of an existing Secret, `AWS_SECRET_ACCESS_KEY: AWS_SECRET_ACCESS_KEY`).
  */
 export function isSecretValue(key: string, value: unknown): boolean {
-  return isSecretKey(key) && isLiteralValue(value) && value !== key && !(NAMING_KEY.test(key) && typeof value === 'string' && isObjectName(value));
+  return isSecretKey(key) && isLiteralValue(value) && value !== key && !(typeof value === 'string' && namesAnObject(key, value));
+}
+
+/**
+ * An environment variable that names a Kubernetes Secret by saying so (`TS_KUBE_SECRET`, `K8S_SECRET`): upper-case words,
+ * the last two `KUBE`, `K8S` or `KUBERNETES` and `SECRET`. Tailscale keeps its state in the Secret `TS_KUBE_SECRET` names.
+ */
+const KUBE_SECRET_KEY = /^(?:[A-Z][A-Z0-9]*_)*(?:KUBE|K8S|KUBERNETES)_SECRET$/;
+
+/**
+ * Whether a secret key holds an object's name: a camelCase word and `Secret` holding a name of more than one word, or an
+ * environment variable that names a Kubernetes Secret holding a DNS-1123 subdomain.
+ */
+function namesAnObject(key: string, value: string): boolean {
+  return (NAMING_KEY.test(key) && isObjectName(value)) || (KUBE_SECRET_KEY.test(key) && isDnsSubdomain(value));
 }
 
 /**
@@ -79,7 +94,12 @@ const NAMING_KEY = /^(?!(?:client|shared|webhook|cookie|jwt|hmac|signing|session
 
 /** A Kubernetes object name of more than one word (`minio-homerun`, `hf-token.v2`): a Secret's name, not a secret. */
 function isObjectName(value: string): boolean {
-  return value.length <= 253 && /[-.]/.test(value) && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(value);
+  return /[-.]/.test(value) && isDnsSubdomain(value);
+}
+
+/** A DNS-1123 subdomain, as a Secret's name must be (`tailscale-state`, `state`). */
+function isDnsSubdomain(value: string): boolean {
+  return value.length <= 253 && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(value);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
+import { SECRET_TYPE_LABEL } from '../core/annotations';
 import { describeObject, isObject, listAt, Manifest, stringAt } from '../core/manifest';
 import { holdsPrivateKey, isArgoCdSecretReference, isEncryptedValue, isSecretKey } from '../core/secret-values';
 import { parseYamlValue } from '../core/yaml-text';
@@ -27,6 +28,18 @@ const HTML_PAGE = /^(?:<!DOCTYPE html|<html)[\s>]/i;
  */
 const YTT_TEMPLATE = /^#@(?:\s*load\(\s*"@ytt:|overlay\/|data\/values)/;
 
+/**
+ * OpenSSH public keys, one a line (`ssh-ed25519 AAAA... user@host`, an authorized_keys list, `#` comments between): public
+ * by design, unlike the private key they pair with, whose PEM block matches none of these lines.
+ */
+const SSH_PUBLIC_KEY_LINE = /^(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp(?:256|384|521)|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)[ \t]+AAAA[A-Za-z0-9+/]+={0,3}(?:[ \t]+[^\s].*)?$/;
+
+/** Whether a text holds OpenSSH public keys and comments only, one key at least. */
+function onlySshPublicKeys(text: string): boolean {
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  return lines.length > 0 && lines.every((l) => SSH_PUBLIC_KEY_LINE.test(l));
+}
+
 /** A file of an HTML page, as a secretGenerator's `files` entry names it (`login.html`, `page=pages/login.htm`). */
 const HTML_FILE = /\.html?$/i;
 
@@ -47,14 +60,52 @@ function isArgoCdReference(secret: Manifest, key: string, value: unknown, base64
   return isArgoCdSecretReference(base64 ? Buffer.from(value, 'base64').toString('latin1') : value);
 }
 
+/**
+ * The keys of Argo CD's declarative Secrets, by their secret-type label, that hold no credential: what and where the
+ * repository or cluster is and switches (Argo CD's secretToRepository, secretToRepoCred and secretToCluster). The
+ * credentials are in other keys (username and password, sshPrivateKey, tlsClientCertKey, githubAppPrivateKey,
+ * gcpServiceAccountKey) or in a cluster's config, judged as any configuration is.
+ */
+const REPOSITORY_PUBLIC_KEYS = new Set([
+  'name', 'url', 'type', 'project', 'enableOCI', 'enableLfs', 'insecure', 'insecureIgnoreHostKey', 'forceHttpBasicAuth',
+  'useAzureWorkloadIdentity', 'githubAppID', 'githubAppInstallationID', 'githubAppEnterpriseBaseUrl', 'proxy', 'noProxy',
+]);
+const ARGOCD_PUBLIC_KEYS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['repository', REPOSITORY_PUBLIC_KEYS], ['repo-creds', REPOSITORY_PUBLIC_KEYS],
+  ['repository-write', REPOSITORY_PUBLIC_KEYS], ['repo-write-creds', REPOSITORY_PUBLIC_KEYS],
+  ['cluster', new Set(['name', 'server', 'namespaces', 'clusterResources', 'project', 'shard'])],
+]);
+
+/** A URL that carries a password (`postgres://user:pass@db`). */
+const URL_WITH_PASSWORD = /:\/\/[^/\s:@]+:[^/\s@]+@/;
+
+/** A web URL with user information (`https://<token>@github.com/...`): Git hosts take a token as the user name alone. */
+const WEB_URL_WITH_USER = /^https?:\/\/[^/\s@]+@/i;
+
+/**
+ * Whether `key` of an Argo CD repository, credential template or cluster Secret holds no credential: a key of
+ * {@link ARGOCD_PUBLIC_KEYS} for its secret-type, whose value carries no password or token in a URL and no private key.
+ */
+function isArgoCdPublicField(secret: Manifest, key: string, value: unknown, base64: boolean): boolean {
+  const type = stringAt(secret, 'metadata', 'labels', SECRET_TYPE_LABEL);
+  if (type === undefined || !ARGOCD_PUBLIC_KEYS.get(type)?.has(key)) {
+    return false;
+  }
+  if (typeof value === 'boolean' || typeof value === 'number') {
+    return true;
+  }
+  if (typeof value !== 'string') {
+    return false;
+  }
+  const text = (base64 ? Buffer.from(value, 'base64').toString('latin1') : value).trim();
+  return !holdsPrivateKey(text) && !URL_WITH_PASSWORD.test(text) && !WEB_URL_WITH_USER.test(text);
+}
+
 /** A key of key material under another name, as a kubeconfig has it (`client-key-data`). */
 const KEY_DATA = /key[-_]?data$/i;
 
 /** Backstage's config includes (`$file: <path>`, `$env: <VARIABLE>`): the value is read from a file or the environment. */
 const INCLUDE_KEYS = new Set(['$file', '$env']);
-
-/** A URL that carries a password (`postgres://user:pass@db`). */
-const URL_WITH_PASSWORD = /:\/\/[^/\s:@]+:[^/\s@]+@/;
 
 /** Bounds for a config read from a value: its length, how deep it is walked, how many values. */
 const MAX_CONFIG_CHARS = 100_000;
@@ -62,12 +113,25 @@ const MAX_CONFIG_DEPTH = 32;
 const MAX_CONFIG_VALUES = 5_000;
 
 /**
- * Whether a value is a YAML or JSON configuration whose credentials are all read from files: at least one key of a
- * credential (`serviceAccountToken`, `password`, `client-key-data`) and each such key holding an absolute file path or
- * a `$file` or `$env` include, and no private key or URL with a password anywhere. A Backstage Kubernetes plugin's
- * config that reads the mounted service account token is one.
+ * Keys of a config that may hold a credential without a credential's name: a registry's `auth`, PagerDuty's
+ * `routing_key` or `service_key`, a `dsn`, a `pass`. A string under one must be read from a file, as a credential's must.
  */
-function onlyFileCredentials(text: string): boolean {
+const MAYBE_CREDENTIAL_KEY = /(auth|key|dsn|pass|pwd|creds?|salt)$/i;
+
+/**
+ * A URL that is itself a credential: one that carries a password, a chat webhook (whose path is the secret), or a
+ * token, key or signature in its query.
+ */
+const SECRET_URL = /:\/\/[^/\s:@]+:[^/\s@]+@|hooks\.slack\.com\/|discord(?:app)?\.com\/api\/webhooks\/|[?&](?:token|access_token|key|api[-_]?key|sig|signature|secret|password|auth)=/i;
+
+/**
+ * Whether a value is a YAML or JSON configuration that holds no credential in plain text: each key of a credential
+ * (`serviceAccountToken`, `password`, `client-key-data`) holds an absolute file path or a `$file` or `$env` include, a
+ * string under a key that may hold one (`auth`, `routing_key`) does too, and no value is a private key or a URL that
+ * carries a secret. A Backstage Kubernetes plugin's config that reads the mounted service account token is one; so are
+ * a Loki config with no credential key and an Argo CD cluster's `{"tlsClientConfig":{"insecure":false}}`.
+ */
+function holdsNoCredential(text: string): boolean {
   if (text.length > MAX_CONFIG_CHARS || !text.includes(':')) {
     return false;
   }
@@ -80,14 +144,12 @@ function onlyFileCredentials(text: string): boolean {
   if (!isObject(tree)) {
     return false;
   }
-  let credentials = 0;
   let budget = MAX_CONFIG_VALUES;
   const holdsOnlyReferences = (value: unknown, key: string, depth: number): boolean => {
     if (budget-- <= 0 || depth > MAX_CONFIG_DEPTH) {
       return false;
     }
-    if (isSecretKey(key) || KEY_DATA.test(key)) {
-      credentials++;
+    if (isSecretKey(key) || KEY_DATA.test(key) || (MAYBE_CREDENTIAL_KEY.test(key) && typeof value === 'string')) {
       return isFileReference(value);
     }
     if (Array.isArray(value)) {
@@ -96,9 +158,9 @@ function onlyFileCredentials(text: string): boolean {
     if (isObject(value)) {
       return Object.entries(value).every(([k, v]) => holdsOnlyReferences(v, k, depth + 1));
     }
-    return typeof value !== 'string' || !(holdsPrivateKey(value) || URL_WITH_PASSWORD.test(value));
+    return typeof value !== 'string' || !(holdsPrivateKey(value) || SECRET_URL.test(value));
   };
-  return holdsOnlyReferences(tree, '', 0) && credentials > 0;
+  return holdsOnlyReferences(tree, '', 0);
 }
 
 /** An absolute file path, or a mapping of one `$file` or `$env` include to a name. */
@@ -113,7 +175,10 @@ function isFileReference(value: unknown): boolean {
   return entries.length === 1 && INCLUDE_KEYS.has(entries[0][0]) && typeof entries[0][1] === 'string' && entries[0][1].trim() !== '';
 }
 
-/** Whether a value is public by its shape (PEM certificates only, a file path, an HTML page, a ytt overlay), or ciphertext SOPS wrote. */
+/**
+ * Whether a value is public by its shape (PEM certificates only, OpenSSH public keys, a file path, an HTML page, a ytt
+ * overlay, a config that holds no credential), or ciphertext SOPS wrote.
+ */
 function isPublic(value: unknown, base64: boolean): boolean {
   if (typeof value !== 'string') {
     return false;
@@ -123,7 +188,8 @@ function isPublic(value: unknown, base64: boolean): boolean {
     return true;
   }
   const text = (base64 ? Buffer.from(value, 'base64').toString('latin1') : value).trim();
-  return CERTIFICATES.test(text) || FILE_PATH.test(text) || HTML_PAGE.test(text) || YTT_TEMPLATE.test(text) || onlyFileCredentials(text);
+  return CERTIFICATES.test(text) || FILE_PATH.test(text) || HTML_PAGE.test(text) || YTT_TEMPLATE.test(text) || onlySshPublicKeys(text)
+    || holdsNoCredential(text);
 }
 
 /** A kustomization (or component) file, as the audit reads it. */
@@ -171,13 +237,21 @@ export const secretDataInGit: Rule = {
     + 'in the history after it is removed. Everyone who can read the repository, its clones and CI logs can '
     + 'read the secret. A placeholder Secret that a controller fills must declare no keys either: a key kept '
     + 'in Git, even with an empty value, is put back by self-heal over the value the controller wrote. A key that '
-    + 'holds only PEM certificates (a CA bundle, a chain, no private key), or only an absolute file path (where a program '
-    + 'reads a token, such as /var/run/secrets/kubernetes.io/serviceaccount/token), or a YAML or JSON configuration whose '
-    + 'credential keys (token, password, client-key-data...) all hold such a path or a $file or $env include and which holds no '
-    + 'private key or URL with a password (a Backstage Kubernetes plugin\'s config that reads the mounted token), or an HTML page (OpenShift\'s login '
+    + 'holds only PEM certificates (a CA bundle, a chain, no private key), or only OpenSSH public keys (ssh-ed25519 AAAA..., '
+    + 'an authorized_keys list), or only an absolute file path (where a program '
+    + 'reads a token, such as /var/run/secrets/kubernetes.io/serviceaccount/token), or a YAML or JSON configuration that '
+    + 'holds no credential in plain text (its credential keys, token, password, client-key-data..., and keys such as auth '
+    + 'or routing_key, if any, hold such a path or a $file or $env include, and no value is a private key, a URL with a password '
+    + 'or a token, or a chat webhook: a Loki config, a Backstage Kubernetes plugin\'s config that reads the mounted token), '
+    + 'or an HTML page (OpenShift\'s login '
     + 'templates are kept in Secrets), or a ytt template or overlay (kapp-controller reads a package\'s overlays from '
     + 'Secrets only) is public and not reported, nor is a webhook secret of argocd-secret that refers to another Secret '
-    + '($<secret>:<key>, which Argo CD resolves), nor a value SOPS encrypted (ENC[AES256_GCM,...]), '
+    + '($<secret>:<key>, which Argo CD resolves), nor a key of an Argo CD repository, repo-creds or cluster Secret (by its '
+    + 'argocd.argoproj.io/secret-type label) that holds no credential: url, name, type, project, proxy, noProxy, enableOCI, '
+    + 'enableLfs, insecure, forceHttpBasicAuth, githubAppID... of a repository (unless a URL carries a password or token), '
+    + 'server, name, namespaces, clusterResources, project, shard of a cluster, whose config is judged as a configuration '
+    + '(username, password, sshPrivateKey, tlsClientCertKey, githubAppPrivateKey, gcpServiceAccountKey and a config with a '
+    + 'bearerToken or keyData are reported), nor a value SOPS encrypted (ENC[AES256_GCM,...]), '
     + 'which is ciphertext as a SealedSecret\'s is. A kustomization\'s '
     + 'secretGenerator with literals, files or envs is the same: Argo CD renders from Git, so what it reads is there.',
   fix: 'Keep the value in a secret manager and deliver it with an ExternalSecret (the operator creates and owns '
@@ -201,7 +275,8 @@ export const secretDataInGit: Rule = {
         // Only the key names are reported: a finding is printed, logged and uploaded as SARIF. A certificate is public, and
         // so is the path of a file a token is read from.
         const keys = Object.keys(values)
-          .filter((k) => !isPublic(values[k], field === 'data') && !isArgoCdReference(obj, k, values[k], field === 'data')).sort();
+          .filter((k) => !isPublic(values[k], field === 'data') && !isArgoCdReference(obj, k, values[k], field === 'data')
+            && !isArgoCdPublicField(obj, k, values[k], field === 'data')).sort();
         if (keys.length === 0) {
           continue;
         }

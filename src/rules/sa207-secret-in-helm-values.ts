@@ -19,8 +19,10 @@ export const secretInHelmValues: Rule = {
     + 'any key, is a secret in plain text there, as a Secret\'s data is (SA203). Keys that name a secret (existingSecret, '
     + 'secretName, passwordSecretRef, tlsSecret), a key of a named Secret (secretKey or passwordSecretKey beside the key that '
     + 'names the Secret), the maps under an existing... key and values equal to their key (the keys '
-    + 'of an existing Secret, as in existingSecretMappings), values filled in at render time ({{ }}, ${ }, <path:...> of argocd-vault-plugin, '
-    + 'ref+ of vals) and Argo CD\'s own references to a key of its Secrets ($<key>, $<secret>:<key>, as dex.config and '
+    + 'of an existing Secret, as in existingSecretMappings), an environment variable whose name says it names a Kubernetes '
+    + 'Secret (upper-case words ending in KUBE_SECRET, K8S_SECRET or KUBERNETES_SECRET, such as Tailscale\'s TS_KUBE_SECRET) '
+    + 'holding a DNS-1123 name, values filled in at render time ({{ }}, ${ }, <path:...> of argocd-vault-plugin, '
+    + 'ref+ of vals) or by the program that reads them (Grafana\'s $__file{<path>}, $__env{<VAR>}, $__vault{...}) and Argo CD\'s own references to a key of its Secrets ($<key>, $<secret>:<key>, as dex.config and '
     + 'oidc.config take a client secret) are not reported, nor are values SOPS or kubeseal encrypted (ENC[AES256_GCM,...] as helm-secrets keeps them, a SealedSecret\'s Ag... ciphertext). The audit also reads the value files a Helm source names from the audited repository '
     + '(a path in the chart\'s folder, or $<ref>/<path> of a ref source of it) and reports them at the valueFiles entry. '
     + 'Only the key names are reported, never the values.',

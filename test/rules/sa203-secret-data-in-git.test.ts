@@ -128,20 +128,95 @@ describe('SA203 secret-data-in-git', () => {
       '    skipTLSVerify: true', '    serviceAccountToken:', `      $file: ${tokenPath}`, '    caData:', '      $file: /var/run/secrets/kubernetes.io/serviceaccount/ca.crt', '',
     ].join('\n');
     const json = JSON.stringify({ clusters: [{ name: 'local', serviceAccountToken: tokenPath, password: { $env: 'CLUSTER_PASSWORD' } }] });
-    // and configs that hold a credential: a literal token beside a file include, key data, a password in a URL, no credential key at all
+    // and configs that hold a credential: a literal token beside a file include, key data, a password in a URL
     const literal = yaml.replace('    caData:', `    bearerToken: ${TOKEN}\n    caData:`);
     const keyData = `users:\n  - name: admin\n    client-key-data: ${PASSWORD_B64}\n    token:\n      $file: ${tokenPath}\n`;
     const url = `token:\n  $file: ${tokenPath}\ndatabase: postgres://app:${PASSWORD}@db:5432/app\n`;
-    const noCredential = 'clusters:\n  - url: https://kubernetes.default.svc\n';
     const obj = secret('k8s-config', {
-      stringData: { 'k8s-config.yaml': yaml, 'literal.yaml': literal, 'key-data.yaml': keyData, 'url.yaml': url, 'plain.yaml': noCredential },
+      stringData: { 'k8s-config.yaml': yaml, 'literal.yaml': literal, 'key-data.yaml': keyData, 'url.yaml': url },
       data: { 'k8s-config.json': Buffer.from(json).toString('base64') },
     });
     // WHEN
     const findings = findingsOf(secretDataInGit, [obj]);
     // THEN the configs that read every credential from a file are not named, the others are, and no value is shown
-    expect(findings.map((f) => [f.path, f.value])).toEqual([['/stringData', ['key-data.yaml', 'literal.yaml', 'plain.yaml', 'url.yaml']]]);
+    expect(findings.map((f) => [f.path, f.value])).toEqual([['/stringData', ['key-data.yaml', 'literal.yaml', 'url.yaml']]]);
     expectNoValues(findings, [TOKEN, PASSWORD, PASSWORD_B64]);
+  });
+
+  test('passes on a config that holds no credential key (a Loki config), and names configs whose credential hides under another key or in a URL', () => {
+    // GIVEN a Loki config in stringData and, base64 in data, a JSON config with a password read from a file
+    const loki = 'auth_enabled: false\nserver:\n  http_listen_port: 3100\nstorage_config:\n  filesystem:\n    directory: /data/loki/chunks\n';
+    const json = JSON.stringify({ clusters: [{ url: 'https://kubernetes.default.svc', skipTLSVerify: false }], basic_auth: { password_file: '/etc/pw' } });
+    // and configs with a literal password, a registry's auth, a PagerDuty routing key, a Slack webhook, a token in a URL's query
+    const obj = secret('configs', {
+      stringData: {
+        'loki.yaml': loki,
+        'password.yaml': loki.replace('auth_enabled: false', `auth_enabled: true\nbasic_auth:\n  password: ${PASSWORD}`),
+        'config.json': JSON.stringify({ auths: { 'registry.acme.io': { auth: PASSWORD_B64 } } }),
+        'alertmanager.yaml': `receivers:\n  - name: pager\n    pagerduty_configs:\n      - routing_key: ${TOKEN}\n`,
+        'slack.yaml': `receivers:\n  - name: chat\n    slack_configs:\n      - api_url: https://hooks.slack.com/services/T0/B0/${TOKEN}\n`,
+        'query.yaml': `remote_write:\n  - url: https://metrics.acme.io/push?token=${TOKEN}\n`,
+      },
+      data: { 'plain.json': Buffer.from(json).toString('base64') },
+    });
+    // WHEN
+    const findings = findingsOf(secretDataInGit, [obj]);
+    // THEN only the configs that hold a credential are named, and no value is shown
+    expect(findings.map((f) => [f.path, f.value])).toEqual([['/stringData', ['alertmanager.yaml', 'config.json', 'password.yaml', 'query.yaml', 'slack.yaml']]]);
+    expectNoValues(findings, [TOKEN, PASSWORD, PASSWORD_B64]);
+  });
+
+  test('passes on OpenSSH public keys (one, or an authorized_keys list), and names a private key and a key line with more beside them', () => {
+    // GIVEN public keys of three types, in stringData and base64 in data
+    const rsa = 'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABgQCMchVse1VYh6QP6fmkr3 user@host';
+    const authorized = `# deploy keys\n${rsa}\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJ8u ci\necdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTY=\n`;
+    const obj = secret('vm-ssh-key', {
+      stringData: {
+        key: rsa,
+        authorized_keys: authorized,
+        id_ed25519: '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU=\n-----END OPENSSH PRIVATE KEY-----\n',
+        mixed: `${rsa}\npassword=${PASSWORD}\n`,
+      },
+      data: { 'id_rsa.pub': Buffer.from(rsa).toString('base64') },
+    });
+    // WHEN
+    const findings = findingsOf(secretDataInGit, [obj]);
+    // THEN only the private key and the mixed value are named
+    expect(findings.map((f) => [f.path, f.value])).toEqual([['/stringData', ['id_ed25519', 'mixed']]]);
+    expectNoValues(findings, [PASSWORD]);
+  });
+
+  test('passes on the fields of Argo CD repository and cluster Secrets that hold no credential, and names their credentials', () => {
+    // GIVEN a public repository, a credential template and a cluster, declared by their secret-type label
+    const labelled = (name: string, type: string, fields: { [key: string]: unknown }): Manifest =>
+      manifest('v1', 'Secret', name, { metadata: { namespace: 'argocd', labels: { 'argocd.argoproj.io/secret-type': type } }, ...fields });
+    const repository = labelled('repo-https', 'repository', {
+      stringData: { name: 'platform', project: 'cluster-config', type: 'git', url: 'https://github.com/acme/platform.git', enableLfs: 'true', proxy: 'http://proxy:3128' },
+    });
+    const oci = labelled('longhorn', 'repository', { data: { type: Buffer.from('helm').toString('base64'), url: Buffer.from('https://charts.longhorn.io').toString('base64'), enableOCI: 'dHJ1ZQ==' } });
+    const template = labelled('acme-creds', 'repo-creds', { stringData: { url: 'git@github.com:acme', type: 'git', insecureIgnoreHostKey: 'false' } });
+    const cluster = labelled('in-cluster', 'cluster', {
+      stringData: { name: 'pitower', server: 'https://kubernetes.default.svc', namespaces: 'a,b', clusterResources: 'true', config: '{"tlsClientConfig":{"insecure":false}}' },
+    });
+    // and credentials beside such fields: a password, an SSH private key, a token in the URL or the proxy, a cluster's bearer token
+    const withPassword = labelled('private', 'repository', { stringData: { url: 'https://github.com/acme/private.git', username: 'bot', password: PASSWORD } });
+    const withKey = labelled('ssh-creds', 'repo-creds', { stringData: { url: 'git@github.com:acme', sshPrivateKey: '-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----' } });
+    const inUrl = labelled('token-url', 'repository', { stringData: { url: `https://${TOKEN}@github.com/acme/a.git`, proxy: `http://user:${PASSWORD}@proxy:3128`, name: 'a' } });
+    const remote = labelled('remote', 'cluster', { stringData: { name: 'remote', server: 'https://10.0.0.1', config: JSON.stringify({ bearerToken: TOKEN, tlsClientConfig: { insecure: false } }) } });
+    // and the same public fields in a Secret without the label
+    const unlabelled = secret('not-argocd', { stringData: { url: 'https://github.com/acme/platform.git', type: 'git' } });
+    // WHEN
+    const all = [repository, oci, template, cluster, withPassword, withKey, inUrl, remote, unlabelled];
+    const findings = findingsOf(secretDataInGit, all);
+    // THEN only the credentials are named, and the unlabelled Secret's keys are
+    expect(findings.map((f) => [stringAt(f.object, 'metadata', 'name'), f.path, f.value])).toEqual([
+      ['private', '/stringData', ['password', 'username']],
+      ['ssh-creds', '/stringData', ['sshPrivateKey']],
+      ['token-url', '/stringData', ['proxy', 'url']],
+      ['remote', '/stringData', ['config']],
+      ['not-argocd', '/stringData', ['type', 'url']],
+    ]);
+    expectNoValues(findings, [TOKEN, PASSWORD]);
   });
 
   test('passes on argocd-secret\'s webhook secrets that refer to another Secret, and names literal ones and other keys', () => {

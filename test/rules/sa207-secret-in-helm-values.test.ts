@@ -100,6 +100,27 @@ describe('SA207 secret-in-helm-values', () => {
       .toEqual(['adminSecret', 'clientSecret', 'connectionSecret', 'cookieSecret']);
   });
 
+  test('passes on an environment variable that names a Kubernetes Secret (TS_KUBE_SECRET), and fails on other _SECRET variables and on a value that is no name', () => {
+    // GIVEN Tailscale's variable naming the Secret it keeps its state in, in values text, valuesObject and a parameter
+    expect(secretKeysInValuesText('env:\n  TS_KUBE_SECRET: tailscale-router-state\n  K8S_SECRET: state\n')).toEqual([]);
+    expect(findingsOf(secretInHelmValues, [], helmApp({
+      valuesObject: { env: { TS_KUBE_SECRET: 'tailscale-state' } }, parameters: [{ name: 'env.TS_KUBE_SECRET', value: 'ts.state' }],
+    }))).toEqual([]);
+    // WHEN the variable does not say it names a Kubernetes Secret, or the value cannot be a Secret's name / THEN they are found
+    expect(secretKeysInValuesText('JWT_SECRET: my-jwt-secret\nTS_AUTH_SECRET: tskey-abc\nTS_KUBE_SECRET: tskey_Auth_K3y\nKUBE_SECRET_TOKEN: abc\n').sort())
+      .toEqual(['JWT_SECRET', 'KUBE_SECRET_TOKEN', 'TS_AUTH_SECRET', 'TS_KUBE_SECRET']);
+  });
+
+  test('passes on Grafana\'s expansion of a file, a variable or a Vault secret ($__file{...}), and fails on a literal around one', () => {
+    // GIVEN a datasource password Grafana reads from a mounted Secret's file, and an admin password from the environment
+    const values = 'grafana:\n  datasource:\n    password: $__file{/etc/secrets/postgres-password/password}\n  adminPassword: "$__env{GF_ADMIN_PASSWORD}"\n'
+      + '  token: $__vault{kv:secret/grafana:token}\n';
+    expect(secretKeysInValuesText(values)).toEqual([]);
+    expect(findingsOf(secretInHelmValues, [], helmApp({ valuesObject: { grafana: { datasource: { password: '$__file{/etc/secrets/pw}' } } } }))).toEqual([]);
+    // WHEN the expansion is part of a literal, or names no provider Grafana has / THEN the keys are found
+    expect(secretKeysInValuesText('password: hunter2$__file{/etc/pw}\ntoken: $__random{x}\napiKey: $__file{}\n').sort()).toEqual(['apiKey', 'password', 'token']);
+  });
+
   test('passes on secretKey beside a secretName, the key of the Secret named, and fails on it alone, an access key\'s secret', () => {
     // GIVEN secretKey beside secretName (after or before it) in values text and valuesObject
     expect(secretKeysInValuesText('auth:\n  secretName: trips-api-key\n  secretKey: credential\nother:\n  secretKey: k\n  existingSecret: s3\n')).toEqual([]);
