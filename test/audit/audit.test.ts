@@ -406,7 +406,7 @@ describe('auditFiles: one finding per rule, object and field', () => {
     expect(keysOf(result.findings)).toEqual([key('SA101', 'workloads/web/deployment.yaml', 'web'), key('SA102', 'workloads/web/deployment.yaml', 'web')]);
   });
 
-  test('an AppProject several roots deploy is reported once per field (SA201)', () => {
+  test('an AppProject several roots deploy is reported once per permissive entry (SA201)', () => {
     // GIVEN a permissive project in projects/, deployed by two root Applications
     const project = stringify({
       apiVersion: 'argoproj.io/v1alpha1',
