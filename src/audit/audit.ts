@@ -9,6 +9,7 @@ import { globMatches } from '../core/glob';
 import { at, describeObject, isApplication, isApplicationSet, isAppProject, isObject, listAt, LocatedManifest, Manifest, readSourcesOf, SourceLocation, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
 import { parseManifests } from '../core/parse-manifests';
+import { scopedProjectOf } from '../core/project-policy';
 import { isRepoUrlPlaceholder, isUnfilledPath, KUSTOMIZATION_FILES, repositoryDir, repositoryKey, sourcePathRefusal } from '../core/source-paths';
 import { stripTrailing } from '../core/text';
 import { runRules, runRulesAcross } from '../rules/engine';
@@ -74,8 +75,8 @@ interface AuditUnit {
   /** The ApplicationSet this unit's Application is generated from (or is the literal template of). */
   readonly set?: SetOrigin;
   /**
-   * Objects the Application names but this unit does not own (its AppProject, wherever it is written): the rules
-   * about that reference read them (SA202); no rule counts them among what the Application deploys, and findings on
+   * Objects the Application names but this unit does not own (its AppProject, wherever it is written, and the
+   * repository and cluster Secrets scoped to that project): the rules about that reference read them (SA202); no rule counts them among what the Application deploys, and findings on
    * them are reported by the unit that deploys them.
    */
   readonly context?: LocatedManifest[];
@@ -947,6 +948,15 @@ function groupUnits(
     inDir.push(o);
   }
   const projects = projectIndex(others);
+  const scopedSecrets = new Map<string, LocatedManifest[]>();
+  for (const o of others) {
+    const project = scopedProjectOf(o.manifest);
+    if (project !== undefined) {
+      const secrets = scopedSecrets.get(project) ?? [];
+      secrets.push(o);
+      scopedSecrets.set(project, secrets);
+    }
+  }
   const claimed = new Set<LocatedManifest>();
   const units: AuditUnit[] = [];
   // The Applications of one ApplicationSet share their template: one note for all of them that it holds for.
@@ -1027,8 +1037,10 @@ function groupUnits(
         claimed.add(m);
       }
     }
-    // The AppProject the Application names, wherever in the repository it is written (a projects/ folder, say).
-    const named = projects(located).filter((p) => !inUnit.has(p));
+    // The AppProject the Application names, wherever in the repository it is written (a projects/ folder, say), and the
+    // repository and cluster Secrets scoped to that project, which widen what it permits.
+    const projectName = stringAt(located.manifest, 'spec', 'project') ?? '';
+    const named = [...projects(located), ...scopedSecrets.get(projectName) ?? []].filter((p) => !inUnit.has(p));
     units.push({
       application: located,
       applicationName: name,

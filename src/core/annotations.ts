@@ -12,7 +12,7 @@ export const HELM_HOOK_WEIGHT_ANNOTATION = 'helm.sh/hook-weight';
 export const TRACKING_ID_ANNOTATION = 'argocd.argoproj.io/tracking-id';
 /** The instance label Argo CD tracks resources by with the label method, unless argocd-cm names another. */
 export const DEFAULT_INSTANCE_LABEL = 'app.kubernetes.io/instance';
-/** The label that makes a Secret one of Argo CD's declarative repositories, credential templates or clusters. */
+/** The label Argo CD tells its own Secrets apart by (repositories, credential templates, clusters: common.LabelKeySecretType). */
 export const SECRET_TYPE_LABEL = 'argocd.argoproj.io/secret-type';
 /** Per-resource compare options, e.g. `IgnoreExtraneous`. */
 export const COMPARE_OPTIONS_ANNOTATION = 'argocd.argoproj.io/compare-options';

@@ -1,4 +1,6 @@
+import { SECRET_TYPE_LABEL } from './annotations';
 import { globMatches } from './glob';
+import { at, isObject, listAt, Manifest, stringAt } from './manifest';
 import { stripTrailing } from './text';
 
 /*
@@ -101,4 +103,64 @@ function isDenyPattern(pattern: unknown): boolean {
 export function normalizeRepoUrl(url: string): string {
   const trimmed = stripTrailing(url.trim().toLowerCase(), '/');
   return trimmed.endsWith('.git') ? trimmed.slice(0, -4) : trimmed;
+}
+
+/** What a project permits an Application: the patterns its sources and its destination are matched against. */
+export interface ProjectPermits {
+  readonly sourceRepos: readonly string[];
+  readonly destinations: readonly unknown[];
+}
+
+/**
+ * A project's sourceRepos and destinations as Argo CD checks an Application against them (util/argo/argo.go
+ * GetAppProjectByName): its own, and what the repository and cluster Secrets scoped to it add. Argo CD finds those by
+ * the `project` key of a Secret whose `argocd.argoproj.io/secret-type` label is `repository` or `cluster` (util/settings
+ * byProjectIndexerFunc; `repo-creds` templates are not among them). A repository adds its `url` to sourceRepos; a
+ * cluster adds its `server` as a destination, with each namespace of its comma-separated `namespaces`, or any namespace
+ * when it names none (util/db secretToCluster). A Secret that names another namespace than the project's is not one
+ * Argo CD reads beside it.
+ */
+export function projectPermits(project: Manifest, secrets: readonly Manifest[]): ProjectPermits {
+  const name = stringAt(project, 'metadata', 'name') ?? '';
+  const namespace = stringAt(project, 'metadata', 'namespace');
+  const sourceRepos = listAt(project, 'spec', 'sourceRepos').filter((r): r is string => typeof r === 'string');
+  const destinations: unknown[] = [...listAt(project, 'spec', 'destinations')];
+  for (const secret of secrets) {
+    const secretNamespace = stringAt(secret, 'metadata', 'namespace');
+    if (name === '' || scopedProjectOf(secret) !== name || (namespace !== undefined && secretNamespace !== undefined && secretNamespace !== namespace)) {
+      continue;
+    }
+    const url = secretValue(secret, 'url');
+    const server = secretValue(secret, 'server');
+    if (secretTypeOf(secret) === 'repository' && url !== undefined) {
+      sourceRepos.push(url);
+    } else if (secretTypeOf(secret) === 'cluster' && server !== undefined) {
+      const namespaces = (secretValue(secret, 'namespaces') ?? '').split(',').map((n) => n.trim()).filter((n) => n !== '');
+      for (const n of namespaces.length > 0 ? namespaces : ['*']) {
+        destinations.push({ server, namespace: n });
+      }
+    }
+  }
+  return { sourceRepos, destinations };
+}
+
+/** The project a repository or cluster Secret is scoped to, as Argo CD indexes it; undefined for any other object. */
+export function scopedProjectOf(manifest: Manifest): string | undefined {
+  const type = secretTypeOf(manifest);
+  return type === 'repository' || type === 'cluster' ? secretValue(manifest, 'project') : undefined;
+}
+
+function secretTypeOf(manifest: Manifest): string | undefined {
+  return manifest.kind === 'Secret' && manifest.apiVersion === 'v1' ? stringAt(manifest, 'metadata', 'labels', SECRET_TYPE_LABEL) : undefined;
+}
+
+/** A key of a Secret as Argo CD reads it: stringData, which the API server writes over data, or data decoded from base64. */
+function secretValue(secret: Manifest, key: string): string | undefined {
+  const plain = stringAt(secret, 'stringData', key);
+  if (plain !== undefined) {
+    return plain;
+  }
+  const encoded = at(secret, 'data');
+  const value = isObject(encoded) ? encoded[key] : undefined;
+  return typeof value === 'string' ? Buffer.from(value, 'base64').toString('utf8') : undefined;
 }

@@ -27,7 +27,9 @@ export const permissiveProject: Rule = {
     + 'extreme case (SA005). Argo CD reads a "!" pattern in a destination ("!kube-system") as every value but that one: '
     + 'the entry denies it and allows all the others, so {server: "*", namespace: "!kube-system"} alone lets an '
     + 'Application deploy to every other namespace of every cluster; beside an entry that allows everything, such '
-    + 'entries only take away, and are not reported.',
+    + 'entries only take away, and are not reported. A destination entry is reported once, at its first "*" field, '
+    + 'whether one or all of its server, name and namespace are "*" (`{server: "*", name: "*", namespace: "*"}` is one '
+    + 'finding: "allows any cluster and any namespace").',
   fix: 'List the exact repositories, destinations and cluster-scoped kinds the team needs (SafeProject refuses "*").',
   check({ application, resources }) {
     const found: Violation[] = [];
@@ -57,15 +59,19 @@ function check(project: Manifest, found: Violation[]): void {
     if (negated !== undefined && allowsAll) {
       return;
     }
-    for (const field of DESTINATION_FIELDS) {
-      if (d[field] === '*') {
-        const what = field === 'namespace' ? 'namespace' : 'cluster';
-        // Argo CD matches "!x" as every value but x: the entry allows those, it does not only deny x.
-        const also = negated === undefined ? '' : `, and ${JSON.stringify(negated)} beside it allows every value but ${JSON.stringify(negated.slice(1))}: `
-          + 'a "!" pattern makes the entry deny that one value and allow all the others, not deny only';
-        found.push({ object: project, path: `/spec/destinations/${i}/${field}`, message: `a destination allows any ${what}${also}`, value: d[field] });
-      }
+    // One finding per entry, however many of its fields are "*"; at the first of them, so a baseline of that field holds.
+    const open = DESTINATION_FIELDS.filter((field) => d[field] === '*');
+    if (open.length === 0) {
+      return;
     }
+    const what = [
+      ...open.some((field) => field !== 'namespace') ? ['any cluster'] : [],
+      ...open.includes('namespace') ? ['any namespace'] : [],
+    ].join(' and ');
+    // Argo CD matches "!x" as every value but x: the entry allows those, it does not only deny x.
+    const also = negated === undefined ? '' : `, and ${JSON.stringify(negated)} beside it allows every value but ${JSON.stringify(negated.slice(1))}: `
+      + 'a "!" pattern makes the entry deny that one value and allow all the others, not deny only';
+    found.push({ object: project, path: `/spec/destinations/${i}/${open[0]}`, message: `a destination allows ${what}${also}`, value: d[open[0]] });
   });
   listAt(project, 'spec', 'clusterResourceWhitelist').forEach((r, i) => {
     if (isObject(r) && (r.group === '*' || r.kind === '*')) {

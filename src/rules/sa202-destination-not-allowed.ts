@@ -1,7 +1,7 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { at, isApplication, isAppProject, listAt, Manifest, objectsWhere, sourcesOf, stringAt } from '../core/manifest';
-import { destinationAllowed, sourceAllowed } from '../core/project-policy';
+import { at, isApplication, isAppProject, Manifest, objectsWhere, sourcesOf, stringAt } from '../core/manifest';
+import { destinationAllowed, projectPermits, scopedProjectOf, sourceAllowed } from '../core/project-policy';
 import { isRepoUrlPlaceholder } from '../core/source-paths';
 
 /** An Application whose AppProject, present in the same input, does not allow its destination or source. */
@@ -20,7 +20,13 @@ export const destinationNotAllowed: Rule = {
     + 'expressions (`${{ values.repoUrl }}`), or one of a scheme Argo CD does not read (`cnoe://apps`) is a placeholder '
     + 'filled in before Argo CD reads it, and is not judged. A destination given by cluster name is judged '
     + 'against entries that name clusters; an entry that gives only a server may be that cluster\'s, which Argo CD resolves '
-    + 'and the files do not say, so it is taken to allow it (and the reverse for a destination given by server).',
+    + 'and the files do not say, so it is taken to allow it (and the reverse for a destination given by server). Argo CD '
+    + 'adds to a project what the repository and cluster Secrets scoped to it allow (GetAppProjectByName): a Secret '
+    + 'labelled `argocd.argoproj.io/secret-type: repository` whose `project` is the project\'s name adds its `url` to '
+    + 'sourceRepos, and one labelled `cluster` adds its `server` as a destination, with the namespaces its `namespaces` '
+    + 'lists or any; such Secrets among the audited files are read the same way. permitOnlyProjectScopedClusters, which '
+    + 'narrows a project to its scoped clusters, is not judged: a cluster may be scoped to it by `argocd cluster add` '
+    + 'outside Git.',
   fix: 'Add the destination or repository to the AppProject, or point the Application at an allowed one.',
   check({ application, resources, context }) {
     const projects = new Map<string, Manifest>();
@@ -31,6 +37,8 @@ export const destinationNotAllowed: Rule = {
     if (projects.size === 0) {
       return [];
     }
+    // The repository and cluster Secrets scoped to a project, wherever they are written, widen what it permits.
+    const secrets = [...resources, ...context ?? []].filter((m) => scopedProjectOf(m) !== undefined);
     const found: Violation[] = [];
     for (const app of objectsWhere(application, resources, isApplication)) {
       const project = projects.get(stringAt(app, 'spec', 'project') ?? '');
@@ -42,7 +50,8 @@ export const destinationNotAllowed: Rule = {
       const server = stringAt(destination, 'server');
       const name = stringAt(destination, 'name');
       // The audit does not know which server a cluster name resolves to, nor the reverse: anything that may match does.
-      const allowed = destinationAllowed(listAt(project, 'spec', 'destinations'), namespace, server, name, true);
+      const permits = projectPermits(project, secrets);
+      const allowed = destinationAllowed([...permits.destinations], namespace, server, name, true);
       if (!allowed) {
         found.push({
           object: app,
@@ -51,14 +60,13 @@ export const destinationNotAllowed: Rule = {
           value: destination,
         });
       }
-      const repos = listAt(project, 'spec', 'sourceRepos').filter((r): r is string => typeof r === 'string');
       for (const { source, path } of sourcesOf(app)) {
         const repo = stringAt(source, 'repoURL') ?? '';
         // A placeholder a tool fills in before Argo CD reads it; an empty repoURL is not one, and no project allows it.
         if (repo !== '' && isRepoUrlPlaceholder(repo)) {
           continue;
         }
-        if (!sourceAllowed(repos, repo)) {
+        if (!sourceAllowed(permits.sourceRepos, repo)) {
           found.push({ object: app, path: `${path}/repoURL`, message: `project ${stringAt(project, 'metadata', 'name')} does not allow repository ${JSON.stringify(repo)}`, value: repo });
         }
       }

@@ -13,7 +13,8 @@ export interface RuleInput {
   /** The manifests the Application deploys (never including the Application itself). */
   readonly resources: readonly Manifest[];
   /**
-   * Objects the Application names but does not deploy: the AppProject it belongs to, wherever the repository holds it.
+   * Objects the Application names but does not deploy: the AppProject it belongs to, wherever the repository holds it,
+   * and the repository and cluster Secrets scoped to that project.
    * Only the rules about that reference read them; the others judge what the Application deploys, not these.
    */
   readonly context?: readonly Manifest[];

@@ -173,6 +173,33 @@ describe('auditFiles: pairing Applications with their manifests', () => {
     ]);
   });
 
+  test('repository and cluster Secrets scoped to the project, written in a folder of their own, widen what it allows (SA202)', () => {
+    // GIVEN a project allowing only the gitops repository in-cluster, Applications reading a chart repository and
+    // deploying to an edge cluster, and Argo CD Secrets scoped to the project in argocd/
+    const secret = (name: string, type: string, stringData: Record<string, string>) => stringify({
+      apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'argocd', labels: { 'argocd.argoproj.io/secret-type': type } }, stringData,
+    });
+    const chart = { source: { repoURL: 'https://charts.longhorn.io', chart: 'longhorn', targetRevision: '1.9.0' } };
+    const edge = { destination: { server: 'https://edge.acme.internal', namespace: 'web' } };
+    const files = {
+      'projects/payments.yaml': appProjectYaml('payments', ['web']),
+      'applications/longhorn.yaml': applicationYaml('web', { spec: chart }),
+      'applications/edge.yaml': applicationYaml('edge', { spec: edge }),
+    };
+    const scoped = {
+      ...files,
+      'argocd/repositories.yaml': secret('longhorn', 'repository', { project: 'payments', type: 'helm', url: 'https://charts.longhorn.io' }),
+      'argocd/clusters.yaml': secret('edge', 'cluster', { project: 'payments', name: 'edge', server: 'https://edge.acme.internal' }),
+    };
+
+    // WHEN it is audited without the Secrets, and with them
+    const sa202 = (r: AuditResult) => r.findings.filter((f) => f.ruleId === 'SA202').map((f) => `${f.location.file} ${f.pointer}`);
+
+    // THEN without them both Applications are outside the project; with them, as Argo CD's GetAppProjectByName reads them, neither is
+    expect(sa202(audit(files))).toEqual(['applications/edge.yaml /spec/destination', 'applications/longhorn.yaml /spec/source/repoURL']);
+    expect(sa202(audit(scoped))).toEqual([]);
+  });
+
   test('the AppProject an Application names is not counted among what it deploys: a project in a sync wave is no wave of the app (SA105)', () => {
     // GIVEN an Application with ApplyOutOfSyncOnly=true whose project, written in projects/, is in sync wave 0
     const waved = (yaml: string) => yaml.replace(/^metadata:\n/m, 'metadata:\n  annotations:\n    argocd.argoproj.io/sync-wave: "0"\n');
@@ -408,7 +435,7 @@ describe('auditFiles: one finding per rule, object and field', () => {
     expect(keysOf(result.findings)).toEqual([key('SA101', 'workloads/web/deployment.yaml', 'web'), key('SA102', 'workloads/web/deployment.yaml', 'web')]);
   });
 
-  test('an AppProject several roots deploy is reported once per field (SA201)', () => {
+  test('an AppProject several roots deploy is reported once per permissive entry (SA201)', () => {
     // GIVEN a permissive project in projects/, deployed by two root Applications
     const project = stringify({
       apiVersion: 'argoproj.io/v1alpha1',
@@ -420,9 +447,9 @@ describe('auditFiles: one finding per rule, object and field', () => {
     const result = audit({ 'roots/a.yaml': root('root-a'), 'roots/b.yaml': root('root-b'), 'projects/open.yaml': project });
 
     // WHEN it is audited
-    // THEN each permissive field is one finding, attributed to the first root by name
+    // THEN each permissive entry is one finding, attributed to the first root by name
     const sa201 = result.findings.filter((f) => f.ruleId === 'SA201');
-    expect(sa201.map((f) => f.pointer)).toEqual(['/spec/sourceRepos/0', '/spec/destinations/0/server', '/spec/destinations/0/namespace']);
+    expect(sa201.map((f) => f.pointer)).toEqual(['/spec/sourceRepos/0', '/spec/destinations/0/server']);
     expect(new Set(sa201.map((f) => f.application))).toEqual(new Set(['root-a']));
   });
 

@@ -131,7 +131,7 @@ describe('SA201 permissive-project', () => {
     // WHEN
     const findings = findingsOf(permissiveProject, [project]);
     // THEN only the allow-all entry is reported
-    expectFindings(findings, project, ['SA201 /spec/destinations/2/name', 'SA201 /spec/destinations/2/namespace']);
+    expectFindings(findings, project, ['SA201 /spec/destinations/2/name']);
   });
 
   test('an entry with a "!" pattern and "*" is reported when nothing else allows everything: Argo CD reads it as allowing all other values', () => {
@@ -149,13 +149,29 @@ describe('SA201 permissive-project', () => {
     expect(destinationAllowed([entry], 'team-a', undefined, 'in-cluster')).toBe(false);
   });
 
-  test('fails once per field when a destination is "*" everywhere', () => {
-    // GIVEN
-    const project = appProject({ spec: { destinations: [{ server: '*', namespace: '*' }] } });
+  test.each([
+    ['server and namespace', { server: '*', namespace: '*' }, '/spec/destinations/0/server', 'a destination allows any cluster and any namespace'],
+    ['server and name', { server: '*', name: '*', namespace: 'checkout' }, '/spec/destinations/0/server', 'a destination allows any cluster'],
+    ['server, name and namespace', { name: '*', server: '*', namespace: '*' }, '/spec/destinations/0/server', 'a destination allows any cluster and any namespace'],
+    ['name and namespace', { name: '*', namespace: '*' }, '/spec/destinations/0/name', 'a destination allows any cluster and any namespace'],
+  ])('fails once for a destination whose %s are "*", at its first "*" field', (_, destination, pointer, message) => {
+    // GIVEN one entry with several "*" fields
+    const project = appProject({ spec: { destinations: [destination] } });
+    // WHEN
+    const findings = findingsOf(permissiveProject, [project]);
+    // THEN one finding for the entry, saying all it allows
+    expectFindings(findings, project, [`SA201 ${pointer}`]);
+    expect(findings[0].message).toBe(message);
+    expect(findings[0].value).toBe('*');
+  });
+
+  test('fails once per entry when several destinations are "*"', () => {
+    // GIVEN two entries, each open on one side
+    const project = appProject({ spec: { destinations: [{ server: '*', namespace: 'checkout' }, { server: 'https://kubernetes.default.svc', namespace: '*' }] } });
     // WHEN
     const findings = findingsOf(permissiveProject, [project]);
     // THEN
-    expectFindings(findings, project, ['SA201 /spec/destinations/0/server', 'SA201 /spec/destinations/0/namespace']);
+    expectFindings(findings, project, ['SA201 /spec/destinations/0/server', 'SA201 /spec/destinations/1/namespace']);
   });
 
   test.each([

@@ -233,6 +233,93 @@ describe('SA202 destination-not-allowed', () => {
   });
 });
 
+/** An Argo CD Secret of `type` (repository, cluster, repo-creds) scoped to project `project`, its keys in stringData. */
+function scopedSecret(type: string, name: string, stringData: { [key: string]: string }, overrides: Overrides = {}): Manifest {
+  return modified({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: 'argocd', labels: { 'argocd.argoproj.io/secret-type': type } },
+    stringData: { project: 'payments', ...stringData },
+  }, overrides);
+}
+
+describe('SA202 project-scoped repositories and clusters', () => {
+  const CHART_REPO = 'https://charts.longhorn.io';
+  const EDGE = 'https://edge.acme.internal:6443';
+  const chartApp = () => appTo('team-a', { spec: { source: { repoURL: CHART_REPO, chart: 'longhorn', targetRevision: '1.9.0', path: undefined } } });
+  const edgeApp = (namespace: string) => appTo(namespace, { spec: { destination: { server: EDGE, namespace } } });
+
+  test('passes when the repository is a repository Secret scoped to the project, among the resources or in the context', () => {
+    // GIVEN a chart repository the project's sourceRepos do not list, and a repository Secret with `project: payments`
+    const secret = scopedSecret('repository', 'longhorn', { type: 'helm', url: CHART_REPO });
+    // WHEN the Secret is among the resources, or given as context beside the project
+    const inResources = findingsOf(destinationNotAllowed, [appProject(), secret], chartApp());
+    const inContext = destinationNotAllowed.check({
+      application: chartApp(), resources: [], context: [appProject(), secret], argoCdVersion: ArgoCdVersion.LATEST,
+    });
+    // THEN Argo CD adds its url to sourceRepos (GetAppProjectByName), so the source is allowed
+    expect(inResources).toEqual([]);
+    expect(inContext).toEqual([]);
+  });
+
+  test('passes when the repository Secret holds its keys base64-encoded in data', () => {
+    // GIVEN
+    const encode = (v: string) => Buffer.from(v).toString('base64');
+    const secret = scopedSecret('repository', 'longhorn', {}, { stringData: undefined, data: { project: encode('payments'), url: encode(CHART_REPO) } });
+    // WHEN
+    const findings = findingsOf(destinationNotAllowed, [appProject(), secret], chartApp());
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test.each([
+    ['scoped to another project', scopedSecret('repository', 'longhorn', { project: 'search', url: CHART_REPO })],
+    ['not scoped to any project', scopedSecret('repository', 'longhorn', { url: CHART_REPO }, { stringData: { project: undefined } })],
+    ['a credential template (repo-creds), which Argo CD does not add', scopedSecret('repo-creds', 'longhorn', { url: CHART_REPO })],
+    ['without the secret-type label', scopedSecret('repository', 'longhorn', { url: CHART_REPO }, { metadata: { labels: undefined } })],
+    ['in another namespace than the project\'s', scopedSecret('repository', 'longhorn', { url: CHART_REPO }, { metadata: { namespace: 'team-a' } })],
+    ['for another repository', scopedSecret('repository', 'other', { url: 'https://charts.other.internal' })],
+  ])('fails when the repository Secret is %s', (_, secret) => {
+    // GIVEN
+    const app = chartApp();
+    // WHEN
+    const findings = findingsOf(destinationNotAllowed, [appProject(), secret], app);
+    // THEN
+    expectFindings(findings, app, ['SA202 /spec/source/repoURL']);
+  });
+
+  test('passes when the destination is a cluster Secret scoped to the project, on any namespace when it lists none', () => {
+    // GIVEN a cluster the project's destinations do not list, and its Secret with `project: payments`
+    const secret = scopedSecret('cluster', 'edge', { name: 'edge', server: EDGE, config: '{}' });
+    // WHEN
+    const findings = findingsOf(destinationNotAllowed, [appProject(), secret], edgeApp('anything'));
+    // THEN Argo CD adds {server, namespace: "*"} to the destinations
+    expect(findings).toEqual([]);
+  });
+
+  test('allows only the namespaces a scoped cluster Secret lists, and refuses the others', () => {
+    // GIVEN a scoped cluster limited to two namespaces
+    const secret = scopedSecret('cluster', 'edge', { name: 'edge', server: EDGE, namespaces: 'team-a, team-b' });
+    // WHEN
+    const allowed = findingsOf(destinationNotAllowed, [appProject(), secret], edgeApp('team-b'));
+    const refused = edgeApp('kube-system');
+    const findings = findingsOf(destinationNotAllowed, [appProject(), secret], refused);
+    // THEN
+    expect(allowed).toEqual([]);
+    expectFindings(findings, refused, ['SA202 /spec/destination']);
+  });
+
+  test('fails when the cluster Secret is scoped to another project', () => {
+    // GIVEN
+    const secret = scopedSecret('cluster', 'edge', { project: 'search', server: EDGE });
+    const app = edgeApp('team-a');
+    // WHEN
+    const findings = findingsOf(destinationNotAllowed, [appProject(), secret], app);
+    // THEN
+    expectFindings(findings, app, ['SA202 /spec/destination']);
+  });
+});
+
 describe('SA202 edges', () => {
   const messages = (findings: { path: string; message: string }[]) => findings.map((f) => `${f.path}: ${f.message}`);
 

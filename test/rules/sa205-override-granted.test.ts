@@ -129,6 +129,37 @@ describe('SA205 override-granted', () => {
     expectFindings(findings, project, ['SA205 /spec/roles/0/policies/0']);
   });
 
+  test.each([
+    ['a global role', 'p, role:admin, applications, override, */*, allow'],
+    ['another role of the project', 'p, proj:payments:release, applications, override, payments/*, allow'],
+    ['the role of another project', 'p, proj:search:admin, applications, override, search/*, allow'],
+  ])('passes when an override policy of a role names %s as its subject, which grants the role\'s members nothing', (_, policy) => {
+    // GIVEN a role "admin" of payments whose override line is written for another subject
+    const project = appProject({ spec: { roles: [developer(), { name: 'admin', groups: ['me@example.org'], policies: [policy] }] } });
+    // WHEN
+    const findings = findingsOf(overrideGranted, [project]);
+    // THEN
+    expect(findings).toEqual([]);
+  });
+
+  test('fails when the same role grants override to itself beside a line for another subject', () => {
+    // GIVEN a role with a line for the global admin and one for itself
+    const project = appProject({
+      spec: {
+        roles: [{
+          name: 'admin',
+          groups: ['me@example.org'],
+          policies: ['p, role:admin, applications, override, */*, allow', 'p, proj:payments:admin, applications, override, payments/*, allow'],
+        }],
+      },
+    });
+    // WHEN
+    const findings = findingsOf(overrideGranted, [project]);
+    // THEN only the role's own line is reported
+    expectFindings(findings, project, ['SA205 /spec/roles/0/policies/1']);
+    expect(findings[0].message).toBe('role admin grants override');
+  });
+
   test('passes when a role explicitly denies override', () => {
     // GIVEN a deny policy, which takes override away (docs/operator-manual/rbac.md "The deny effect")
     const project = appProject({
