@@ -18,26 +18,15 @@ export const ignoreGroupMatchesNothing: Rule = {
   fix: 'Omit the group (or write "") for the core group; write the group alone, without the version, for the others '
     + '(the finding names it).',
   check({ application }) {
-    if (!application) {
-      return [];
-    }
-    const found: Violation[] = [];
-    listAt(application, 'spec', 'ignoreDifferences').forEach((entry, i) => {
-      if (!isObject(entry)) {
-        return;
-      }
-      const meant = groupMeant(entry);
-      if (meant === undefined) {
-        return;
+    const entries = application ? listAt(application, 'spec', 'ignoreDifferences') : [];
+    return entries.flatMap((entry, i): Violation[] => {
+      const meant = isObject(entry) ? groupMeant(entry) : undefined;
+      if (meant === undefined || !application || !isObject(entry)) {
+        return [];
       }
       const fix = meant === '' ? 'omit the group (or write "") for the core group' : `write ${JSON.stringify(meant)}`;
-      found.push({
-        object: application,
-        path: `/spec/ignoreDifferences/${i}/group`,
-        message: `group ${JSON.stringify(entry.group)} is no API group, so the entry matches no object and ignores nothing; ${fix}`,
-        value: entry.group,
-      });
+      const message = `group ${JSON.stringify(entry.group)} is no API group, so the entry matches no object and ignores nothing; ${fix}`;
+      return [{ object: application, path: `/spec/ignoreDifferences/${i}/group`, message, value: entry.group }];
     });
-    return found;
   },
 };
