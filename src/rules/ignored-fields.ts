@@ -1,6 +1,6 @@
 import { globMatches } from '../core/glob';
-import { groupOf } from '../core/kinds';
-import { listAt, Manifest, stringAt } from '../core/manifest';
+import { groupOf, isClusterScoped } from '../core/kinds';
+import { at, listAt, Manifest, stringAt } from '../core/manifest';
 
 /*
  * What an ignoreDifferences entry ignores, and which of those fields nobody edits by hand: shared by SA002 and SA003.
@@ -16,6 +16,46 @@ export function matchesGroupKind(entry: Manifest, manifest: Manifest): boolean {
     && typeof entry.kind === 'string' && globMatches(entry.kind, stringAt(manifest, 'kind') ?? '');
 }
 
+/**
+ * Whether an ignoreDifferences entry matches a manifest Git declares, as Argo CD matches it
+ * (util/argo/normalizers/diff_normalizer.go): group and kind by glob, and a name or namespace the entry gives exactly.
+ * Argo CD compares the object's namespace as it sets it before the diff: none for a cluster-scoped kind, the
+ * Application's destination namespace for a namespaced object that names none. A kind whose scope is not known here
+ * counts as namespaced, and a name or namespace that is a template's placeholder matches any.
+ */
+export function matchesDeclaredObject(entry: Manifest, manifest: Manifest, destinationNamespace: string): boolean {
+  if (!matchesGroupKind(entry, manifest)) {
+    return false;
+  }
+  const exact = (wanted: unknown, actual: string) => typeof wanted !== 'string' || wanted === '' || wanted.includes('{{') || wanted === actual;
+  const group = groupOf(stringAt(manifest, 'apiVersion') ?? '');
+  const declared = stringAt(manifest, 'metadata', 'namespace') ?? '';
+  const namespace = isClusterScoped(group, stringAt(manifest, 'kind') ?? '') ? '' : declared || destinationNamespace;
+  return exact(entry.name, stringAt(manifest, 'metadata', 'name') ?? '') && exact(entry.namespace, namespace);
+}
+
+/** The destination namespace of an Application, which Argo CD gives the namespaced objects that name none. */
+export function destinationNamespaceOf(application: Manifest): string {
+  const namespace = at(application, 'spec', 'destination', 'namespace');
+  return typeof namespace === 'string' ? namespace : '';
+}
+
+/**
+ * What an entry's group should be when it can match no API group at all: Argo CD compares it with the object's group
+ * as it is (the core group being `""`), so `core` or `v1` matches nothing, nor does an apiVersion (`apps/v1`) or a
+ * group in capitals. The group meant, `""` for the core group; undefined when the group may match.
+ */
+export function groupMeant(entry: Manifest): string | undefined {
+  const group = entry.group;
+  if (typeof group !== 'string' || group === '' || /[*?[\\{]/.test(group)) {
+    return undefined;
+  }
+  const named = group.includes('/') ? group.slice(0, group.indexOf('/')) : group;
+  const lower = named.toLowerCase();
+  const meant = lower === 'core' || lower === 'v1' ? '' : lower;
+  return meant === group ? undefined : meant;
+}
+
 /** Kinds whose `caBundle` a controller injects (cert-manager's cainjector, or the operator that serves the webhook). */
 const CA_BUNDLE_KINDS = ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'CustomResourceDefinition', 'APIService'];
 
@@ -23,7 +63,21 @@ const CA_BUNDLE_KINDS = ['MutatingWebhookConfiguration', 'ValidatingWebhookConfi
  * Annotations tools and controllers write on the objects they touch: Argo CD's tracking id, kubectl's last-applied copy,
  * and the Deployment controller's revision.
  */
-const TOOL_ANNOTATIONS = ['argocd.argoproj.io~1tracking-id', 'kubectl.kubernetes.io~1last-applied-configuration', 'deployment.kubernetes.io~1revision'];
+const TOOL_ANNOTATIONS = ['argocd.argoproj.io/tracking-id', 'kubectl.kubernetes.io/last-applied-configuration', 'deployment.kubernetes.io/revision'];
+
+/**
+ * The annotation key a path names on the object itself, in each spelling Argo CD accepts: a JSON pointer with `/` in
+ * the key written `~1`, or jq with the key quoted in brackets (`.metadata.annotations["a/b"]`, also `.["a/b"]`) or after
+ * the dot (`.metadata.annotations."a/b"`).
+ */
+function objectAnnotationKey(compact: string, jq: boolean): string | undefined {
+  if (jq) {
+    const key = /^\.metadata\.annotations(?:\.?\["([^"]+)"\]|\."([^"]+)"|\.([\w-]+))$/.exec(compact);
+    return key ? key[1] ?? key[2] ?? key[3] : undefined;
+  }
+  const key = /^\/metadata\/annotations\/([^/]+)$/.exec(compact);
+  return key ? key[1].replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
+}
 
 /** Metadata only the API server writes (Git cannot set it): a sync never changes it. */
 const SERVER_METADATA = ['generation', 'resourceVersion', 'uid', 'creationTimestamp', 'managedFields', 'selfLink'];
@@ -47,13 +101,13 @@ export function isDefaultingArtefact(path: string, jq: boolean): boolean {
   if (isInjectionMarker(compact, jq)) {
     return true;
   }
-  if (jq) {
-    return /\.resourceFieldRef\.divisor$/.test(compact)
-      || TOOL_ANNOTATIONS.some((a) => compact === `.metadata.annotations["${a.replace('~1', '/')}"]`)
-      || SERVER_METADATA.some((field) => compact === `.metadata.${field}`);
+  if (TOOL_ANNOTATIONS.includes(objectAnnotationKey(compact, jq) ?? '')) {
+    return true;
   }
-  return /\/resourceFieldRef\/divisor$/.test(compact) || TOOL_ANNOTATIONS.some((a) => compact === `/metadata/annotations/${a}`)
-    || SERVER_METADATA.some((field) => compact === `/metadata/${field}`);
+  if (jq) {
+    return /\.resourceFieldRef\.divisor$/.test(compact) || SERVER_METADATA.some((field) => compact === `.metadata.${field}`);
+  }
+  return /\/resourceFieldRef\/divisor$/.test(compact) || SERVER_METADATA.some((field) => compact === `/metadata/${field}`);
 }
 
 /**
@@ -63,7 +117,7 @@ export function isDefaultingArtefact(path: string, jq: boolean): boolean {
  */
 function isInjectionMarker(compact: string, jq: boolean): boolean {
   const key = jq
-    ? /\.annotations(?:\["([^"]+)"\]|\."([^"]+)"|\.([\w-]+))$/.exec(compact)
+    ? /\.annotations(?:\.?\["([^"]+)"\]|\."([^"]+)"|\.([\w-]+))$/.exec(compact)
     : /\/annotations\/([^/]+)$/.exec(compact);
   const name = key ? (key[1] ?? key[2] ?? key[3] ?? '').replace(/~1/g, '/') : '';
   return /(^|[./-])(injected-by|inject(ed|ion)?-status)$/.test(name);
@@ -111,10 +165,11 @@ const EXTERNAL_SECRET_KINDS = ['ExternalSecret', 'ClusterExternalSecret'];
 
 /**
  * The fields of a remote reference that external-secrets' CRD schema defaults on every object (`conversionStrategy`
- * Default, `decodingStrategy` None, `metadataPolicy` None), by pointer or jq: how a value is read, which nobody sets by
- * hand on the live object, and which Git leaves out where the defaults are meant.
+ * Default, `decodingStrategy` None, `metadataPolicy` None, and from 2.3 to 2.6 `nullBytePolicy` Ignore), by pointer or
+ * jq: how a value is read, which nobody sets by hand on the live object, and which Git leaves out where the defaults
+ * are meant.
  */
-const EXTERNAL_SECRET_DEFAULTS = /(?:remoteRef|extract|find)(?:\/|\.)(?:conversionStrategy|decodingStrategy|metadataPolicy)$/;
+const EXTERNAL_SECRET_DEFAULTS = /(?:remoteRef|extract|find)(?:\/|\.)(?:conversionStrategy|decodingStrategy|metadataPolicy|nullBytePolicy)$/;
 
 /**
  * Whether one ignored path is a field no human changes on the live object, so that ignoring it on every object of the

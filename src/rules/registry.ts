@@ -16,6 +16,7 @@ import { unresolvedValueFileRef } from './sa015-unresolved-value-file-ref';
 import { applicationSetDeletesApplications } from './sa016-application-set-deletes-applications';
 import { ignoreMissingValueFiles } from './sa017-ignore-missing-value-files';
 import { missingKustomizeResource } from './sa018-missing-kustomize-resource';
+import { ignoreGroupMatchesNothing } from './sa019-ignore-group-matches-nothing';
 import { replicasOnAutoscaledWorkload } from './sa101-replicas-on-autoscaled-workload';
 import { autoscaledWithoutIgnore } from './sa102-autoscaled-without-ignore';
 import { jobInSyncWave } from './sa103-job-in-sync-wave';
@@ -52,6 +53,7 @@ export const ALL_RULES: readonly Rule[] = [
   applicationSetDeletesApplications,
   ignoreMissingValueFiles,
   missingKustomizeResource,
+  ignoreGroupMatchesNothing,
   replicasOnAutoscaledWorkload,
   autoscaledWithoutIgnore,
   jobInSyncWave,

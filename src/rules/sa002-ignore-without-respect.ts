@@ -1,4 +1,4 @@
-import { ignoredPaths, isControllerOwnedField, matchesGroupKind } from './ignored-fields';
+import { destinationNamespaceOf, groupMeant, ignoredPaths, isControllerOwnedField, matchesDeclaredObject } from './ignored-fields';
 import { Severity } from './severity';
 import { Rule } from './types';
 import { at, isObject, listAt, Manifest, syncOptionsOf } from '../core/manifest';
@@ -19,14 +19,15 @@ export const ignoreWithoutRespect: Rule = {
     + 'own, which Git leaves to them), entries that ignore only what a sync leaves as it is or a controller writes '
     + '(values the API server, a controller or a client fills in: an env var\'s resourceFieldRef divisor, '
     + 'metadata.generation, resourceVersion and the like, the tracking-id, last-applied and deployment.kubernetes.io/revision '
-    + 'annotations, the annotations a webhook marks its injections with, how an ExternalSecret\'s remote reference is read; '
+    + 'annotations (as a pointer, or in jq with the key in brackets or quoted after the dot), the annotations a webhook marks its injections with, how an ExternalSecret\'s remote reference is read; '
     + '/status; a CRD\'s spec.preserveUnknownFields, which the API server defaults and apiextensions.k8s.io/v1 keeps false; '
     + 'fields fixed when the object is created: a PersistentVolumeClaim\'s spec but its resources, a StatefulSet\'s '
     + 'volumeClaimTemplates, a Job\'s pod template; the caBundle a cert controller injects into webhook configurations, '
     + 'APIServices and CRD conversion webhooks, unless a manifest of the app declares it), and, when the audit knows every '
     + 'manifest the app deploys (its sources are plain folders of the audited repository, or a rendering of it is given), '
-    + 'entries whose group and kind match none of them (objects a controller creates, such as Crossplane\'s webhook '
-    + 'configurations or a CSI driver\'s volumes).',
+    + 'entries that match none of them (Argo CD matches group and kind by glob, a name and namespace exactly): objects a '
+    + 'controller creates, such as Crossplane\'s webhook configurations, a CSI driver\'s volumes or a Secret an operator '
+    + 'writes. An entry whose group is no API group ("core", "v1", an apiVersion) matches nothing at all and is SA019\'s.',
   fix: 'Add "RespectIgnoreDifferences=true" to spec.syncPolicy.syncOptions. It keeps the live value of every ignored field of '
     + 'an object that exists, so a change Git makes to such a field no longer lands there: ignore only fields that Git leaves '
     + 'to another controller (an HPA\'s replicas), and narrow an entry that also covers fields Git declares.',
@@ -36,7 +37,9 @@ export const ignoreWithoutRespect: Rule = {
     }
     // Only when the audit found them all can an entry of a kind none of them has be known to match nothing in Git.
     const known = complete === true && resources.length > 0;
-    const entries = listAt(application, 'spec', 'ignoreDifferences').filter((e) => !isObject(e) || mayCoverGitFields(e, resources, known));
+    const namespace = destinationNamespaceOf(application);
+    const entries = listAt(application, 'spec', 'ignoreDifferences')
+      .filter((e) => !isObject(e) || mayCoverGitFields(e, resources.filter((m) => matchesDeclaredObject(e, m, namespace)), known));
     if (entries.length === 0) {
       return [];
     }
@@ -56,16 +59,16 @@ export const ignoreWithoutRespect: Rule = {
 
 /**
  * Whether an entry may ignore a field Git declares, which a sync would then overwrite: not when it names managers
- * only, nor when every path it ignores is one a sync leaves alone or a controller writes (a caBundle counts when a
- * manifest of the kind declares one), nor when the app's manifests are all known and none is of its group and kind.
+ * only, nor when its group is no API group (`core`), nor when every path it ignores is one a sync leaves alone or a
+ * controller writes (a caBundle counts when a manifest it matches declares one), nor when the app's manifests are all
+ * known and it matches none of them (`matching`: those of its group and kind, and of its name and namespace if given).
  */
-function mayCoverGitFields(entry: Manifest, resources: readonly Manifest[], known: boolean): boolean {
+function mayCoverGitFields(entry: Manifest, matching: readonly Manifest[], known: boolean): boolean {
   const paths = ignoredPaths(entry);
   if (paths.length === 0) {
     return listAt(entry, 'managedFieldsManagers').length === 0;
   }
-  const matching = resources.filter((m) => matchesGroupKind(entry, m));
-  if (known && matching.length === 0) {
+  if ((known && matching.length === 0) || groupMeant(entry) !== undefined) {
     return false;
   }
   // A glob or missing kind may be any kind: only what no sync writes on any kind (/status) is exempt then.

@@ -1,4 +1,4 @@
-import { ignoredPaths, isControllerOwnedField, matchesGroupKind } from './ignored-fields';
+import { destinationNamespaceOf, groupMeant, ignoredPaths, isControllerOwnedField, matchesDeclaredObject } from './ignored-fields';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
 import { isObject, listAt, Manifest } from '../core/manifest';
@@ -31,15 +31,17 @@ export const wildcardIgnore: Rule = {
     + 'the object is created (a PersistentVolumeClaim\'s spec but its resources, a StatefulSet\'s volumeClaimTemplates, a '
     + 'Job\'s pod template and selector), a CRD\'s spec.preserveUnknownFields (defaulted by the API server, and kept false '
     + 'by apiextensions.k8s.io/v1), how an ExternalSecret\'s remote reference is read (conversionStrategy, '
-    + 'decodingStrategy and metadataPolicy, which external-secrets\' CRD defaults), the caBundle of webhook configurations and APIServices '
+    + 'decodingStrategy, metadataPolicy and nullBytePolicy, which external-secrets\' CRD defaults), the caBundle of webhook configurations and APIServices '
     + '(injected by cert-manager\'s cainjector or the webhook\'s operator), a CRD\'s conversion webhook clientConfig (a cert '
     + 'controller injects its CA and service), an env var\'s resourceFieldRef divisor (defaulted by the API server), the '
     + 'metadata only the API server writes (generation, resourceVersion...), the tracking-id, last-applied-configuration '
-    + 'and deployment.kubernetes.io/revision annotations, and the annotations a webhook marks its injections with '
+    + 'and deployment.kubernetes.io/revision annotations (as a pointer, or in jq with the key in brackets or quoted after '
+    + 'the dot), and the annotations a webhook marks its injections with '
     + '(linkerd.io/injected-by, ...-inject-status). An entry of managedFieldsManagers alone hides no human change either: '
-    + 'a field a person edits is owned by that person\'s client, not by the managers named. Nor does an entry whose group and '
-    + 'kind match none of the objects the app deploys, when the audit knows them all (its sources are plain folders of the '
-    + 'audited repository, or a rendering of it is given): Argo CD compares only those. A platform that writes other fields on every object of a kind '
+    + 'a field a person edits is owned by that person\'s client, not by the managers named. Nor does an entry that matches '
+    + 'none of the objects the app deploys (by group and kind, and by the name or namespace it gives), when the audit knows '
+    + 'them all (its sources are plain folders of the audited repository, or a rendering of it is given): Argo CD compares '
+    + 'only those. An entry whose group is no API group ("core") matches nothing and is SA019\'s. A platform that writes other fields on every object of a kind '
     + '(AKS\'s admissions enforcer sets webhooks\' namespaceSelector) is a reasoned suppression of SA003 on the Application.',
   fix: 'Give the entry a concrete group (omit it for the core group), kind and name, and one entry per resource; '
     + 'narrow a broad path to the one field that is written outside Git.',
@@ -48,7 +50,10 @@ export const wildcardIgnore: Rule = {
       return [];
     }
     // Known to be every object the app deploys: an entry that matches none of them silences nothing Argo CD compares.
-    const inert = (entry: Manifest) => complete === true && resources.length > 0 && !resources.some((m) => matchesGroupKind(entry, m));
+    // Nor does one whose group is no API group (SA019 reports it).
+    const namespace = destinationNamespaceOf(application);
+    const inert = (entry: Manifest) => groupMeant(entry) !== undefined
+      || (complete === true && resources.length > 0 && !resources.some((m) => matchesDeclaredObject(entry, m, namespace)));
     const found: Violation[] = [];
     listAt(application, 'spec', 'ignoreDifferences').forEach((entry, i) => {
       const path = `/spec/ignoreDifferences/${i}`;

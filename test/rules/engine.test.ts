@@ -24,7 +24,8 @@ function breakingEveryRule(): Manifest {
         repoURL: 'https://git.example.com/payments/checkout.git',
         helm: { parameters: [{ name: 'postgresql.auth.password', value: 'hunter2' }], valueFiles: ['$values/checkout.yaml'], ignoreMissingValueFiles: true },
       },
-      ignoreDifferences: [{ group: '*', kind: 'Deployment', name: 'checkout', jsonPointers: ['spec/replicas'] }],
+      // (the second entry's group "core" is no API group: SA019)
+      ignoreDifferences: [{ group: '*', kind: 'Deployment', name: 'checkout', jsonPointers: ['spec/replicas'] }, { group: 'core', kind: 'Secret', name: 'db', jsonPointers: ['/data'] }],
       syncPolicy: {
         automated: { enabled: true, prune: true, selfHeal: false, allowEmpty: true },
         retry: undefined,
@@ -107,6 +108,7 @@ describe('runRules', () => {
       'SA013 /spec/ignoreDifferences/0/jsonPointers/0',
       'SA015 /spec/source/helm/valueFiles/0',
       'SA017 /spec/source/helm/ignoreMissingValueFiles',
+      'SA019 /spec/ignoreDifferences/1/group',
       'SA207 /spec/source/helm/parameters/0/value',
     ]);
   });

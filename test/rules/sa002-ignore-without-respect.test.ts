@@ -42,11 +42,42 @@ describe('SA002 ignore-without-respect', () => {
     ['the generation and the Deployment controller\'s revision annotation, which only the cluster writes',
       { group: 'apps', kind: 'Deployment', jsonPointers: ['/metadata/generation', '/metadata/annotations/deployment.kubernetes.io~1revision'] }],
     ['the same as jq paths', { group: 'apps', kind: 'Deployment', jqPathExpressions: ['.metadata.resourceVersion', '.metadata.annotations["deployment.kubernetes.io/revision"]'] }],
+    ['kubectl\'s last-applied copy as a JSON pointer', { group: 'apps', kind: 'Deployment', jsonPointers: ['/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration'] }],
+    ['kubectl\'s last-applied copy in jq, the key in brackets', { group: 'apps', kind: 'Deployment', jqPathExpressions: ['.metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"]'] }],
+    ['kubectl\'s last-applied copy in jq, the key quoted after the dot', { group: 'apps', kind: 'Deployment', jqPathExpressions: ['.metadata.annotations."kubectl.kubernetes.io/last-applied-configuration"'] }],
+    ['an ExternalSecret\'s nullBytePolicy, which its CRD defaults', { group: 'external-secrets.io', kind: 'ExternalSecret', jqPathExpressions: ['.spec.data[]?.remoteRef.nullBytePolicy', '.spec.dataFrom[]?.extract.nullBytePolicy'] }],
   ])('passes when the entry ignores only what a sync leaves alone: %s', (_name, entry) => {
     // GIVEN no sync option
     const app = safeApplication({ spec: { ignoreDifferences: [entry], syncPolicy: { syncOptions: ['CreateNamespace=true'] } } });
     // WHEN / THEN
     expect(findingsFor(app)).toEqual([]);
+  });
+
+  test('passes when the entry\'s group is no API group ("core"): Argo CD matches it with nothing, and SA019 reports the mistake', () => {
+    const entry = { group: 'core', kind: 'Secret', name: 'webhook-server-secret', jsonPointers: ['/data'] };
+    const app = safeApplication({ spec: { ignoreDifferences: [entry], syncPolicy: { syncOptions: ['CreateNamespace=true'] } } });
+    expect(findingsFor(app).map((f) => f.rule.id)).toEqual(['SA019']);
+  });
+
+  test.each([
+    ['an annotation Git may set, in jq after the dot', { group: 'apps', kind: 'Deployment', jqPathExpressions: ['.metadata.annotations."acme.io/owner"'] }],
+    ['an ExternalSecret\'s remote key', { group: 'external-secrets.io', kind: 'ExternalSecret', jqPathExpressions: ['.spec.data[]?.remoteRef.key'] }],
+    ['a Secret\'s data, the core group written ""', { group: '', kind: 'Secret', name: 'webhook-server-secret', jsonPointers: ['/data'] }],
+  ])('fails when the entry ignores a field Git may declare: %s', (_name, entry) => {
+    const app = safeApplication({ spec: { ignoreDifferences: [entry], syncPolicy: { syncOptions: ['CreateNamespace=true'] } } });
+    expect(findingsFor(app).map((f) => f.rule.id)).toContain('SA002');
+  });
+
+  test('fails when the ExternalSecret of the app declares the nullBytePolicy it ignores: Git\'s value would overwrite the live one', () => {
+    const entry = { group: 'external-secrets.io', kind: 'ExternalSecret', jqPathExpressions: ['.spec.data[]?.remoteRef.nullBytePolicy'] };
+    const app = safeApplication({ spec: { ignoreDifferences: [entry], syncPolicy: { syncOptions: ['CreateNamespace=true'] } } });
+    const secret = {
+      apiVersion: 'external-secrets.io/v1',
+      kind: 'ExternalSecret',
+      metadata: { name: 'db' },
+      spec: { data: [{ secretKey: 'password', remoteRef: { key: 'prod/db', nullBytePolicy: 'Fail' } }] },
+    };
+    expect(runRules({ application: app, resources: [secret], argoCdVersion: ArgoCdVersion.LATEST }, [ignoreWithoutRespect]).map((f) => f.rule.id)).toEqual(['SA002']);
   });
 
   test('fails when the entry ignores a webhook\'s caBundle that a manifest of the app declares: Git\'s value would overwrite the injected one', () => {
@@ -86,6 +117,35 @@ describe('SA002 ignore-without-respect', () => {
 
     test('passes when no manifest is of the entry\'s group and kind: a controller creates those objects', () => {
       expect(check(app([volumes]), true)).toEqual([]);
+    });
+
+    const secrets = [
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'other-secret', namespace: 'op' } },
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'plain' } },
+      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'reader', namespace: 'op' } },
+    ];
+    const entry = (name: string, namespace?: string, kind = 'Secret', group = '') => ({ group, kind, name, ...(namespace === undefined ? {} : { namespace }), jsonPointers: ['/data'] });
+
+    test.each([
+      ['a name none of them has', entry('webhook-server-secret', 'op')],
+      ['a name one has, in another namespace', entry('other-secret', 'elsewhere')],
+      ['the name of one that names no namespace, with a namespace other than the destination\'s', entry('plain', 'op')],
+      ['the name of a cluster-scoped one, with a namespace (Argo CD clears it)', entry('reader', 'op', 'ClusterRole', 'rbac.authorization.k8s.io')],
+    ])('passes when the entry names an object none of them is: %s', (_name, e) => {
+      expect(check(app([e]), true, secrets)).toEqual([]);
+    });
+
+    test.each([
+      ['its name and namespace', entry('other-secret', 'op')],
+      ['its name alone', entry('other-secret')],
+      ['one that names no namespace, with the destination\'s', entry('plain', 'checkout')],
+      ['a cluster-scoped one, by name', entry('reader', undefined, 'ClusterRole', 'rbac.authorization.k8s.io')],
+    ])('fails when the entry names an object of the app: %s', (_name, e) => {
+      expect(check(app([e]), true, secrets)).toEqual(['SA002']);
+    });
+
+    test('fails when a named entry matches no manifest but the manifests may not be all', () => {
+      expect(check(app([entry('webhook-server-secret', 'op')]), false, secrets)).toEqual(['SA002']);
     });
 
     test('fails when one is (the replicas of its Deployment), or when the manifests may not be all (a chart, a synth), or none was found', () => {

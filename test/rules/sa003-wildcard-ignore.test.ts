@@ -119,6 +119,25 @@ describe('SA003 fields a controller owns', () => {
     expect(findingsFor(ignoring({ group: 'apps', kind: 'Deployment', jqPathExpressions: ['.spec.template.metadata.annotations."linkerd.io/inject"'] }))).toHaveLength(1);
   });
 
+  test.each([
+    ['a JSON pointer', { jsonPointers: ['/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration'] }],
+    ['jq, the key in brackets', { jqPathExpressions: ['.metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"]'] }],
+    ['jq, the key quoted after the dot', { jqPathExpressions: ['.metadata.annotations."kubectl.kubernetes.io/last-applied-configuration"'] }],
+  ])('passes on kubectl\'s last-applied annotation of every CRD and its status, the key written as %s', (_name, paths) => {
+    const app = ignoring({ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', ...paths }, { group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', jqPathExpressions: ['.status'] });
+    expect(findingsFor(app)).toEqual([]);
+    // and another annotation in the same spelling is still reported
+    const other = { jqPathExpressions: ['.metadata.annotations."acme.io/owner"'] };
+    expect(findingsFor(ignoring({ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', ...other })).map((f) => f.rule.id)).toEqual(['SA003']);
+  });
+
+  test('passes on how every ExternalSecret reads its remote values, nullBytePolicy included, which external-secrets\' CRD defaults', () => {
+    const app = ignoring({ group: 'external-secrets.io', kind: 'ExternalSecret', jqPathExpressions: ['.spec.data[]?.remoteRef.nullBytePolicy', '.spec.dataFrom[]?.extract.nullBytePolicy', '.status'] });
+    expect(findingsFor(app)).toEqual([]);
+    // and the remote key is a human's field
+    expect(findingsFor(ignoring({ group: 'external-secrets.io', kind: 'ExternalSecret', jqPathExpressions: ['.spec.data[]?.remoteRef.key'] })).map((f) => f.rule.id)).toEqual(['SA003']);
+  });
+
   test('passes on the remote reference fields external-secrets\' CRD defaults on every ExternalSecret, and reports its target', () => {
     // GIVEN every ExternalSecret's read strategies ignored, by jq and by pointer
     const app = ignoring(
@@ -287,5 +306,27 @@ describe('SA003 when the audit knows every object the app deploys', () => {
     expect(check(undefined)).toEqual(['/spec/ignoreDifferences/0/name']);
     expect(check(true, [])).toEqual(['/spec/ignoreDifferences/0/name']);
     expect(check(true, [deployment, { apiVersion: 'zfs.openebs.io/v1', kind: 'ZFSVolume', metadata: { name: 'pv-1' } }])).toEqual(['/spec/ignoreDifferences/0/name']);
+  });
+
+  test('passes on an entry whose glob kind matches objects of the app but whose name or namespace matches none of them', () => {
+    const glob = (scope: Record<string, string>) => safeApplication({ spec: { ignoreDifferences: [{ group: 'apps', kind: '*', ...scope, jsonPointers: ['/spec/replicas'] }] } });
+    const run = (application: Manifest, complete: boolean) => runRules(
+      { application, resources: [deployment], argoCdVersion: ArgoCdVersion.LATEST, complete }, [wildcardIgnore],
+    ).map((f) => f.path);
+    expect(run(glob({ name: 'legacy' }), true)).toEqual([]);
+    expect(run(glob({ namespace: 'elsewhere' }), true)).toEqual([]);
+    // but not when it names one of them (the destination's namespace stands in for the one it does not name), nor when they may not be all
+    expect(run(glob({ name: 'zfs-controller' }), true)).toEqual(['/spec/ignoreDifferences/0/kind']);
+    expect(run(glob({ namespace: 'checkout' }), true)).toEqual(['/spec/ignoreDifferences/0/kind', '/spec/ignoreDifferences/0/name']);
+    expect(run(glob({ name: 'legacy' }), false)).toEqual(['/spec/ignoreDifferences/0/kind']);
+  });
+});
+
+describe('SA003 on a group that is no API group', () => {
+  test('passes on an unscoped entry whose group is "core": Argo CD matches it with nothing, and SA019 reports it', () => {
+    const app = ignoring({ group: 'core', kind: 'Secret', jsonPointers: ['/data'] });
+    expect(findingsFor(app).map((f) => f.rule.id)).not.toContain('SA003');
+    // while the core group written "" is reported
+    expect(findingsFor(ignoring({ group: '', kind: 'Secret', jsonPointers: ['/data'] })).map((f) => f.rule.id)).toContain('SA003');
   });
 });
