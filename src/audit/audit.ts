@@ -365,7 +365,23 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       ...(sets.expanded + sets.literal > 0 ? { applicationSets: { ...sets } } : {}),
     },
     ...(undeployed.length > 0 ? { undeployedFolders: undeployed } : {}),
+    ...argoCdObjectsIn(templateFiles),
   };
+}
+
+/** An Argo CD object's apiVersion and kind, as a chart template writes them (values around them may be templated). */
+const ARGO_CD_KIND = /^\s*kind:\s*["']?(Application|ApplicationSet|AppProject)["']?\s*$/m;
+
+/**
+ * The chart files that hold Argo CD objects (an app-of-apps chart, an ApplicationSet templated by Helm): what the audit
+ * cannot see without a rendering, which the reports then ask for.
+ */
+function argoCdObjectsIn(chartFiles: readonly AuditFile[]): { chartArgoCdFiles?: string[] } {
+  const found = chartFiles.filter((f) => {
+    const text = textOf(f);
+    return text !== undefined && text.includes('argoproj.io') && ARGO_CD_KIND.test(text);
+  }).map((f) => f.path).sort(compareStrings);
+  return found.length > 0 ? { chartArgoCdFiles: found } : {};
 }
 
 /**

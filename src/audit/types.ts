@@ -96,6 +96,11 @@ export interface AuditResult {
    * something else applies them; set only when there are any.
    */
   readonly undeployedFolders?: readonly string[];
+  /**
+   * Helm chart files (skipped as templates) that hold Argo CD objects: Applications, ApplicationSets or AppProjects
+   * that only a rendering of the chart shows the audit; set only when there are any.
+   */
+  readonly chartArgoCdFiles?: readonly string[];
 }
 
 export interface AuditStats {

@@ -370,3 +370,35 @@ describe('reports of findings in folders that nothing deploys', () => {
     expect(formatText(audit, false)).not.toContain('not deployed');
   });
 });
+
+describe('reports of Argo CD objects in Helm charts', () => {
+  const audited = (tree: Record<string, string>) => auditFiles(Object.entries(tree).map(([path, text]) => ({ path, content: Buffer.from(text) })),
+    { argoCdVersion: ArgoCdVersion.LATEST });
+  const chart = {
+    'charts/apps/Chart.yaml': 'apiVersion: v2\nname: apps\nversion: 1.0.0\n',
+    'charts/apps/values.yaml': 'apps: [web]\n',
+    'charts/apps/templates/deployment.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n',
+  };
+  const application = '{{- range .Values.apps }}\n---\napiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: {{ . }}\n{{- end }}\n';
+
+  test('a chart that templates Applications is named, with how to give the audit what it renders', () => {
+    // GIVEN an app-of-apps chart whose templates write Applications, beside a plain manifest
+    const audit = audited({ ...chart, 'charts/apps/templates/apps.yaml': application, 'plain/settings.yaml': configMapYaml('settings', 'web') });
+
+    // WHEN audited and formatted / THEN the chart file is named in every report, with --rendered
+    expect(audit.chartArgoCdFiles).toEqual(['charts/apps/templates/apps.yaml']);
+    expect(formatText(audit, false)).toContain('not rendered: 1 Helm chart file(s) hold Argo CD objects (charts/apps/templates/apps.yaml), which the audit '
+      + 'does not render: give what Argo CD renders for the Application that deploys the chart with --rendered <application>=<file>, or audit the '
+      + 'output of helm template\n');
+    expect(formatMarkdown(audit)).toContain('_1 Helm chart file(s) hold Argo CD objects (`charts/apps/templates/apps.yaml`), which the audit does not render');
+  });
+
+  test('a chart of workloads only, or one that merely mentions Argo CD, is not named', () => {
+    const mention = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    argocd.argoproj.io/sync-wave: "1"\n';
+    for (const tree of [chart, { ...chart, 'charts/apps/templates/cm.yaml': mention }]) {
+      const audit = audited(tree);
+      expect(audit.chartArgoCdFiles).toBeUndefined();
+      expect(formatText(audit, false)).not.toContain('not rendered');
+    }
+  });
+});

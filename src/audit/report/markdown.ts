@@ -1,5 +1,5 @@
 import { codeSpan, escapeControl, markdownText } from './escape';
-import { testDataHint, testDataHintText, undeployedHint, undeployedHintText } from './test-data';
+import { chartHintText, testDataHint, testDataHintText, undeployedHint, undeployedHintText } from './test-data';
 import { applicationSetsLine } from './text';
 import { compareStrings } from '../../core/order';
 import { Severity } from '../../rules/severity';
@@ -86,6 +86,9 @@ export function formatMarkdown(result: AuditResult): string {
   const undeployed = undeployedHint(result.findings, result.undeployedFolders);
   if (undeployed) {
     page.add(0, '', `_${undeployedHintText(undeployed, code)}_`);
+  }
+  if (result.chartArgoCdFiles !== undefined && result.chartArgoCdFiles.length > 0) {
+    page.add(0, '', `_${chartHintText(result.chartArgoCdFiles, code)}_`);
   }
 
   if (result.findings.length > 0) {

@@ -83,6 +83,13 @@ export function undeployedHint(findings: readonly AuditFinding[], undeployed: re
   return count === 0 ? undefined : folderHint(count, hit, [...hit].sort(compareStrings).map((folder) => `${folder}/**`));
 }
 
+/** The hint for Argo CD objects in Helm charts (AuditResult.chartArgoCdFiles), with `show` applied to each file named. */
+export function chartHintText(files: readonly string[], show: (text: string) => string): string {
+  const named = files.slice(0, 3).map(show).join(', ') + (files.length > 3 ? ', ...' : '');
+  return `${files.length} Helm chart file(s) hold Argo CD objects (${named}), which the audit does not render: give what Argo CD renders `
+    + 'for the Application that deploys the chart with --rendered <application>=<file>, or audit the output of helm template';
+}
+
 /** The undeployed hint in words, with `show` applied to each folder and pattern. */
 export function undeployedHintText(hint: TestDataHint, show: (text: string) => string): string {
   const { folders, flags } = shownHint(hint, show);

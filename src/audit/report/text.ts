@@ -1,5 +1,5 @@
 import { escapeControl as e } from './escape';
-import { testDataHint, testDataHintText, undeployedHint, undeployedHintText } from './test-data';
+import { chartHintText, testDataHint, testDataHintText, undeployedHint, undeployedHintText } from './test-data';
 import { Severity } from '../../rules/severity';
 import { AuditResult } from '../types';
 
@@ -86,6 +86,9 @@ export function formatText(result: AuditResult, options: TextOptions | boolean):
   const undeployed = undeployedHint(result.findings, result.undeployedFolders);
   if (undeployed) {
     lines.push('', `not deployed: ${undeployedHintText(undeployed, e)}`);
+  }
+  if (result.chartArgoCdFiles !== undefined && result.chartArgoCdFiles.length > 0) {
+    lines.push('', `not rendered: ${chartHintText(result.chartArgoCdFiles, e)}`);
   }
   const s = result.stats;
   const counts = [Severity.ERROR, Severity.WARNING, Severity.NOTE]
