@@ -37,7 +37,12 @@ export interface JsonReport {
   readonly problems: { file: string; message: string }[];
   readonly notes: string[];
   readonly stats: {
-    files: number; manifests: number; applications: number; skippedDocuments: number; skippedTemplates: number; excludedFiles: number;
+    files: number;
+    manifests: number;
+    applications: number;
+    skippedDocuments: number;
+    skippedTemplates: number;
+    excludedFiles: number;
     applicationSets?: { expanded: number; literal: number; generated: number };
   };
 }
