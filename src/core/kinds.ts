@@ -34,3 +34,18 @@ export function groupOf(apiVersion: string): string {
   const slash = apiVersion.indexOf('/');
   return slash === -1 ? '' : apiVersion.slice(0, slash);
 }
+
+/**
+ * The API group meant by a group written where Argo CD compares it with an object's group as the API server names it
+ * (an ignoreDifferences entry): `core` or `v1` mean the core group, `""`; an apiVersion (`apps/v1`) means its group; a
+ * group in capitals its lower case. Undefined when the group is written as meant (or is a glob, which may match).
+ */
+export function apiGroupMeant(group: string): string | undefined {
+  if (group === '' || /[*?[\\{]/.test(group)) {
+    return undefined;
+  }
+  const named = group.includes('/') ? group.slice(0, group.indexOf('/')) : group;
+  const lower = named.toLowerCase();
+  const meant = lower === 'core' || lower === 'v1' ? '' : lower;
+  return meant === group ? undefined : meant;
+}

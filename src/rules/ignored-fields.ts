@@ -1,5 +1,5 @@
 import { globMatches } from '../core/glob';
-import { groupOf, isClusterScoped } from '../core/kinds';
+import { apiGroupMeant, groupOf, isClusterScoped } from '../core/kinds';
 import { at, listAt, Manifest, stringAt } from '../core/manifest';
 
 /*
@@ -46,14 +46,7 @@ export function destinationNamespaceOf(application: Manifest): string {
  * group in capitals. The group meant, `""` for the core group; undefined when the group may match.
  */
 export function groupMeant(entry: Manifest): string | undefined {
-  const group = entry.group;
-  if (typeof group !== 'string' || group === '' || /[*?[\\{]/.test(group)) {
-    return undefined;
-  }
-  const named = group.includes('/') ? group.slice(0, group.indexOf('/')) : group;
-  const lower = named.toLowerCase();
-  const meant = lower === 'core' || lower === 'v1' ? '' : lower;
-  return meant === group ? undefined : meant;
+  return typeof entry.group === 'string' ? apiGroupMeant(entry.group) : undefined;
 }
 
 /** Kinds whose `caBundle` a controller injects (cert-manager's cainjector, or the operator that serves the webhook). */

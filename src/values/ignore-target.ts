@@ -1,7 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { badValue, ErrorCode } from '../core/errors';
-import { groupOf, isClusterScoped } from '../core/kinds';
+import { apiGroupMeant, groupOf, isClusterScoped } from '../core/kinds';
 import { hasGlob, isDns1123Label, isDns1123Subdomain } from '../core/names';
 
 /**
@@ -60,6 +60,12 @@ export class IgnoreTarget {
     if (hasGlob(group) || !/^[a-z0-9.-]*$/.test(group)) {
       throw badValue(ErrorCode.INVALID_IGNORE_TARGET, where, 'group', group,
         'must be one concrete API group without glob characters (empty for the core group)', 'name the group of the one resource the rule is for, e.g. "apps"');
+    }
+    const meant = apiGroupMeant(group);
+    if (meant !== undefined) {
+      // Argo CD compares the group with the object's as the API server names it: "core" or "v1" matches no object.
+      throw badValue(ErrorCode.INVALID_IGNORE_TARGET, where, 'group', group, 'must be the API group as the API server names it, which Argo CD '
+        + 'compares (empty for the core group, never "core" or "v1")', meant === '' ? 'leave the group out for the core group' : `write "${meant}"`);
     }
     if (!/^[A-Za-z][A-Za-z0-9]*$/.test(coordinates.kind ?? '')) {
       throw badValue(ErrorCode.INVALID_IGNORE_TARGET, where, 'kind', coordinates.kind,

@@ -142,6 +142,6 @@ describe('sync waves added by hand are caught at synth', () => {
     const { config, gitops } = newApp();
     config.metadata.addAnnotation(WAVE, '1');
     // WHEN synthesized THEN SA105 reports the combination
-    expect(() => gitops.renderFiles()).toThrow(/SA105 out-of-sync-only-with-waves \[warning\] on Application argocd\/checkout /);
+    expect(() => gitops.renderFiles()).toThrow(/SA105 out-of-sync-only-with-waves \[note\] on Application argocd\/checkout /);
   });
 });

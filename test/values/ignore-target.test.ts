@@ -99,6 +99,15 @@ describe('IgnoreTarget.resource', () => {
   });
 
   test.each([
+    ['core', 'leave the group out for the core group'],
+    ['v1', 'leave the group out for the core group'],
+  ])('refuses the group %p, which Argo CD matches with no object, and says what to write', (group, fix) => {
+    // GIVEN a core-group object named with a group Argo CD never compares equal / WHEN a target is made / THEN the error names the fix
+    expect(() => IgnoreTarget.resource({ group, kind: 'Secret', name: 'web', namespace: 'payments' }))
+      .toThrow(new RegExp(`IgnoreTarget\\.resource: group is "${group}"; it must be the API group as the API server names it.*Fix: ${fix}`, 's'));
+  });
+
+  test.each([
     ['group', { ...good, group: '*' }],
     ['group', { ...good, group: 'apps*' }],
     ['group', { ...good, group: 'app?' }],
