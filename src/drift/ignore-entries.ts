@@ -1,6 +1,5 @@
 import { isMap, Json } from './json';
-import { globMatches } from '../core/glob';
-import { groupOf, isClusterScoped } from '../core/kinds';
+import { entryMatches, ResourceKey } from '../core/ignore-match';
 
 /** One `spec.ignoreDifferences` entry, with missing lists as empty ones. */
 export interface IgnoreEntry {
@@ -36,38 +35,12 @@ export function ignoreEntriesOf(application: Json): IgnoreEntry[] {
   }));
 }
 
-/** The identity Argo CD matches entries against. */
-export interface ResourceKey {
-  readonly group: string;
-  readonly kind: string;
-  readonly name: string;
-  readonly namespace: string;
-}
-
-/**
- * The identity of a manifest; `defaultNamespace` stands in when the manifest names none. Cluster-scoped
- * kinds have no namespace, whatever the manifest says (controller/state.go clears it).
- */
-export function resourceKeyOf(obj: Json, defaultNamespace: string): ResourceKey {
-  const m = isMap(obj) ? obj : {};
-  const metadata = isMap(m.metadata) ? m.metadata : {};
-  const group = groupOf(text(m.apiVersion));
-  const kind = text(m.kind);
-  return {
-    group,
-    kind,
-    name: text(metadata.name),
-    namespace: isClusterScoped(group, kind) ? '' : text(metadata.namespace) || defaultNamespace,
-  };
-}
+export { ResourceKey, resourceKeyOf } from '../core/ignore-match';
 
 /**
  * The entries that apply to a resource: group and kind match by glob, name and namespace exactly,
  * an empty name or namespace matches any (util/argo/normalizers/diff_normalizer.go).
  */
 export function entriesFor(entries: readonly IgnoreEntry[], key: ResourceKey): IgnoreEntry[] {
-  return entries.filter((e) => globMatches(e.group, key.group)
-    && globMatches(e.kind, key.kind)
-    && (e.name === '' || e.name === key.name)
-    && (e.namespace === '' || e.namespace === key.namespace));
+  return entries.filter((e) => entryMatches(e, key));
 }

@@ -1,6 +1,6 @@
-import { globMatches } from '../core/glob';
-import { apiGroupMeant, groupOf, isClusterScoped } from '../core/kinds';
-import { at, listAt, Manifest, stringAt } from '../core/manifest';
+import { entryMatches, resourceKeyOf } from '../core/ignore-match';
+import { apiGroupMeant } from '../core/kinds';
+import { at, listAt, Manifest } from '../core/manifest';
 
 /*
  * What an ignoreDifferences entry ignores, and which of those fields nobody edits by hand: shared by SA002 and SA003.
@@ -11,9 +11,7 @@ import { at, listAt, Manifest, stringAt } from '../core/manifest';
  * being the core group. Name and namespace are the caller's to match.
  */
 export function matchesGroupKind(entry: Manifest, manifest: Manifest): boolean {
-  const group = typeof entry.group === 'string' ? entry.group : '';
-  return globMatches(group, groupOf(stringAt(manifest, 'apiVersion') ?? ''))
-    && typeof entry.kind === 'string' && globMatches(entry.kind, stringAt(manifest, 'kind') ?? '');
+  return matchesDeclaredObject({ group: entry.group, kind: entry.kind }, manifest, '');
 }
 
 /**
@@ -24,14 +22,13 @@ export function matchesGroupKind(entry: Manifest, manifest: Manifest): boolean {
  * counts as namespaced, and a name or namespace that is a template's placeholder matches any.
  */
 export function matchesDeclaredObject(entry: Manifest, manifest: Manifest, destinationNamespace: string): boolean {
-  if (!matchesGroupKind(entry, manifest)) {
+  if (typeof entry.kind !== 'string') {
     return false;
   }
-  const exact = (wanted: unknown, actual: string) => typeof wanted !== 'string' || wanted === '' || wanted.includes('{{') || wanted === actual;
-  const group = groupOf(stringAt(manifest, 'apiVersion') ?? '');
-  const declared = stringAt(manifest, 'metadata', 'namespace') ?? '';
-  const namespace = isClusterScoped(group, stringAt(manifest, 'kind') ?? '') ? '' : declared || destinationNamespace;
-  return exact(entry.name, stringAt(manifest, 'metadata', 'name') ?? '') && exact(entry.namespace, namespace);
+  // A name or namespace that is a template's placeholder matches any, as one left out does.
+  const exact = (wanted: unknown) => (typeof wanted !== 'string' || wanted.includes('{{') ? '' : wanted);
+  const target = { group: typeof entry.group === 'string' ? entry.group : '', kind: entry.kind, name: exact(entry.name), namespace: exact(entry.namespace) };
+  return entryMatches(target, resourceKeyOf(manifest, destinationNamespace));
 }
 
 /** The destination namespace of an Application, which Argo CD gives the namespaced objects that name none. */
