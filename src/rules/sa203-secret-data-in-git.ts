@@ -52,12 +52,19 @@ const ARGOCD_SECRET_REFERENCE_KEYS = new Set([
   'webhook.azuredevops.username', 'webhook.azuredevops.password',
 ]);
 
+/** A Secret's value as written or, in `data`, decoded from base64; undefined for a value that is no string. */
+function plainText(value: unknown, base64: boolean): string | undefined {
+  if (typeof value !== 'string') {
+    return undefined;
+  }
+  return base64 ? Buffer.from(value, 'base64').toString('latin1') : value;
+}
+
 /** Whether the value of `key` in `secret` is a reference Argo CD resolves to another Secret's value. */
 function isArgoCdReference(secret: Manifest, key: string, value: unknown, base64: boolean): boolean {
-  if (stringAt(secret, 'metadata', 'name') !== 'argocd-secret' || !ARGOCD_SECRET_REFERENCE_KEYS.has(key) || typeof value !== 'string') {
-    return false;
-  }
-  return isArgoCdSecretReference(base64 ? Buffer.from(value, 'base64').toString('latin1') : value);
+  const text = plainText(value, base64);
+  return stringAt(secret, 'metadata', 'name') === 'argocd-secret' && ARGOCD_SECRET_REFERENCE_KEYS.has(key) && text !== undefined
+    && isArgoCdSecretReference(text);
 }
 
 /**
@@ -94,11 +101,8 @@ function isArgoCdPublicField(secret: Manifest, key: string, value: unknown, base
   if (typeof value === 'boolean' || typeof value === 'number') {
     return true;
   }
-  if (typeof value !== 'string') {
-    return false;
-  }
-  const text = (base64 ? Buffer.from(value, 'base64').toString('latin1') : value).trim();
-  return !holdsPrivateKey(text) && !URL_WITH_PASSWORD.test(text) && !WEB_URL_WITH_USER.test(text);
+  const text = plainText(value, base64)?.trim();
+  return text !== undefined && !holdsPrivateKey(text) && !URL_WITH_PASSWORD.test(text) && !WEB_URL_WITH_USER.test(text);
 }
 
 /** A key of key material under another name, as a kubeconfig has it (`client-key-data`). */
@@ -187,7 +191,7 @@ function isPublic(value: unknown, base64: boolean): boolean {
   if (isEncryptedValue(value)) {
     return true;
   }
-  const text = (base64 ? Buffer.from(value, 'base64').toString('latin1') : value).trim();
+  const text = plainText(value, base64)!.trim();
   return CERTIFICATES.test(text) || FILE_PATH.test(text) || HTML_PAGE.test(text) || YTT_TEMPLATE.test(text) || onlySshPublicKeys(text)
     || holdsNoCredential(text);
 }
