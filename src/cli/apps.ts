@@ -64,14 +64,59 @@ export function appsInRepository(root: string): string[] {
   return found;
 }
 
-/** The URL of the `origin` remote of the repository at `root`, when git is there to say it. */
+/**
+ * The URL of the `origin` remote of the repository at `root`: read from `.git/config` when that file says it
+ * plainly, else asked of git, when git is there to say it.
+ */
 export function gitRemoteUrl(root: string): string | undefined {
+  const read = originUrlInConfig(root);
+  if (read !== undefined) {
+    return read.url;
+  }
   try {
     const url = execFileSync('git', ['config', '--get', 'remote.origin.url'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim();
     return url.length > 0 ? url : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * `remote.origin.url` as `.git/config` writes it (the last one wins, as with `git config --get`), without starting
+ * git: `{ url: undefined }` when the file plainly has none. Undefined, for git to answer, when the file cannot say
+ * it alone: `.git` is not a folder (a worktree), the file includes others, or the value is quoted or escaped.
+ */
+export function originUrlInConfig(root: string): { url?: string } | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(root, '.git', 'config'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  let inOrigin = false;
+  let url: string | undefined;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('[')) {
+      const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]\s*(?:[#;].*)?$/.exec(line);
+      if (header === null || /^include(if)?$/i.test(header[1]) || header[1].includes('.') || header[2]?.includes('\\')) {
+        return undefined;
+      }
+      // Section names are case-insensitive; the subsection, in quotes, is not.
+      inOrigin = header[1].toLowerCase() === 'remote' && header[2] === 'origin';
+      continue;
+    }
+    const entry = /^url\s*=\s*(.*)$/i.exec(line);
+    if (inOrigin && entry !== null) {
+      const value = entry[1].trim();
+      // Quotes, escapes and comments (`#` or `;` anywhere outside quotes) are left to git.
+      if (/["\\#;]/.test(value)) {
+        return undefined;
+      }
+      url = value.length > 0 ? value : undefined;
+    }
+  }
+  return { url };
 }
 
 /** What `safe-argocd new` needs to know of an existing app to add a service to it. */

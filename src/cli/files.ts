@@ -99,10 +99,9 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
       return;
     }
     visited.add(dir);
-    let entries: { name: string; shown: string; dirent: fs.Dirent<Buffer> }[];
+    let entries: { name: string; shown: string; dirent: fs.Dirent<string | Buffer> }[];
     try {
-      entries = fs.readdirSync(bytes(dir), { withFileTypes: true, encoding: 'buffer' })
-        .map((dirent) => ({ name: dirent.name.toString('latin1'), shown: shownName(dirent.name.toString('latin1')), dirent }));
+      entries = listFolder(bytes(dir));
     } catch (e) {
       problems.push({ file: display(dir), message: `cannot be listed: ${(e as Error).message}` });
       return;
@@ -151,6 +150,20 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
     }
   }
   return { files, problems, otherFiles };
+}
+
+/**
+ * The entries of a folder, each named by the latin1 string of its bytes and shown as text. Names are listed as text
+ * first, which costs no buffer a name; a folder with a name that is not ASCII is listed again by bytes, so that a
+ * name that is not valid UTF-8 keeps its bytes.
+ */
+function listFolder(dir: string | Buffer): { name: string; shown: string; dirent: fs.Dirent<string | Buffer> }[] {
+  const listed = fs.readdirSync(dir, { withFileTypes: true });
+  if (listed.every((dirent) => ASCII.test(dirent.name))) {
+    return listed.map((dirent) => ({ name: dirent.name, shown: dirent.name, dirent }));
+  }
+  return fs.readdirSync(dir, { withFileTypes: true, encoding: 'buffer' })
+    .map((dirent) => ({ name: dirent.name.toString('latin1'), shown: shownName(dirent.name.toString('latin1')), dirent }));
 }
 
 /** What a file over the size limit is reported as. */

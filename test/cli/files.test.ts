@@ -1,6 +1,6 @@
-import { mkdirSync } from 'fs';
+import { mkdirSync, writeFileSync } from 'fs';
 import { join } from 'path';
-import { findRepoRoot } from '../../src/cli/files';
+import { collectFiles, findRepoRoot } from '../../src/cli/files';
 import { tempDir } from '../support/app';
 
 describe('findRepoRoot: where audit reads source paths from, when --repo-root is not given', () => {
@@ -29,5 +29,27 @@ describe('findRepoRoot: where audit reads source paths from, when --repo-root is
     mkdirSync(join(elsewhere, 'dist'));
     process.chdir(tempDir());
     expect(findRepoRoot(join(elsewhere, 'dist'))).toBe(join(elsewhere, 'dist'));
+  });
+});
+
+describe('collectFiles: the names it gives', () => {
+  test('ASCII names, and names in UTF-8 beside them, as text, in order, each read by its name', () => {
+    // GIVEN a folder of plain names and one with a UTF-8 name in a subfolder
+    const root = tempDir();
+    mkdirSync(join(root, 'apps', 'caf\u00e9'), { recursive: true });
+    writeFileSync(join(root, 'apps', 'b.yaml'), 'b: 1\n');
+    writeFileSync(join(root, 'apps', 'a.yml'), 'a: 1\n');
+    writeFileSync(join(root, 'apps', 'notes.txt'), 'x\n');
+    writeFileSync(join(root, 'apps', 'caf\u00e9', 'd\u00e9j\u00e0.yaml'), 'c: 1\n');
+    writeFileSync(join(root, 'apps', 'caf\u00e9', 'plain.json'), '{}\n');
+
+    // WHEN collected
+    const { files, problems, otherFiles } = collectFiles([root], root, 1048576);
+
+    // THEN every name reads as written, with its content
+    expect(problems).toEqual([]);
+    expect(files.map((f) => f.path)).toEqual(['apps/a.yml', 'apps/b.yaml', 'apps/caf\u00e9/d\u00e9j\u00e0.yaml', 'apps/caf\u00e9/plain.json']);
+    expect(files.map((f) => Buffer.from(f.content).toString('utf8'))).toEqual(['a: 1\n', 'b: 1\n', 'c: 1\n', '{}\n']);
+    expect(otherFiles).toEqual(['apps/notes.txt']);
   });
 });
