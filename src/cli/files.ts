@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { overLimit, OverLimit, readListedFile, readRegularFile } from './read-file';
+import { overLimit, OverLimit, readRegularFile } from './read-file';
 import { AuditFile, FileProblem, UnreadFile } from '../audit/types';
 import { compareStrings } from '../core/order';
 import { LEFTOVER_NAME } from '../private/atomic-write';
@@ -59,8 +59,7 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
 
   /**
    * A file to audit. `stat`, when it was taken, decides now whether it can be read; a file the listing gave as
-   * regular is read by {@link readListedFile}, which asks the open descriptor what it is only when its first read
-   * does not settle it: two system calls fewer a file.
+   * regular is checked when it is read, on the open descriptor, with one system call fewer a file.
    */
   const addFile = (real: string, shown: string, stat?: fs.Stats) => {
     if (seenFiles.has(real)) {
@@ -79,7 +78,7 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
       path: shown,
       get content() {
         try {
-          return stat === undefined ? readListedFile(bytes(real), maxBytes) : readRegularFile(bytes(real), maxBytes);
+          return readRegularFile(bytes(real), maxBytes);
         } catch (e) {
           throw e instanceof OverLimit ? new UnreadFile(tooLarge(e.size, maxBytes, e.grew)) : e;
         }

@@ -45,48 +45,6 @@ export function readRegularFile(file: PathLike, maxBytes: number): Buffer {
   }
 }
 
-/** Where a listed file is read first: most manifest files fit, and a file that does is then copied out at its size. */
-const SCRATCH = Buffer.allocUnsafe(65536);
-
-/**
- * Reads a file that a folder listing gave as a regular file, as {@link readRegularFile} does, with one system call
- * fewer for the small files most are: one read of at most 64 KiB comes before its type is asked. It is opened
- * without blocking and that read is bounded, so whatever took the file's place since the listing cannot block the
- * run; a read that finds nothing or fails asks the descriptor what it is, and a file that fills the read is read
- * again by {@link readRegularFile}, which checks its type and size first. So nothing but a regular file is refused.
- */
-export function readListedFile(file: PathLike, maxBytes: number): Buffer {
-  // eslint-disable-next-line no-bitwise
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  let read: Buffer | undefined;
-  try {
-    const first = Math.min(SCRATCH.length, Math.floor(maxBytes) + 1);
-    let n: number;
-    try {
-      n = readSync(fd, SCRATCH, 0, first, null);
-    } catch (e) {
-      refuseIfNotFile(fd);
-      throw e;
-    }
-    if (n === 0) {
-      refuseIfNotFile(fd);
-    }
-    // A short read of a regular file is its end.
-    read = n < first ? Buffer.from(SCRATCH.subarray(0, n)) : undefined;
-  } finally {
-    closeSync(fd);
-  }
-  // A larger file (or a limit below the first read): read as a file of unknown type is, its type and size asked first.
-  return read ?? readRegularFile(file, maxBytes);
-}
-
-function refuseIfNotFile(fd: number): void {
-  const stat = fstatSync(fd);
-  if (!stat.isFile()) {
-    throw new Error(`is not a regular file (it is ${kindOf(stat)}); not read`);
-  }
-}
-
 /** What reading a file over the size limit throws: the size found (at least), and whether it grew while it was read. */
 export class OverLimit extends Error {
   constructor(readonly size: number, maxBytes: number, readonly grew: boolean) {
