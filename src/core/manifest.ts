@@ -64,25 +64,30 @@ const hasOwnProperty = Object.prototype.hasOwnProperty;
 
 /** The value at a key path, or undefined when any step is missing or not an object; only own keys (input is data). */
 export function at(value: unknown, ...keys: string[]): unknown {
+  return atKeys(value, keys);
+}
+
+/** {@link at} with the keys as one array: the helpers below pass theirs on without spreading them into a second one. */
+function atKeys(value: unknown, keys: readonly string[]): unknown {
   let current: unknown = value;
-  for (const key of keys) {
-    if (!isObject(current) || !hasOwnProperty.call(current, key)) {
+  for (let i = 0; i < keys.length; i++) {
+    if (!isObject(current) || !hasOwnProperty.call(current, keys[i])) {
       return undefined;
     }
-    current = current[key];
+    current = current[keys[i]];
   }
   return current;
 }
 
 /** The list at a key path; anything that is not a list counts as empty. */
 export function listAt(value: unknown, ...keys: string[]): unknown[] {
-  const found = at(value, ...keys);
+  const found = atKeys(value, keys);
   return Array.isArray(found) ? found : [];
 }
 
 /** The string at a key path, or undefined. */
 export function stringAt(value: unknown, ...keys: string[]): string | undefined {
-  const found = at(value, ...keys);
+  const found = atKeys(value, keys);
   return typeof found === 'string' ? found : undefined;
 }
 

@@ -351,10 +351,36 @@ function isDashAt(line: string, c: number): boolean {
   return line.charCodeAt(c) === 45 && (c + 1 >= line.length || isBlank(line.charCodeAt(c + 1)));
 }
 
+/** Not yet worked out, in {@link indentsOf}'s arrays. */
+const UNKNOWN_INDENT = -2;
+
+/** Per file's lines, what {@link contentIndent} found: a file's findings scan the same lines again and again. */
+const knownIndents = new WeakMap<readonly string[], Int32Array>();
+
+function indentsOf(lines: readonly string[]): Int32Array {
+  let indents = knownIndents.get(lines);
+  if (indents === undefined) {
+    indents = new Int32Array(lines.length).fill(UNKNOWN_INDENT);
+    knownIndents.set(lines, indents);
+  }
+  return indents;
+}
+
+/** The indentation of line `i` when it holds more than blanks and a comment, else -1; worked out once a line. */
+function contentIndent(lines: readonly string[], indents: Int32Array, i: number): number {
+  let indent = indents[i];
+  if (indent === UNKNOWN_INDENT) {
+    indent = isContent(lines[i]) ? indentOf(lines[i]) : -1;
+    indents[i] = indent;
+  }
+  return indent;
+}
+
 /** The first line with content in [from, end), or -1. */
 function nextContent(lines: readonly string[], from: number, end: number): number {
+  const indents = indentsOf(lines);
   for (let i = from; i < end; i++) {
-    if (isContent(lines[i])) {
+    if (contentIndent(lines, indents, i) !== -1) {
       return i;
     }
   }
@@ -398,17 +424,17 @@ function blockStep(lines: readonly string[], node: ScanNode, token: string): Ste
   }
   /** The entries, one by one: a mapping's are its keys; a sequence at the same indentation under a key belongs to that key. */
   let next = node.li;
+  const indents = indentsOf(lines);
   const nextEntry = (): number => {
     for (let j = next + 1; j < node.end; j++) {
-      const line = lines[j];
-      if (!isContent(line)) {
+      const indent = contentIndent(lines, indents, j);
+      if (indent === -1) {
         continue;
       }
-      const indent = indentOf(line);
       if (indent < c) {
         break;
       }
-      if (indent === c && isDashAt(line, c) === isSequence) {
+      if (indent === c && isDashAt(lines[j], c) === isSequence) {
         return j;
       }
     }
