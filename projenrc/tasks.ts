@@ -32,6 +32,12 @@ export function addProjectTasks(project: cdk8s.ConstructLibraryCdk8s): void {
     ],
   });
 
+  // The fields SA020 knows, from the CRDs of every supported release; test/rules/sa020-unknown-field.test.ts checks it is current.
+  project.addTask('argocd-fields', {
+    description: 'Regenerate src/rules/argocd-fields.ts from the Argo CD CRDs in schemas/argo-cd',
+    exec: `${TS_NODE} scripts/argocd-fields.ts`,
+  });
+
   const rulesDoc = project.addTask('rules-doc', {
     description: 'Generate RULES.md from the rule registry',
     exec: `${TS_NODE} scripts/rules-doc.ts`,

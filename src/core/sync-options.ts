@@ -1,4 +1,5 @@
 import { ArgoCdFeature, hasFeature, Release } from './argocd-features';
+import { editDistance } from './text';
 
 /**
  * The sync options an Application's `spec.syncPolicy.syncOptions` can hold, as Argo CD reads them: each is matched
@@ -112,15 +113,3 @@ function closestOption(option: string): string | undefined {
   return best;
 }
 
-/** Levenshtein distance; both texts are short (bounded by MAX_COMPARED_LENGTH). */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
-}

@@ -7,3 +7,16 @@ export function stripTrailing(text: string, char: string): string {
   }
   return text.slice(0, end);
 }
+
+/** Levenshtein distance, for did-you-mean hints; callers bound the texts' length. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}

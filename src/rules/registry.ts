@@ -17,6 +17,7 @@ import { applicationSetDeletesApplications } from './sa016-application-set-delet
 import { ignoreMissingValueFiles } from './sa017-ignore-missing-value-files';
 import { missingKustomizeResource } from './sa018-missing-kustomize-resource';
 import { ignoreGroupMatchesNothing } from './sa019-ignore-group-matches-nothing';
+import { unknownField } from './sa020-unknown-field';
 import { replicasOnAutoscaledWorkload } from './sa101-replicas-on-autoscaled-workload';
 import { autoscaledWithoutIgnore } from './sa102-autoscaled-without-ignore';
 import { jobInSyncWave } from './sa103-job-in-sync-wave';
@@ -54,6 +55,7 @@ export const ALL_RULES: readonly Rule[] = [
   ignoreMissingValueFiles,
   missingKustomizeResource,
   ignoreGroupMatchesNothing,
+  unknownField,
   replicasOnAutoscaledWorkload,
   autoscaledWithoutIgnore,
   jobInSyncWave,

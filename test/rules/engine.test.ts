@@ -195,10 +195,11 @@ describe('purity and robustness', () => {
         apiVersion: 'argoproj.io/v1alpha1',
         kind: 'ApplicationSet',
         metadata: { name: 'apps', namespace: 'argocd' },
-        // preserving resources, so that it breaks SA016 alone, not SA010 a second time
+        // preserving resources, so that it breaks SA016 alone, not SA010 a second time; goTemplateOption, misspelt, breaks SA020
         spec: {
           generators: [{ git: { repoURL: 'https://git.acme.internal/platform/gitops.git', revision: 'main', directories: [{ path: 'apps/*' }] } }],
           syncPolicy: { preserveResourcesOnDeletion: true },
+          goTemplateOption: ['missingkey=error'],
         },
       },
       // and a kustomization listing a file its folder does not hold (SA018)

@@ -1,0 +1,129 @@
+import { FIELD_NODES, FIELD_ROOTS, FieldNode } from './argocd-fields';
+import { Severity } from './severity';
+import { Rule, Violation } from './types';
+import { escapeToken, keysFromPointer } from '../core/json-pointer';
+import { describeObject, isApplication, isApplicationSet, isAppProject, isObject, Manifest, objectsWhere } from '../core/manifest';
+import { editDistance } from '../core/text';
+
+/** A field of an Application, ApplicationSet or AppProject that no CRD of Argo CD defines. */
+export const unknownField: Rule = {
+  id: 'SA020',
+  name: 'unknown-field',
+  severity: Severity.ERROR,
+  summary: 'An Application, ApplicationSet or AppProject has a field Argo CD\'s CRD does not define: misspelt or in the wrong place.',
+  explanation:
+    'The API server checks Argo CD\'s objects against their CRDs. Argo CD applies an app-of-apps child with field validation '
+    + 'Strict (gitops-engine\'s apply, unless the sync option Validate=false), and so does kubectl apply by default: the object '
+    + 'is refused with "unknown field", and its parent\'s sync fails on it. Applied without validation, the API server drops '
+    + 'the field. Either way the setting it was meant for never takes effect: a `selfheal: true` leaves self-heal off, a '
+    + '`syncPolicy` beside `spec` instead of under it leaves the app unautomated, an `ignoreDifference` ignores nothing. '
+    + 'A field is known when a CRD of any release this library supports defines it (schemas/argo-cd); maps and fields the '
+    + 'CRDs leave open (labels, annotations, valuesObject, list generator elements) take any key.',
+  fix: 'Spell the field as Argo CD does and put it where the CRD has it; the finding names the field meant when one is close '
+    + '(a letter or two, or its case, away) or the place where Argo CD reads a field of that name.',
+  check({ application, resources }) {
+    const found: Violation[] = [];
+    for (const object of objectsWhere(application, resources, isArgoCdObject)) {
+      const root = FIELD_ROOTS[object.kind as string];
+      walk(object, object, FIELD_NODES[root], '', root, found);
+    }
+    return found;
+  },
+};
+
+function isArgoCdObject(value: unknown): boolean {
+  return isApplication(value) || isApplicationSet(value) || isAppProject(value);
+}
+
+/** The fields under `value` that `node` does not define, each reported once, without descending into them. */
+function walk(object: Manifest, value: unknown, node: FieldNode, pointer: string, root: number, found: Violation[]): void {
+  if (node.open) {
+    return;
+  }
+  if (Array.isArray(value)) {
+    if (node.items !== undefined) {
+      value.forEach((item, i) => walk(object, item, FIELD_NODES[node.items!], `${pointer}/${i}`, root, found));
+    }
+    return;
+  }
+  if (!isObject(value) || (node.fields === undefined && node.values === undefined)) {
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    const child = node.fields !== undefined && Object.hasOwn(node.fields, key) ? node.fields[key] : node.values;
+    const path = `${pointer}/${escapeToken(key)}`;
+    if (child !== undefined) {
+      walk(object, value[key], FIELD_NODES[child], path, root, found);
+    } else if (!key.includes('{{')) {
+      found.push({ object, path, message: message(object, pointer, key, node, root), value: key });
+    }
+  }
+}
+
+function message(object: Manifest, parent: string, key: string, node: FieldNode, root: number): string {
+  const where = parent === '' ? 'at the top level' : `under ${dotted(parent)}`;
+  const meant = closestField(key, Object.keys(node.fields ?? {}));
+  const elsewhere = meant === undefined ? placeOf(key, root) : undefined;
+  const hint = meant !== undefined ? `; did you mean ${JSON.stringify(meant)}?`
+    : elsewhere !== undefined ? `; Argo CD reads ${JSON.stringify(key)} at ${elsewhere}` : '';
+  return `${describeObject(object)} has the field ${JSON.stringify(key)} ${where}, which Argo CD's CRD does not define: applied with `
+    + `validation, as Argo CD and kubectl apply do by default, the object is refused, and without it the field is dropped${hint}`;
+}
+
+/** The longest field name compared for a did-you-mean: longer keys are no misspelling of a CRD field. */
+const MAX_COMPARED_LENGTH = 64;
+
+/** A known field that `key` misspells: the same but for case, else one or two letters away (fewer for short names). */
+function closestField(key: string, known: readonly string[]): string | undefined {
+  if (key.length > MAX_COMPARED_LENGTH) {
+    return undefined;
+  }
+  const lower = key.toLowerCase();
+  const sameButCase = known.find((k) => k.toLowerCase() === lower);
+  if (sameButCase !== undefined) {
+    return sameButCase;
+  }
+  let best: string | undefined;
+  let bestDistance = (key.length >= 8 ? 2 : key.length >= 4 ? 1 : 0) + 1;
+  for (const candidate of known) {
+    const distance = editDistance(lower, candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** Where in the kind's object Argo CD reads a field named `key`: the shallowest place, when it is the only one that shallow. */
+function placeOf(key: string, root: number): string | undefined {
+  let level: { node: number; pointer: string }[] = [{ node: root, pointer: '' }];
+  const seen = new Set<number>();
+  for (let depth = 0; depth < 8 && level.length > 0; depth++) {
+    const places = level.filter(({ node }) => FIELD_NODES[node].fields !== undefined && Object.hasOwn(FIELD_NODES[node].fields!, key));
+    if (places.length > 0) {
+      return places.length === 1 ? dotted(`${places[0].pointer}/${escapeToken(key)}`) : undefined;
+    }
+    const next: { node: number; pointer: string }[] = [];
+    for (const { node, pointer } of level) {
+      if (seen.has(node)) {
+        continue;
+      }
+      seen.add(node);
+      const n = FIELD_NODES[node];
+      for (const [name, child] of Object.entries(n.fields ?? {})) {
+        next.push({ node: child, pointer: `${pointer}/${escapeToken(name)}` });
+      }
+      if (n.items !== undefined) {
+        next.push({ node: n.items, pointer: `${pointer}/-` });
+      }
+    }
+    level = next;
+  }
+  return undefined;
+}
+
+/** A pointer as people read a field's place: `spec.syncPolicy.automated`, `spec.sources[0].helm`, `spec.sources[].helm` for any item. */
+function dotted(pointer: string): string {
+  return keysFromPointer(pointer).reduce((text, key) => (/^(\d+|-)$/.test(key) ? `${text}[${key === '-' ? '' : key}]` : text === '' ? key : `${text}.${key}`), '');
+}
