@@ -1,5 +1,5 @@
 import { ArgoCdFeature, hasFeature, Release } from './argocd-features';
-import { editDistance } from './text';
+import { closestIgnoringCase } from './text';
 
 /**
  * The sync options an Application's `spec.syncPolicy.syncOptions` can hold, as Argo CD reads them: each is matched
@@ -97,19 +97,6 @@ function closestOption(option: string): string | undefined {
   }
   const wanted = option.replace(/\s/g, '').toLowerCase();
   const candidates = APPLICATION_OPTIONS.flatMap((o) => o.values.map((v) => `${o.name}=${v}`));
-  const exact = candidates.find((c) => c.toLowerCase() === wanted);
-  if (exact) {
-    return exact;
-  }
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(wanted.length / 5)) + 1;
-  for (const candidate of candidates) {
-    const distance = editDistance(wanted, candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
+  return closestIgnoringCase(wanted, candidates, Math.max(2, Math.floor(wanted.length / 5)) + 1);
 }
 

@@ -8,8 +8,29 @@ export function stripTrailing(text: string, char: string): string {
   return text.slice(0, end);
 }
 
+/**
+ * The candidate `wanted` (lower case) is closest to, ignoring case: one equal to it, else the nearest fewer than
+ * `limit` edits away (the first of equals); undefined when none is. For did-you-mean hints.
+ */
+export function closestIgnoringCase(wanted: string, candidates: readonly string[], limit: number): string | undefined {
+  const exact = candidates.find((c) => c.toLowerCase() === wanted);
+  if (exact !== undefined) {
+    return exact;
+  }
+  let best: string | undefined;
+  let bestDistance = limit;
+  for (const candidate of candidates) {
+    const distance = editDistance(wanted, candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
 /** Levenshtein distance, for did-you-mean hints; callers bound the texts' length. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

@@ -3,7 +3,7 @@ import { Severity } from './severity';
 import { Rule, Violation } from './types';
 import { escapeToken, keysFromPointer } from '../core/json-pointer';
 import { describeObject, isApplication, isApplicationSet, isAppProject, isObject, Manifest, objectsWhere } from '../core/manifest';
-import { editDistance } from '../core/text';
+import { closestIgnoringCase } from '../core/text';
 
 /** A field of an Application, ApplicationSet or AppProject that no CRD of Argo CD defines. */
 export const unknownField: Rule = {
@@ -78,21 +78,7 @@ function closestField(key: string, known: readonly string[]): string | undefined
   if (key.length > MAX_COMPARED_LENGTH) {
     return undefined;
   }
-  const lower = key.toLowerCase();
-  const sameButCase = known.find((k) => k.toLowerCase() === lower);
-  if (sameButCase !== undefined) {
-    return sameButCase;
-  }
-  let best: string | undefined;
-  let bestDistance = (key.length >= 8 ? 2 : key.length >= 4 ? 1 : 0) + 1;
-  for (const candidate of known) {
-    const distance = editDistance(lower, candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
+  return closestIgnoringCase(key.toLowerCase(), known, (key.length >= 8 ? 2 : key.length >= 4 ? 1 : 0) + 1);
 }
 
 /** Where in the kind's object Argo CD reads a field named `key`: the shallowest place, when it is the only one that shallow. */
