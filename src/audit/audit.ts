@@ -3,7 +3,7 @@ import { expandApplicationSet, RepositoryView, valueAt } from './application-set
 import { NEW_GIT_FILE_GLOBBING, readGitFileGlobbing } from './controller-settings';
 import { excludeMatcher } from './exclude';
 import { KustomizeLayout, kustomizeLayout } from './kustomize';
-import { AuditedRepository, AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, RenderedManifests, UnreadFile } from './types';
+import { AuditedRepository, AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, FolderLink, RenderedManifests, UnreadFile } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { globMatches } from '../core/glob';
 import { at, describeObject, isApplication, isApplicationSet, isAppProject, isObject, listAt, LocatedManifest, Manifest, readSourcesOf, SourceLocation, stringAt } from '../core/manifest';
@@ -235,7 +235,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       + `no kustomization lists: switched off, never applied, so not audited: ${namesOf([...unlistedFragments])}`);
   }
   const facts = repositoryFacts([...allPaths, ...options.repository?.otherFiles ?? []], objects, options.repository?.urls ?? [],
-    options.repository?.auditedPaths);
+    options.repository?.auditedPaths, options.repository?.folderLinks);
   // Where each kustomization was read from: SA018 resolves the paths it lists against its folder.
   const kustomizationFolders = new Map<Manifest, string>();
   for (const o of objects) {
@@ -247,7 +247,6 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   const texts = new Map<string, string | undefined>();
   const ruleFacts: RepositoryFacts = {
     ...facts,
-    hasFile: (file) => facts.files.has(file),
     // Read again when a rule asks (a Helm value file SA207 checks): few files are.
     fileText: (file) => {
       if (!texts.has(file)) {
@@ -606,14 +605,40 @@ interface AuditFacts extends RepositoryFacts {
 }
 
 /**
+ * A path as the file system resolves the folder links on it (the longest link first, through chains of links up to
+ * a bound): `apps/web/default/x.yaml` for `apps/web/2.x/x.yaml` when `default` links to `2.x`. Paths through no link
+ * are themselves.
+ */
+function throughLinks(links: readonly FolderLink[]): (p: string) => string {
+  if (links.length === 0) {
+    return (p) => p;
+  }
+  const longestFirst = [...links].sort((a, b) => b.path.length - a.path.length);
+  return (p) => {
+    let resolved = p;
+    for (let hops = 0; hops < 40; hops++) {
+      const link = longestFirst.find((l) => resolved === l.path || resolved.startsWith(`${l.path}/`));
+      if (link === undefined) {
+        return resolved;
+      }
+      const rest = resolved.slice(link.path.length);
+      resolved = link.target === '.' ? rest.slice(1) || '.' : link.target + rest;
+    }
+    return resolved;
+  };
+}
+
+/**
  * The repository the files come from: every folder that holds a file (the root included), and the repoURLs that read
  * it: the given URLs or, when none is given, each repoURL of an Application (or a literal ApplicationSet template)
  * one of whose source paths is a folder here.
  */
 function repositoryFacts(
   paths: readonly string[], objects: readonly LocatedManifest[], urls: readonly string[], audited?: readonly string[],
+  links: readonly FolderLink[] = [],
 ): AuditFacts {
   const files = new Set(paths);
+  const real = throughLinks(links);
   const directories = new Set<string>(['.']);
   const jsonnetFolders = new Set<string>();
   for (const f of files) {
@@ -637,7 +662,7 @@ function repositoryFacts(
         // A template's path left to its generator (a git generator's folder, say) is taken to be here; a placeholder
         // repoURL (`cnoe://web`, `${{ values.repoUrl }}`) names no repository yet.
         if (typeof repoURL === 'string' && typeof p === 'string' && !isRepoUrlPlaceholder(repoURL)
-          && ((set && p.includes('{{')) || (sourcePathRefusal(p) === undefined && directories.has(repositoryDir(p))))) {
+          && ((set && p.includes('{{')) || (sourcePathRefusal(p) === undefined && directories.has(real(repositoryDir(p)))))) {
           keys.add(repositoryKey(repoURL));
         }
       }
@@ -652,7 +677,8 @@ function repositoryFacts(
     files,
     directories,
     jsonnetFolders: [...jsonnetFolders],
-    hasDirectory: (dir) => directories.has(dir),
+    hasDirectory: (dir) => directories.has(real(dir)),
+    hasFile: (file) => files.has(real(file)),
     isAudited: (url) => keys.has(repositoryKey(url)),
     identified: urls.length > 0,
     ...(knowsDirectory ? { knowsDirectory } : {}),

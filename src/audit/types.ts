@@ -34,10 +34,21 @@ export interface AuditedRepository {
   /** Paths of its other files (neither YAML nor JSON), relative to its root: folders and source types they make. */
   readonly otherFiles?: readonly string[];
   /**
+   * Its symbolic links to folders inside it, each as the link's path and the folder's, relative to its root: a path
+   * through a link names the folder's files, as it does for Argo CD and Kustomize (the files are read at the folder).
+   */
+  readonly folderLinks?: readonly FolderLink[];
+  /**
    * The paths audited, relative to its root (`.` for all of it): of a folder outside them, the audit knows nothing, and
    * does not call it missing. None: the files are all of the repository.
    */
   readonly auditedPaths?: readonly string[];
+}
+
+/** A symbolic link to a folder: its own path and the folder's, relative to the repository's root. */
+export interface FolderLink {
+  readonly path: string;
+  readonly target: string;
 }
 
 /** What Argo CD renders for one Application (`kustomize build`, `helm template`, `argocd app manifests`). */

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { overLimit, OverLimit, readRegularFile } from './read-file';
-import { AuditFile, FileProblem, UnreadFile } from '../audit/types';
+import { AuditFile, FileProblem, FolderLink, UnreadFile } from '../audit/types';
 import { compareStrings } from '../core/order';
 import { LEFTOVER_NAME } from '../private/atomic-write';
 import { gitRoot, pathInside } from '../private/repository';
@@ -15,6 +15,8 @@ export interface CollectedFiles {
   readonly problems: FileProblem[];
   /** The paths of the other files walked (neither YAML nor JSON), unread: the folders and source types they make. */
   readonly otherFiles: string[];
+  /** The symbolic links to folders inside the given paths, whose files are walked where the folder is. */
+  readonly folderLinks: FolderLink[];
 }
 
 /**
@@ -42,6 +44,7 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
   const files: AuditFile[] = [];
   const problems: FileProblem[] = [];
   const otherFiles: string[] = [];
+  const folderLinks: FolderLink[] = [];
   const realRoot = safeRealpath(raw(root)) ?? raw(path.resolve(root));
   const display = (p: string) => displayPath(p, realRoot);
   const allowed: string[] = [];
@@ -128,6 +131,7 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
         const stat = fs.statSync(bytes(real));
         if (stat.isDirectory()) {
           if (!SKIPPED_DIRS.has(name) && !LEFTOVER_NAME.test(name)) {
+            folderLinks.push({ path: display(full), target: display(real) });
             walk(real);
           }
         } else if (stat.isFile()) {
@@ -149,7 +153,7 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
       addFile(real, display(real), stat);
     }
   }
-  return { files, problems, otherFiles };
+  return { files, problems, otherFiles, folderLinks };
 }
 
 /**

@@ -267,7 +267,7 @@ async function auditCommand(args: readonly string[], io: CliIo): Promise<number>
 
   const collected = collectFiles(paths, root, limit);
   const urls = repoUrls.length > 0 ? repoUrls : isGitRepoUrl(remote) ? [remote] : [];
-  const repository = { urls, otherFiles: collected.otherFiles, auditedPaths: auditedPaths(paths, root) };
+  const repository = { urls, otherFiles: collected.otherFiles, folderLinks: collected.folderLinks, auditedPaths: auditedPaths(paths, root) };
   const audited = auditFiles(collected.files, { ...options, repository });
   // A path given on the command line that is not there, or not a file or folder, is a mistake, never a file to skip;
   // so is a rendering that no Application takes.

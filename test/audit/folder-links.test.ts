@@ -1,0 +1,60 @@
+import { symlinkSync } from 'fs';
+import { join } from 'path';
+import { applicationYaml, configMapYaml, writeTree } from './support';
+import { auditFiles } from '../../src/audit/audit';
+import { AuditResult } from '../../src/audit/types';
+import { collectFiles } from '../../src/cli/files';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
+import { tempDir } from '../support/app';
+
+const REPO = 'https://git.acme.internal/platform/gitops.git';
+
+/** Audits a folder as the command line does: walked, with the links the walk found. */
+function auditFolder(root: string): AuditResult {
+  const collected = collectFiles([root], root, 1048576);
+  return auditFiles(collected.files, {
+    argoCdVersion: ArgoCdVersion.LATEST,
+    repository: { urls: [REPO], otherFiles: collected.otherFiles, folderLinks: collected.folderLinks },
+  });
+}
+
+/** An operator's folder whose overlays/default links to the overlay of the current release, as catalogs keep them. */
+function catalog(): string {
+  const root = tempDir();
+  writeTree(root, {
+    'operators/mesh/instance/overlays/2.x/kustomization.yaml': 'resources:\n  - mesh.yaml\n',
+    'operators/mesh/instance/overlays/2.x/mesh.yaml': configMapYaml('mesh', 'istio-system'),
+    'operators/mesh/aggregate/kustomization.yaml': 'resources:\n  - ../instance/overlays/default\n  - ../instance/overlays/default/mesh.yaml\n',
+    'apps/mesh.yaml': applicationYaml('mesh', { path: 'operators/mesh/instance/overlays/default' }),
+  });
+  symlinkSync('2.x', join(root, 'operators/mesh/instance/overlays/default'));
+  return root;
+}
+
+describe('symbolic links to folders inside the repository', () => {
+  test('the walk reports each link to a folder with the folder it names, and reads the files once, where they are', () => {
+    const root = catalog();
+    const collected = collectFiles([root], root, 1048576);
+    expect(collected.folderLinks).toEqual([{ path: 'operators/mesh/instance/overlays/default', target: 'operators/mesh/instance/overlays/2.x' }]);
+    expect(collected.files.map((f) => f.path).filter((p) => p.endsWith('mesh.yaml'))).toEqual(['apps/mesh.yaml', 'operators/mesh/instance/overlays/2.x/mesh.yaml']);
+  });
+
+  test('a kustomization and a source path that go through the link name a folder and a file that are there (no SA018, no SA014)', () => {
+    const result = auditFolder(catalog());
+    expect(result.findings.filter((f) => f.ruleId === 'SA018' || f.ruleId === 'SA014')).toEqual([]);
+  });
+
+  test('without the link, the same kustomization lists what is not there (SA018), and the source path is missing (SA014)', () => {
+    // GIVEN the catalog with the link's target renamed away, so that the link is broken
+    const root = tempDir();
+    writeTree(root, {
+      'operators/mesh/instance/overlays/2.x/mesh.yaml': configMapYaml('mesh', 'istio-system'),
+      'operators/mesh/aggregate/kustomization.yaml': 'resources:\n  - ../instance/overlays/default\n',
+      'apps/mesh.yaml': applicationYaml('mesh', { path: 'operators/mesh/instance/overlays/default' }),
+    });
+    symlinkSync('3.x', join(root, 'operators/mesh/instance/overlays/default'));
+    // WHEN audited / THEN both rules see the missing folder
+    const result = auditFolder(root);
+    expect(result.findings.map((f) => f.ruleId).filter((id) => id === 'SA018' || id === 'SA014').sort()).toEqual(['SA014', 'SA018']);
+  });
+});
