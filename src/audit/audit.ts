@@ -602,6 +602,8 @@ interface AuditFacts extends RepositoryFacts {
   readonly directories: ReadonlySet<string>;
   /** The folders that hold a `.jsonnet` file, which a directory source renders too: objects the audit does not read. */
   readonly jsonnetFolders: readonly string[];
+  /** A path with the folder links on it resolved: where its files are read. */
+  readonly resolve: (p: string) => string;
 }
 
 /**
@@ -677,6 +679,7 @@ function repositoryFacts(
     files,
     directories,
     jsonnetFolders: [...jsonnetFolders],
+    resolve: real,
     hasDirectory: (dir) => directories.has(real(dir)),
     hasFile: (file) => files.has(real(file)),
     isAudited: (url) => keys.has(repositoryKey(url)),
@@ -788,7 +791,8 @@ function sourcePaths(app: Manifest, facts: AuditFacts): OwnSources {
     } else if (!facts.isAudited(repoURL)) {
       unrendered.push(`${repositoryDir(sourcePath)} of ${repoURL.trim()} (another repository, unless --repo-url says it is this one)`);
     } else {
-      const dir = repositoryDir(sourcePath);
+      // Through a folder link, the folder it names: its files are read there.
+      const dir = facts.resolve(repositoryDir(sourcePath));
       dirs.push(dir);
       const type = sourceType(source, dir, facts.files);
       const recurse = at(source, 'directory', 'recurse') === true;

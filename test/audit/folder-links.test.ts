@@ -1,6 +1,6 @@
 import { symlinkSync } from 'fs';
 import { join } from 'path';
-import { applicationYaml, configMapYaml, writeTree } from './support';
+import { applicationYaml, configMapYaml, deploymentYaml, hpaYaml, writeTree } from './support';
 import { auditFiles } from '../../src/audit/audit';
 import { AuditResult } from '../../src/audit/types';
 import { collectFiles } from '../../src/cli/files';
@@ -42,6 +42,23 @@ describe('symbolic links to folders inside the repository', () => {
   test('a kustomization and a source path that go through the link name a folder and a file that are there (no SA018, no SA014)', () => {
     const result = auditFolder(catalog());
     expect(result.findings.filter((f) => f.ruleId === 'SA018' || f.ruleId === 'SA014')).toEqual([]);
+  });
+
+  test('an Application whose source path goes through the link deploys the files of the folder it names', () => {
+    // GIVEN a plain folder of the current release, linked as current, with a Deployment that keeps replicas under an HPA
+    const root = tempDir();
+    writeTree(root, {
+      'workloads/web/v2/web.yaml': deploymentYaml('web', 'web', 3),
+      'workloads/web/v2/hpa.yaml': hpaYaml('web', 'web'),
+      'apps/web.yaml': applicationYaml('web', { path: 'workloads/web/current' }),
+    });
+    symlinkSync('v2', join(root, 'workloads/web/current'));
+    // WHEN audited / THEN the workload rules ran on the folder's files as the Application's
+    const result = auditFolder(root);
+    expect(result.findings.filter((f) => f.ruleId === 'SA101').map((f) => [f.application, f.location.file])).toEqual([
+      ['web', 'workloads/web/v2/web.yaml'],
+    ]);
+    expect(result.notes.join('\n')).not.toContain('holds no manifests');
   });
 
   test('without the link, the same kustomization lists what is not there (SA018), and the source path is missing (SA014)', () => {
