@@ -23,7 +23,12 @@ export const unknownField: Rule = {
     + '(a letter or two, or its case, away) or the place where Argo CD reads a field of that name.',
   check({ application, resources }) {
     const found: Violation[] = [];
-    for (const object of objectsWhere(application, resources, isArgoCdObject)) {
+    // An Application among the resources (an app-of-apps root's children) is judged as the application of its own unit.
+    const objects = objectsWhere(undefined, resources, isSetOrProject);
+    if (application !== undefined && (isApplication(application) || isSetOrProject(application))) {
+      objects.unshift(application);
+    }
+    for (const object of objects) {
       const root = FIELD_ROOTS[object.kind as string];
       walk(object, object, FIELD_NODES[root], '', root, found);
     }
@@ -31,8 +36,8 @@ export const unknownField: Rule = {
   },
 };
 
-function isArgoCdObject(value: unknown): boolean {
-  return isApplication(value) || isApplicationSet(value) || isAppProject(value);
+function isSetOrProject(value: unknown): boolean {
+  return isApplicationSet(value) || isAppProject(value);
 }
 
 /** The fields under `value` that `node` does not define, each reported once, without descending into them. */
@@ -42,7 +47,12 @@ function walk(object: Manifest, value: unknown, node: FieldNode, pointer: string
   }
   if (Array.isArray(value)) {
     if (node.items !== undefined) {
-      value.forEach((item, i) => walk(object, item, FIELD_NODES[node.items!], `${pointer}/${i}`, root, found));
+      const items = FIELD_NODES[node.items];
+      for (let i = 0; i < value.length; i++) {
+        if (typeof value[i] === 'object' && value[i] !== null) {
+          walk(object, value[i], items, `${pointer}/${i}`, root, found);
+        }
+      }
     }
     return;
   }
@@ -51,11 +61,17 @@ function walk(object: Manifest, value: unknown, node: FieldNode, pointer: string
   }
   for (const key of Object.keys(value)) {
     const child = node.fields !== undefined && Object.hasOwn(node.fields, key) ? node.fields[key] : node.values;
-    const path = `${pointer}/${escapeToken(key)}`;
-    if (child !== undefined) {
-      walk(object, value[key], FIELD_NODES[child], path, root, found);
-    } else if (!key.includes('{{')) {
-      found.push({ object, path, message: message(object, pointer, key, node, root), value: key });
+    if (child === undefined) {
+      if (!key.includes('{{')) {
+        found.push({ object, path: `${pointer}/${escapeToken(key)}`, message: message(object, pointer, key, node, root), value: key });
+      }
+      continue;
+    }
+    // Scalars have no fields to check: only objects and lists are walked into.
+    const inner = value[key];
+    const childNode = FIELD_NODES[child];
+    if (typeof inner === 'object' && inner !== null && !childNode.open) {
+      walk(object, inner, childNode, `${pointer}/${escapeToken(key)}`, root, found);
     }
   }
 }
