@@ -30,7 +30,7 @@ export const unknownField: Rule = {
     }
     for (const object of objects) {
       const root = FIELD_ROOTS[object.kind as string];
-      walk(object, object, FIELD_NODES[root], '', root, found);
+      walk({ object, root, found, hints: HINTED_PER_OBJECT }, object, FIELD_NODES[root], '');
     }
     return found;
   },
@@ -40,8 +40,22 @@ function isSetOrProject(value: unknown): boolean {
   return isApplicationSet(value) || isAppProject(value);
 }
 
+/**
+ * How many unknown fields of one object get a hint: each costs a comparison with every field known there, and an
+ * object of thousands of unknown fields (hostile input) would otherwise take that many times as long.
+ */
+const HINTED_PER_OBJECT = 32;
+
+/** One object's walk: the object, its kind's root node, the findings, and how many hints are left. */
+interface Walk {
+  readonly object: Manifest;
+  readonly root: number;
+  readonly found: Violation[];
+  hints: number;
+}
+
 /** The fields under `value` that `node` does not define, each reported once, without descending into them. */
-function walk(object: Manifest, value: unknown, node: FieldNode, pointer: string, root: number, found: Violation[]): void {
+function walk(w: Walk, value: unknown, node: FieldNode, pointer: string): void {
   if (node.open) {
     return;
   }
@@ -50,7 +64,7 @@ function walk(object: Manifest, value: unknown, node: FieldNode, pointer: string
       const items = FIELD_NODES[node.items];
       for (let i = 0; i < value.length; i++) {
         if (typeof value[i] === 'object' && value[i] !== null) {
-          walk(object, value[i], items, `${pointer}/${i}`, root, found);
+          walk(w, value[i], items, `${pointer}/${i}`);
         }
       }
     }
@@ -63,7 +77,8 @@ function walk(object: Manifest, value: unknown, node: FieldNode, pointer: string
     const child = node.fields !== undefined && Object.hasOwn(node.fields, key) ? node.fields[key] : node.values;
     if (child === undefined) {
       if (!key.includes('{{')) {
-        found.push({ object, path: `${pointer}/${escapeToken(key)}`, message: message(object, pointer, key, node, root), value: key });
+        const hinted = w.hints-- > 0;
+        w.found.push({ object: w.object, path: `${pointer}/${escapeToken(key)}`, message: message(w, pointer, key, hinted ? node : undefined), value: key });
       }
       continue;
     }
@@ -71,18 +86,19 @@ function walk(object: Manifest, value: unknown, node: FieldNode, pointer: string
     const inner = value[key];
     const childNode = FIELD_NODES[child];
     if (typeof inner === 'object' && inner !== null && !childNode.open) {
-      walk(object, inner, childNode, `${pointer}/${escapeToken(key)}`, root, found);
+      walk(w, inner, childNode, `${pointer}/${escapeToken(key)}`);
     }
   }
 }
 
-function message(object: Manifest, parent: string, key: string, node: FieldNode, root: number): string {
+/** What the finding says; with a hint (the field meant, or where Argo CD reads one of that name) when `node` is given. */
+function message(w: Walk, parent: string, key: string, node: FieldNode | undefined): string {
   const where = parent === '' ? 'at the top level' : `under ${dotted(parent)}`;
-  const meant = closestField(key, Object.keys(node.fields ?? {}));
-  const elsewhere = meant === undefined ? placeOf(key, root) : undefined;
+  const meant = node === undefined ? undefined : closestField(key, Object.keys(node.fields ?? {}));
+  const elsewhere = node === undefined || meant !== undefined ? undefined : placeOf(key, w.root);
   const hint = meant !== undefined ? `; did you mean ${JSON.stringify(meant)}?`
     : elsewhere !== undefined ? `; Argo CD reads ${JSON.stringify(key)} at ${elsewhere}` : '';
-  return `${describeObject(object)} has the field ${JSON.stringify(key)} ${where}, which Argo CD's CRD does not define: applied with `
+  return `${describeObject(w.object)} has the field ${JSON.stringify(key)} ${where}, which Argo CD's CRD does not define: applied with `
     + `validation, as Argo CD and kubectl apply do by default, the object is refused, and without it the field is dropped${hint}`;
 }
 

@@ -99,6 +99,19 @@ describe('SA020 unknown-field', () => {
     ]);
   });
 
+  test('an object of thousands of unknown fields gets each reported, and hints for the first 32 only', () => {
+    // GIVEN 5,000 fields a letter or two from syncPolicy (hostile input: each hint compares with every known field)
+    const extra = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`syncPolicy${i}`, true]));
+    const app = safeApplication({ spec: extra });
+    // WHEN
+    const findings = findingsOf(unknownField, [], app);
+    // THEN
+    expect(findings).toHaveLength(5000);
+    expect(findings.filter((f) => f.message.includes('did you mean "syncPolicy"?')).map((f) => f.value)).toEqual(
+      Array.from({ length: 32 }, (_, i) => `syncPolicy${i}`).filter((k) => k.length <= 'syncPolicy'.length + 2),
+    );
+  });
+
   test('a field only some supported releases define is known (the version rules judge it)', () => {
     // GIVEN automated.enabled, in the CRD from v3.1 on
     const app = safeApplication({ spec: { syncPolicy: { automated: { enabled: true } } } });
