@@ -608,23 +608,32 @@ interface AuditFacts extends RepositoryFacts {
 
 /**
  * A path as the file system resolves the folder links on it (the longest link first, through chains of links up to
- * a bound): `apps/web/default/x.yaml` for `apps/web/2.x/x.yaml` when `default` links to `2.x`. Paths through no link
+ * a bound): `apps/web/2.x/x.yaml` for `apps/web/default/x.yaml` when `default` links to `2.x`. Paths through no link
  * are themselves.
  */
 function throughLinks(links: readonly FolderLink[]): (p: string) => string {
   if (links.length === 0) {
     return (p) => p;
   }
-  const longestFirst = [...links].sort((a, b) => b.path.length - a.path.length);
+  const targets = new Map(links.map((l) => [l.path, l.target]));
   return (p) => {
     let resolved = p;
     for (let hops = 0; hops < 40; hops++) {
-      const link = longestFirst.find((l) => resolved === l.path || resolved.startsWith(`${l.path}/`));
+      // The longest prefix of the path, folder by folder, that is a link: a lookup a folder, however many links there are.
+      let link: string | undefined;
+      for (let end = resolved.length; end > 0; end = resolved.lastIndexOf('/', end - 1)) {
+        const prefix = resolved.slice(0, end);
+        if (targets.has(prefix)) {
+          link = prefix;
+          break;
+        }
+      }
       if (link === undefined) {
         return resolved;
       }
-      const rest = resolved.slice(link.path.length);
-      resolved = link.target === '.' ? rest.slice(1) || '.' : link.target + rest;
+      const target = targets.get(link)!;
+      const rest = resolved.slice(link.length);
+      resolved = target === '.' ? rest.slice(1) || '.' : target + rest;
     }
     return resolved;
   };

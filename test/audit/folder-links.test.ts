@@ -61,6 +61,21 @@ describe('symbolic links to folders inside the repository', () => {
     expect(result.notes.join('\n')).not.toContain('holds no manifests');
   });
 
+  test('a link to a link is followed to the folder at its end', () => {
+    // GIVEN current -> latest -> v3, and an Application of current
+    const root = tempDir();
+    writeTree(root, {
+      'workloads/web/v3/web.yaml': deploymentYaml('web', 'web', 3),
+      'workloads/web/v3/hpa.yaml': hpaYaml('web', 'web'),
+      'apps/web.yaml': applicationYaml('web', { path: 'workloads/web/current' }),
+    });
+    symlinkSync('v3', join(root, 'workloads/web/latest'));
+    symlinkSync('latest', join(root, 'workloads/web/current'));
+    // WHEN audited / THEN the Application deploys v3's files, and its path is there
+    const result = auditFolder(root);
+    expect(result.findings.filter((f) => f.ruleId === 'SA101' || f.ruleId === 'SA014').map((f) => [f.ruleId, f.application])).toEqual([['SA101', 'web']]);
+  });
+
   test('without the link, the same kustomization lists what is not there (SA018), and the source path is missing (SA014)', () => {
     // GIVEN the catalog with the link's target renamed away, so that the link is broken
     const root = tempDir();
