@@ -110,8 +110,15 @@ export function isLiteralValue(value: unknown): boolean {
   if (typeof value === 'number') {
     return true;
   }
-  return typeof value === 'string' && value.trim() !== '' && !PLACEHOLDER.test(value) && !isArgoCdSecretReference(value) && !isEncryptedValue(value);
+  return typeof value === 'string' && value.trim() !== '' && !PLACEHOLDER.test(value) && !isArgoCdSecretReference(value) && !isEncryptedValue(value)
+    && !READS_ENVIRONMENT.test(value.trim());
 }
+
+/**
+ * Code that reads the value from the environment where it runs, as a Python or JavaScript config in a block scalar does
+ * (`os.environ.get("KEYCLOAK_SECRET"),`, `os.getenv('X')`, `process.env.TOKEN`, `System.getenv("X")`): no value is in Git.
+ */
+const READS_ENVIRONMENT = /^(?:os\.environ(?:\.get\s*\(|\s*\[)|os\.getenv\s*\(|getenv\s*\(|System\.getenv\s*\(|process\.env(?:\.[A-Za-z_$]|\s*\[)|ENV\s*\[|ENV\.fetch\s*\()/;
 
 /**
  * A value SOPS encrypted, as it writes each value of a file (helm-secrets, KSOPS, a SOPS-encrypted Secret):
@@ -244,7 +251,8 @@ function readSecretKeys(text: string): string[] {
       mappingOf.push(mapping);
       mapping = { namesSecret: false };
     }
-    if (holdsPrivateKey(line)) {
+    // A comment is no value: Helm never reads it.
+    if (holdsPrivateKey(line) && !line.trimStart().startsWith('#')) {
       found.add(lastKey);
     }
   }

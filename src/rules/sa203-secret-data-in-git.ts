@@ -105,6 +105,12 @@ function isArgoCdPublicField(secret: Manifest, key: string, value: unknown, base
   return text !== undefined && !holdsPrivateKey(text) && !URL_WITH_PASSWORD.test(text) && !WEB_URL_WITH_USER.test(text);
 }
 
+/**
+ * Settings of a credential that are no secret themselves: the Docker registry's `htpasswd: {realm, path}`, a
+ * credential's `type`, `algorithm` or `enabled`. Any other key under a credential's is taken to hold one.
+ */
+const CREDENTIAL_SETTING = /^(realm|path|file|type|kind|algorithm|enabled|mode|format)$/i;
+
 /** A key of key material under another name, as a kubeconfig has it (`client-key-data`). */
 const KEY_DATA = /key[-_]?data$/i;
 
@@ -154,6 +160,11 @@ function holdsNoCredential(text: string): boolean {
       return false;
     }
     if (isSecretKey(key) || KEY_DATA.test(key) || (MAYBE_CREDENTIAL_KEY.test(key) && typeof value === 'string')) {
+      // A credential's settings (a registry's `htpasswd: {realm, path}`): each a setting that is no secret, or a file.
+      if (isObject(value) && !isFileReference(value)) {
+        return Object.entries(value).every(([k, v]) => (CREDENTIAL_SETTING.test(k) && (typeof v !== 'string' || !holdsPrivateKey(v)))
+          || (isObject(v) ? holdsOnlyReferences(v, k, depth + 1) : isFileReference(v)));
+      }
       return isFileReference(value);
     }
     if (Array.isArray(value)) {
@@ -180,6 +191,12 @@ function isFileReference(value: unknown): boolean {
 }
 
 /**
+ * A container image reference with its registry, repository and tag or digest
+ * (`ghcr.io/cloudnative-pg/plugin-barman-cloud-sidecar:v0.13.0`): what a vendor's Secret hands its operator as a setting.
+ */
+const IMAGE_REFERENCE = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?(?:\/[a-z0-9]+(?:[._-][a-z0-9]+)*)+(?::\w[\w.-]{0,127}(?:@sha256:[a-f0-9]{64})?|@sha256:[a-f0-9]{64})$/;
+
+/**
  * Whether a value is public by its shape (PEM certificates only, OpenSSH public keys, a file path, an HTML page, a ytt
  * overlay, a config that holds no credential), or ciphertext SOPS wrote.
  */
@@ -193,7 +210,7 @@ function isPublic(value: unknown, base64: boolean): boolean {
   }
   const text = plainText(value, base64)!.trim();
   return CERTIFICATES.test(text) || FILE_PATH.test(text) || HTML_PAGE.test(text) || YTT_TEMPLATE.test(text) || onlySshPublicKeys(text)
-    || holdsNoCredential(text);
+    || IMAGE_REFERENCE.test(text) || holdsNoCredential(text);
 }
 
 /** A kustomization (or component) file, as the audit reads it. */
@@ -245,9 +262,10 @@ export const secretDataInGit: Rule = {
     + 'an authorized_keys list), or only an absolute file path (where a program '
     + 'reads a token, such as /var/run/secrets/kubernetes.io/serviceaccount/token), or a YAML or JSON configuration that '
     + 'holds no credential in plain text (its credential keys, token, password, client-key-data..., and keys such as auth '
-    + 'or routing_key, if any, hold such a path or a $file or $env include, and no value is a private key, a URL with a password '
+    + 'or routing_key, if any, hold such a path or a $file or $env include, or only settings that are no secret, such as a '
+    + 'registry\'s htpasswd: {realm, path}; and no value is a private key, a URL with a password '
     + 'or a token, or a chat webhook: a Loki config, a Backstage Kubernetes plugin\'s config that reads the mounted token), '
-    + 'or an HTML page (OpenShift\'s login '
+    + 'or only a container image reference with its tag or digest (an operator\'s sidecar image), or an HTML page (OpenShift\'s login '
     + 'templates are kept in Secrets), or a ytt template or overlay (kapp-controller reads a package\'s overlays from '
     + 'Secrets only) is public and not reported, nor is a webhook secret of argocd-secret that refers to another Secret '
     + '($<secret>:<key>, which Argo CD resolves), nor a key of an Argo CD repository, repo-creds or cluster Secret (by its '

@@ -22,9 +22,11 @@ export const secretInHelmValues: Rule = {
     + 'of an existing Secret, as in existingSecretMappings), an environment variable whose name says it names a Kubernetes '
     + 'Secret (upper-case words ending in KUBE_SECRET, K8S_SECRET or KUBERNETES_SECRET, such as Tailscale\'s TS_KUBE_SECRET) '
     + 'holding a DNS-1123 name, values filled in at render time ({{ }}, ${ }, <path:...> of argocd-vault-plugin, '
-    + 'ref+ of vals) or by the program that reads them (Grafana\'s $__file{<path>}, $__env{<VAR>}, $__vault{...}) and Argo CD\'s own references to a key of its Secrets ($<key>, $<secret>:<key>, as dex.config and '
+    + 'ref+ of vals) or by the program that reads them (Grafana\'s $__file{<path>}, $__env{<VAR>}, $__vault{...}, code in a block scalar '
+    + 'that reads the environment, such as os.environ.get("X") in a Python config) and Argo CD\'s own references to a key of its Secrets ($<key>, $<secret>:<key>, as dex.config and '
     + 'oidc.config take a client secret) are not reported, nor are values SOPS or kubeseal encrypted (ENC[AES256_GCM,...] as helm-secrets keeps them, a SealedSecret\'s Ag... ciphertext). The audit also reads the value files a Helm source names from the audited repository '
-    + '(a path in the chart\'s folder, or $<ref>/<path> of a ref source of it) and reports them at the valueFiles entry. '
+    + '(a path in the chart\'s folder, or $<ref>/<path> of a ref source of it) and reports them at the valueFiles entry; '
+    + 'comments in them are not values. '
     + 'Only the key names are reported, never the values.',
   fix: 'Keep the value in a secret manager: deliver it as a Secret through an ExternalSecret or a SealedSecret and point the '
     + 'chart at it (most charts take an existingSecret), and rotate the value that was committed. If the value is not '

@@ -166,6 +166,41 @@ describe('SA203 secret-data-in-git', () => {
     expectNoValues(findings, [TOKEN, PASSWORD, PASSWORD_B64]);
   });
 
+  test('passes on a credential key that holds only settings (a registry\'s htpasswd: {realm, path}), and names one that holds a value', () => {
+    // GIVEN the Docker registry's config.yml, whose htpasswd names a realm and the file the users are read from
+    const registry = 'version: 0.1\nhttp:\n  addr: :5000\n  auth:\n    htpasswd:\n      realm: basic-realm\n      path: /auth/htpasswd\n';
+    const obj = secret('registry-config', {
+      stringData: {
+        'config.yml': registry,
+        'users.yml': registry.replace('realm: basic-realm', `admin: ${PASSWORD}`),
+        'nested.yml': registry.replace('path: /auth/htpasswd', `path: /auth/htpasswd\n      password: ${PASSWORD}`),
+      },
+    });
+    // WHEN
+    const findings = findingsOf(secretDataInGit, [obj]);
+    // THEN the settings alone are public; a value beside them is not
+    expect(findings.map((f) => [f.path, f.value])).toEqual([['/stringData', ['nested.yml', 'users.yml']]]);
+    expectNoValues(findings, [PASSWORD]);
+  });
+
+  test('passes on a container image reference with its tag or digest, and names a value that only looks like a path', () => {
+    // GIVEN an operator's Secret handing its sidecar image, base64 as a vendor manifest has it
+    const image = 'ghcr.io/cloudnative-pg/plugin-barman-cloud-sidecar:v0.13.0';
+    const digest = `registry.acme.io:5000/team/app@sha256:${'a'.repeat(64)}`;
+    const obj = secret('plugin', {
+      data: {
+        SIDECAR_IMAGE: Buffer.from(image).toString('base64'),
+        OTHER_IMAGE: Buffer.from(digest).toString('base64'),
+        NO_TAG: Buffer.from('ghcr.io/acme/tool').toString('base64'),
+        TOKEN: Buffer.from(TOKEN).toString('base64'),
+      },
+    });
+    // WHEN
+    const findings = findingsOf(secretDataInGit, [obj]);
+    // THEN
+    expect(findings.map((f) => [f.path, f.value])).toEqual([['/data', ['NO_TAG', 'TOKEN']]]);
+  });
+
   test('passes on OpenSSH public keys (one, or an authorized_keys list), and names a private key and a key line with more beside them', () => {
     // GIVEN public keys of three types, in stringData and base64 in data
     const rsa = 'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABgQCMchVse1VYh6QP6fmkr3 user@host';

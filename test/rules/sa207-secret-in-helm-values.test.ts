@@ -121,6 +121,24 @@ describe('SA207 secret-in-helm-values', () => {
     expect(secretKeysInValuesText('password: hunter2$__file{/etc/pw}\ntoken: $__random{x}\napiKey: $__file{}\n').sort()).toEqual(['apiKey', 'password', 'token']);
   });
 
+  test('passes on code in a block scalar that reads the secret from the environment, and fails on a literal in the same code', () => {
+    // GIVEN Superset's Python OAuth config, as its chart takes it in configOverrides
+    const values = 'configOverrides:\n  oauth: |\n    OAUTH_PROVIDERS = [\n      {\n        "remote_app": {\n'
+      + '          "client_secret": os.environ.get("KEYCLOAK_SECRET"),\n          "api_key": os.getenv(\'API_KEY\'),\n'
+      + '          "token": process.env.TOKEN,\n        },\n      }\n    ]\n';
+    expect(secretKeysInValuesText(values)).toEqual([]);
+    // WHEN the same key holds a literal / THEN it is found
+    expect(secretKeysInValuesText(values.replace('os.environ.get("KEYCLOAK_SECRET")', '"hunter2"'))).toEqual(['client_secret']);
+  });
+
+  test('passes on a private key\'s marker in a comment of a values text, and fails on the key itself', () => {
+    // GIVEN a commented-out key block after the last value, as a chart's values file documents one
+    const values = 'a: 1\nimage:\n  tag: "1"\nb: 2\n# -----BEGIN OPENSSH PRIVATE KEY-----\n#   paste it in sshKey\n';
+    expect(secretKeysInValuesText(values)).toEqual([]);
+    // WHEN the block is a value / THEN its key is found
+    expect(secretKeysInValuesText(`sshKey: |\n  ${PEM.split('\n').join('\n  ')}`)).toEqual(['sshKey']);
+  });
+
   test('passes on secretKey beside a secretName, the key of the Secret named, and fails on it alone, an access key\'s secret', () => {
     // GIVEN secretKey beside secretName (after or before it) in values text and valuesObject
     expect(secretKeysInValuesText('auth:\n  secretName: trips-api-key\n  secretKey: credential\nother:\n  secretKey: k\n  existingSecret: s3\n')).toEqual([]);
