@@ -1,3 +1,4 @@
+import { stringify as stringifyYaml } from 'yaml';
 import { compareStrings } from './order';
 
 /**
@@ -867,6 +868,18 @@ const FUNCTIONS: { readonly [name: string]: (args: unknown[], room: number) => u
     arity('toJson', args, 1);
     return goJson(args[0]);
   },
+  // sprig's toYaml is sigs.k8s.io/yaml's Marshal, its error dropped and its last newline trimmed: keys sorted, block style.
+  toYaml: (args, room) => {
+    arity('toYaml', args, 1);
+    const text = goYaml(args[0]);
+    if (text.length > room) {
+      throw new Stop('tooLarge', 'toYaml gives too large a string');
+    }
+    return text;
+  },
+  // sprig's indent pads every line of the text; nindent puts a line break first.
+  indent: (args, room) => indentText('indent', args, room),
+  nindent: (args, room) => `\n${indentText('nindent', args, room)}`,
   first: (args) => listOf('first', args[0])[0],
   last: (args) => {
     const list = listOf('last', args[0]);
@@ -913,6 +926,43 @@ function goJson(v: unknown): string {
   }
   // Go prints a float64 as JavaScript does: exponents below 1e-6 and from 1e21, shortest digits.
   return v === undefined ? 'null' : JSON.stringify(v);
+}
+
+/** sigs.k8s.io/yaml's Marshal of a value read from YAML or JSON, without its last newline, as sprig's toYaml gives it. */
+function goYaml(v: unknown): string {
+  assertKnown(v, 0);
+  const text = stringifyYaml(v, { sortMapEntries: true, lineWidth: 0, indentSeq: false, aliasDuplicateObjects: false });
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
+}
+
+/** Throws when a symbolic value (known only to Argo CD) is anywhere in `v`. */
+function assertKnown(v: unknown, depth: number): void {
+  if (v instanceof Symbolic) {
+    throw unknown(`${v.what} is known only to Argo CD`);
+  }
+  if (depth > 64) {
+    throw unknown('a value nested this deep is not modelled here');
+  }
+  if (Array.isArray(v)) {
+    v.forEach((item) => assertKnown(item, depth + 1));
+  } else if (isMap(v)) {
+    Object.values(v).forEach((item) => assertKnown(item, depth + 1));
+  }
+}
+
+/** sprig's indent: `spaces` spaces before every line of the text, its size charged against `room` first. */
+function indentText(name: string, args: unknown[], room: number): string {
+  arity(name, args, 2);
+  const [spaces, text] = [args[0], str(name, args[1], 2)];
+  if (typeof spaces !== 'number' || !Number.isInteger(spaces)) {
+    throw failed(`error calling ${name}: wrong type for value; expected int`);
+  }
+  const pad = ' '.repeat(Math.max(0, Math.min(spaces, room)));
+  const lines = text.split('\n').length;
+  if (text.length + pad.length * lines > room) {
+    throw new Stop('tooLarge', `${name} gives too large a string`);
+  }
+  return pad + text.split('\n').join(`\n${pad}`);
 }
 
 function escapeJson(s: string): string {

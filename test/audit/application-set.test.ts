@@ -465,6 +465,23 @@ describe('auditFiles: ApplicationSets Argo CD cannot render, or only in part', (
     expect(result.notes).toEqual([]);
   });
 
+  test('a templatePatch that writes a parameter with toYaml | nindent is rendered as Argo CD renders it', () => {
+    // GIVEN kustomize settings of one element written into the patch as YAML, as sprig's toYaml and nindent write them,
+    // and a destination namespace the template leaves empty
+    const patch = 'spec:\n  destination:\n    namespace: {{ .name }}\n{{- if hasKey . "kustomize" }}\n  source:\n    kustomize: {{ .kustomize | toYaml | nindent 6 }}\n{{- end }}\n';
+    const text = appSet([list({ name: 'eu' }, { name: 'us', kustomize: { namePrefix: 'us-', images: ['web:1.2'] } })], template({}, '{{ .name }}'),
+      { templatePatch: patch, goTemplate: true });
+
+    // WHEN it is audited
+    const result = audit({ 'apps/set.yaml': text, ...WORKLOAD });
+
+    // THEN both Applications are generated with their patch applied: us's source became a Kustomize source
+    expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 2 });
+    expect(result.notes).toEqual(['ApplicationSet set (apps/set.yaml), 1 of its 2 Applications (us): deploys workloads/web as a Kustomize source, '
+      + 'not rendered here: give what Argo CD renders for it with --rendered <application>=<file> to audit its workloads']);
+    expect(result.findings.map((f) => f.ruleId)).toEqual([]);
+  });
+
   test('a templatePatch null deletes a field, and a list replaces the template\'s', () => {
     // GIVEN a patch that removes the retry and replaces the sync options
     const text = appSet([list({ name: 'eu' })], template({ syncPolicy: { automated: { prune: true, selfHeal: true }, syncOptions: ['PruneLast=true'] } }),

@@ -89,6 +89,18 @@ describe('renderGoTemplate: what the ApplicationSet controller prints', () => {
     expect(text('{{ hasKey .path.segments "x" }}').kind).toBe('unknown');
   });
 
+  test('toYaml, indent and nindent print what sprig prints: keys sorted, block style, every line padded', () => {
+    const params = { kustomize: { namePrefix: 'x-', images: ['web:1.2', 'api:2'], patches: [{ target: { kind: 'Deployment' }, patch: 'a' }] } };
+    expect(renderGoTemplate('{{ .kustomize | toYaml }}', params)).toEqual({
+      kind: 'text',
+      text: 'images:\n- web:1.2\n- api:2\nnamePrefix: x-\npatches:\n- patch: a\n  target:\n    kind: Deployment',
+    });
+    expect(renderGoTemplate('k:{{ .kustomize.images | toYaml | nindent 2 }}', params)).toEqual({ kind: 'text', text: 'k:\n  - web:1.2\n  - api:2' });
+    expect(renderGoTemplate('{{ "a\\nb" | indent 3 }}', {})).toEqual({ kind: 'text', text: '   a\n   b' });
+    expect(renderGoTemplate('{{ .values | toYaml }}', { values: { name: new Symbolic('the cluster name') } }).kind).toBe('unknown');
+    expect(renderGoTemplate('{{ indent "2" "a" }}', {}).kind).toBe('error');
+  });
+
   test('a symbolic value leaves the string unknown, in a pipeline and in a condition', () => {
     // GIVEN a cluster generator's name, known only to Argo CD
     const data = { name: new Symbolic('the cluster name'), env: 'prod' };
