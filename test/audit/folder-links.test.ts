@@ -31,6 +31,23 @@ function catalog(): string {
   return root;
 }
 
+/**
+ * A release folder of web (a Deployment that keeps replicas under an HPA), the links given beside it (name, target), and
+ * an Application of workloads/web/current.
+ */
+function release(folder: string, links: [string, string][]): string {
+  const root = tempDir();
+  writeTree(root, {
+    [`workloads/web/${folder}/web.yaml`]: deploymentYaml('web', 'web', 3),
+    [`workloads/web/${folder}/hpa.yaml`]: hpaYaml('web', 'web'),
+    'apps/web.yaml': applicationYaml('web', { path: 'workloads/web/current' }),
+  });
+  for (const [name, target] of links) {
+    symlinkSync(target, join(root, 'workloads/web', name));
+  }
+  return root;
+}
+
 describe('symbolic links to folders inside the repository', () => {
   test('the walk reports each link to a folder with the folder it names, and reads the files once, where they are', () => {
     const root = catalog();
@@ -46,13 +63,7 @@ describe('symbolic links to folders inside the repository', () => {
 
   test('an Application whose source path goes through the link deploys the files of the folder it names', () => {
     // GIVEN a plain folder of the current release, linked as current, with a Deployment that keeps replicas under an HPA
-    const root = tempDir();
-    writeTree(root, {
-      'workloads/web/v2/web.yaml': deploymentYaml('web', 'web', 3),
-      'workloads/web/v2/hpa.yaml': hpaYaml('web', 'web'),
-      'apps/web.yaml': applicationYaml('web', { path: 'workloads/web/current' }),
-    });
-    symlinkSync('v2', join(root, 'workloads/web/current'));
+    const root = release('v2', [['current', 'v2']]);
     // WHEN audited / THEN the workload rules ran on the folder's files as the Application's
     const result = auditFolder(root);
     expect(result.findings.filter((f) => f.ruleId === 'SA101').map((f) => [f.application, f.location.file])).toEqual([
@@ -63,14 +74,7 @@ describe('symbolic links to folders inside the repository', () => {
 
   test('a link to a link is followed to the folder at its end', () => {
     // GIVEN current -> latest -> v3, and an Application of current
-    const root = tempDir();
-    writeTree(root, {
-      'workloads/web/v3/web.yaml': deploymentYaml('web', 'web', 3),
-      'workloads/web/v3/hpa.yaml': hpaYaml('web', 'web'),
-      'apps/web.yaml': applicationYaml('web', { path: 'workloads/web/current' }),
-    });
-    symlinkSync('v3', join(root, 'workloads/web/latest'));
-    symlinkSync('latest', join(root, 'workloads/web/current'));
+    const root = release('v3', [['latest', 'v3'], ['current', 'latest']]);
     // WHEN audited / THEN the Application deploys v3's files, and its path is there
     const result = auditFolder(root);
     expect(result.findings.filter((f) => f.ruleId === 'SA101' || f.ruleId === 'SA014').map((f) => [f.ruleId, f.application])).toEqual([['SA101', 'web']]);
