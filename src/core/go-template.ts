@@ -958,11 +958,11 @@ function indentText(name: string, args: unknown[], room: number): string {
     throw failed(`error calling ${name}: wrong type for value; expected int`);
   }
   const pad = ' '.repeat(Math.max(0, Math.min(spaces, room)));
-  const lines = text.split('\n').length;
-  if (text.length + pad.length * lines > room) {
+  const lines = text.split('\n');
+  if (text.length + pad.length * lines.length > room) {
     throw new Stop('tooLarge', `${name} gives too large a string`);
   }
-  return pad + text.split('\n').join(`\n${pad}`);
+  return pad + lines.join(`\n${pad}`);
 }
 
 function escapeJson(s: string): string {

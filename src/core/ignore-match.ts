@@ -10,13 +10,8 @@ export interface ResourceKey {
   readonly namespace: string;
 }
 
-/** What an entry says of the objects it covers; empty strings match any name or namespace. */
-export interface EntryTarget {
-  readonly group: string;
-  readonly kind: string;
-  readonly name: string;
-  readonly namespace: string;
-}
+/** What an entry says of the objects it covers, in the same fields: group and kind globs; empty strings match any name or namespace. */
+export type EntryTarget = ResourceKey;
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';

@@ -21,7 +21,7 @@ export function matchesGroupKind(entry: Manifest, manifest: Manifest): boolean {
  * Application's destination namespace for a namespaced object that names none. A kind whose scope is not known here
  * counts as namespaced, and a name or namespace that is a template's placeholder matches any.
  */
-export function matchesDeclaredObject(entry: Manifest, manifest: Manifest, destinationNamespace: string): boolean {
+function matchesDeclaredObject(entry: Manifest, manifest: Manifest, destinationNamespace: string): boolean {
   if (typeof entry.kind !== 'string') {
     return false;
   }
@@ -32,9 +32,28 @@ export function matchesDeclaredObject(entry: Manifest, manifest: Manifest, desti
 }
 
 /** The destination namespace of an Application, which Argo CD gives the namespaced objects that name none. */
-export function destinationNamespaceOf(application: Manifest): string {
+function destinationNamespaceOf(application: Manifest): string {
   const namespace = at(application, 'spec', 'destination', 'namespace');
   return typeof namespace === 'string' ? namespace : '';
+}
+
+/** Which of an Application's manifests an ignoreDifferences entry applies to, and whether it applies to nothing Argo CD compares. */
+export interface EntryReach {
+  /** The manifests Git declares that the entry matches (group and kind by glob, a name and namespace it gives exactly). */
+  readonly matching: readonly Manifest[];
+  /**
+   * Whether the entry silences nothing: its group is no API group (SA019 reports it), or the manifests are known to be
+   * every object the app deploys (`complete`) and it matches none of them.
+   */
+  readonly inert: boolean;
+}
+
+/** What an entry of `application` reaches among `resources`, as SA002 and SA003 both judge it. */
+export function reachOf(entry: Manifest, application: Manifest, resources: readonly Manifest[], complete: boolean | undefined): EntryReach {
+  const namespace = destinationNamespaceOf(application);
+  const matching = resources.filter((m) => matchesDeclaredObject(entry, m, namespace));
+  const known = complete === true && resources.length > 0;
+  return { matching, inert: groupMeant(entry) !== undefined || (known && matching.length === 0) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { destinationNamespaceOf, groupMeant, ignoredPaths, isControllerOwnedField, matchesDeclaredObject } from './ignored-fields';
+import { EntryReach, ignoredPaths, isControllerOwnedField, reachOf } from './ignored-fields';
 import { Severity } from './severity';
 import { Rule } from './types';
 import { at, isObject, listAt, Manifest, syncOptionsOf } from '../core/manifest';
@@ -36,10 +36,8 @@ export const ignoreWithoutRespect: Rule = {
       return [];
     }
     // Only when the audit found them all can an entry of a kind none of them has be known to match nothing in Git.
-    const known = complete === true && resources.length > 0;
-    const namespace = destinationNamespaceOf(application);
     const entries = listAt(application, 'spec', 'ignoreDifferences')
-      .filter((e) => !isObject(e) || mayCoverGitFields(e, resources.filter((m) => matchesDeclaredObject(e, m, namespace)), known));
+      .filter((e) => !isObject(e) || mayCoverGitFields(e, reachOf(e, application, resources, complete)));
     if (entries.length === 0) {
       return [];
     }
@@ -61,14 +59,14 @@ export const ignoreWithoutRespect: Rule = {
  * Whether an entry may ignore a field Git declares, which a sync would then overwrite: not when it names managers
  * only, nor when its group is no API group (`core`), nor when every path it ignores is one a sync leaves alone or a
  * controller writes (a caBundle counts when a manifest it matches declares one), nor when the app's manifests are all
- * known and it matches none of them (`matching`: those of its group and kind, and of its name and namespace if given).
+ * known and it matches none of them (see {@link reachOf}).
  */
-function mayCoverGitFields(entry: Manifest, matching: readonly Manifest[], known: boolean): boolean {
+function mayCoverGitFields(entry: Manifest, { matching, inert }: EntryReach): boolean {
   const paths = ignoredPaths(entry);
   if (paths.length === 0) {
     return listAt(entry, 'managedFieldsManagers').length === 0;
   }
-  if ((known && matching.length === 0) || groupMeant(entry) !== undefined) {
+  if (inert) {
     return false;
   }
   // A glob or missing kind may be any kind: only what no sync writes on any kind (/status) is exempt then.

@@ -1,4 +1,4 @@
-import { destinationNamespaceOf, groupMeant, ignoredPaths, isControllerOwnedField, matchesDeclaredObject } from './ignored-fields';
+import { ignoredPaths, isControllerOwnedField, reachOf } from './ignored-fields';
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
 import { isObject, listAt, Manifest } from '../core/manifest';
@@ -51,9 +51,7 @@ export const wildcardIgnore: Rule = {
     }
     // Known to be every object the app deploys: an entry that matches none of them silences nothing Argo CD compares.
     // Nor does one whose group is no API group (SA019 reports it).
-    const namespace = destinationNamespaceOf(application);
-    const inert = (entry: Manifest) => groupMeant(entry) !== undefined
-      || (complete === true && resources.length > 0 && !resources.some((m) => matchesDeclaredObject(entry, m, namespace)));
+    const inert = (entry: Manifest) => reachOf(entry, application, resources, complete).inert;
     const found: Violation[] = [];
     listAt(application, 'spec', 'ignoreDifferences').forEach((entry, i) => {
       const path = `/spec/ignoreDifferences/${i}`;
