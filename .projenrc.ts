@@ -22,7 +22,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   cdk8sVersion: '2.70.106',
   constructsVersion: '10.8.1',
   peerDeps: ['cdk8s-plus-28@^2.5.6'],
-  bundledDeps: ['jq-wasm@3.0.0-jq-1.8.2', 'yaml@^2.8.1', 'js-yaml@^4.3.2'],
+  bundledDeps: ['jq-wasm@3.0.0-jq-1.8.2', 'yaml@^2.8.1', 'js-yaml@^4.3.2', 'fast-json-patch@^3.1.1', 're2js@^2.10.0'],
   devDeps: [
     'cdk8s-plus-28@^2.5.6',
     'ajv@^8.17.1',

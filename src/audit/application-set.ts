@@ -3,6 +3,7 @@ import { isTemplated, renderGoTemplate, RenderBudget, sanitizeName, Symbolic } f
 import { keysFromPointer } from '../core/json-pointer';
 import { at, isObject, listAt, Manifest, stringAt } from '../core/manifest';
 import { nestingDepth } from '../core/manifest-values';
+import { holdsDirective, mergePatch } from '../core/merge-patch';
 import { compareStrings } from '../core/order';
 import { doublestarMatches, pathMatch, pathspecMatches } from '../core/path-match';
 import { templatePatchMayRemoveFinalizers, templatePatchMaySet } from '../core/template-patch';
@@ -292,36 +293,7 @@ function patchTemplate(application: unknown, patch: string, p: Params, r: Render
   if (holdsDirective(parsed)) {
     return { value: application, unpatched: 'it uses a $patch, $retainKeys or $setElementOrder directive, which the audit does not model' };
   }
-  return { value: mergePatch(application, parsed, ''), patch: copyDeep(parsed) as Params };
-}
-
-/**
- * `target` with `patch` merged in: maps merge, null deletes a key, anything else replaces, but for
- * `metadata.finalizers`, whose patch strategy is merge (ObjectMeta): the patch's finalizers are added to the others.
- */
-function mergePatch(target: unknown, patch: unknown, pointer: string): unknown {
-  if (pointer === '/metadata/finalizers' && Array.isArray(target) && Array.isArray(patch)) {
-    return [...target, ...patch.filter((f) => !target.includes(f))];
-  }
-  if (!isObject(patch)) {
-    return patch;
-  }
-  const out = params(isObject(target) ? Object.entries(target) : []);
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) {
-      delete out[k];
-    } else {
-      out[k] = mergePatch(out[k], v, `${pointer}/${k}`);
-    }
-  }
-  return out;
-}
-
-function holdsDirective(value: unknown): boolean {
-  if (Array.isArray(value)) {
-    return value.some(holdsDirective);
-  }
-  return isObject(value) && Object.entries(value).some(([k, v]) => k.startsWith('$') || holdsDirective(v));
+  return { value: mergePatch(application, parsed, true), patch: copyDeep(parsed) as Params };
 }
 
 /**

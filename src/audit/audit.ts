@@ -3,6 +3,7 @@ import { expandApplicationSet, RepositoryView, valueAt } from './application-set
 import { NEW_GIT_FILE_GLOBBING, readGitFileGlobbing } from './controller-settings';
 import { excludeMatcher } from './exclude';
 import { KustomizeLayout, kustomizeLayout } from './kustomize';
+import { buildArgoCdObjects } from './kustomize-build';
 import { AuditedRepository, AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, FolderLink, RenderedManifests, UnreadFile } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { globMatches } from '../core/glob';
@@ -174,6 +175,8 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       listedFamilies.set(dir, (listedFamilies.get(dir) ?? new Set()).add(family));
     }
   }
+  const byPath = new Map(all.map((f) => [f.path, f]));
+  applyKustomizeBuilds(objects, roles, (file) => textOf(byPath.get(file)), notes);
   /** Argo CD objects that a kustomization listing their neighbours leaves out: switched off, never applied. */
   const switchedOff = new Set<string>();
   const built = objects.filter((o) => {
@@ -227,8 +230,9 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   }
   if (fragmentFiles.size > 0) {
     notes.push(`${fragmentFiles.size} file(s) in Kustomize folders hold Applications without the repoURL the API server requires, which `
-      + 'a kustomization\'s patches add: their sources are not judged as written; give the rendering of the Application that deploys '
-      + `the folder (--rendered <application>=<file>) to audit what they become: ${namesOf([...fragmentFiles])}`);
+      + 'their kustomization adds in a way the audit does not build (a replacement, a remote base): their sources are not judged as '
+      + 'written; give the rendering of the Application that deploys the folder (--rendered <application>=<file>) to audit what they '
+      + `become: ${namesOf([...fragmentFiles])}`);
   }
   if (unlistedFragments.size > 0) {
     notes.push(`${unlistedFragments.size} file(s) in Kustomize folders hold Applications without the repoURL the API server requires that `
@@ -243,7 +247,6 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       kustomizationFolders.set(o.manifest, path.posix.dirname(o.location.file));
     }
   }
-  const byPath = new Map(all.map((f) => [f.path, f]));
   const texts = new Map<string, string | undefined>();
   const ruleFacts: RepositoryFacts = {
     ...facts,
@@ -449,6 +452,70 @@ function isArgoCdObject(manifest: Manifest): boolean {
 /** What a kustomization lists an Argo CD object as: an app (Application or ApplicationSet) or a project. */
 function argoFamily(manifest: Manifest): 'app' | 'project' | undefined {
   return isApplication(manifest) || isApplicationSet(manifest) ? 'app' : isAppProject(manifest) ? 'project' : undefined;
+}
+
+/**
+ * Replaces, in `objects`, each Argo CD object a kustomization changes (patches, namespace, name prefix or suffix,
+ * labels) by what Kustomize builds of it, once for each namespace and name it is built as: that is what Argo CD
+ * applies. Its findings are placed where the object is written.
+ */
+function applyKustomizeBuilds(
+  objects: LocatedManifest[],
+  roles: ReadonlyMap<string, KustomizeRole>,
+  fileText: (file: string) => string | undefined,
+  notes: string[],
+): void {
+  const kustomizations = new Map<string, LocatedManifest>();
+  const argoObjects = new Map<string, LocatedManifest[]>();
+  const sourceFolders = new Set<string>();
+  for (const o of objects) {
+    const role = roles.get(o.location.file);
+    if (role === 'kustomization') {
+      const dir = path.posix.dirname(o.location.file);
+      if (!kustomizations.has(dir)) {
+        kustomizations.set(dir, o);
+      }
+    } else if (role === 'built' && isArgoCdObject(o.manifest)) {
+      const inFile = argoObjects.get(o.location.file);
+      if (inFile === undefined) {
+        argoObjects.set(o.location.file, [o]);
+      } else {
+        inFile.push(o);
+      }
+    }
+    if (isApplication(o.manifest)) {
+      for (const { source } of readSourcesOf(o.manifest)) {
+        const p = stringAt(source, 'path');
+        if (p !== undefined) {
+          sourceFolders.add(path.posix.normalize(stripTrailing(p, '/')));
+        }
+      }
+    }
+  }
+  if (kustomizations.size === 0 || argoObjects.size === 0) {
+    return;
+  }
+  const { built, unbuilt, differing } = buildArgoCdObjects({ kustomizations, argoObjects, sourceFolders, fileText });
+  for (const reason of unbuilt) {
+    notes.push(`Kustomize: ${reason}; the Argo CD objects it builds are judged as written`);
+  }
+  if (differing.length > 0) {
+    notes.push(`${differing.length} Argo CD object(s) are built differently by several kustomizations under the same name (overlays for `
+      + 'different Argo CD instances): each is judged as the first of them in folder order builds it; to judge another, give the `kustomize build` '
+      + `of its overlay as the rendering of the Application that deploys it (--rendered <application>=<file>): ${namesOf(differing.map((o) => `${describeObject(o.built)} (${o.file})`))}`);
+  }
+  if (built.size === 0) {
+    return;
+  }
+  const written = [...objects];
+  objects.length = 0;
+  for (const o of written) {
+    for (const manifest of built.get(o) ?? [o.manifest]) {
+      // Called on the written object: locate is a method of it.
+      objects.push(manifest === o.manifest ? o
+        : { manifest, location: o.location, ...o.locate ? { locate: (pointer: string) => o.locate!(pointer) } : {} });
+    }
+  }
 }
 
 /**

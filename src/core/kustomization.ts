@@ -5,7 +5,7 @@ const RESOURCE_FIELDS = ['resources', 'bases', 'components', 'crds'];
 /** Kustomize fields whose entries name patch files (a bare name, or `path:` of an entry). */
 const PATCH_FIELDS = ['patches', 'patchesStrategicMerge', 'patchesJson6902'];
 /** A remote base or resource (a URL, or host/org/repo?ref=), which is no file of the repository. */
-const REMOTE = /:\/\/|\?ref=|^github\.com\//;
+export const REMOTE = /:\/\/|\?ref=|^github\.com\//;
 
 /** A path a kustomization names, relative to its folder, with the pointer to where it is written. */
 export interface KustomizationPath {

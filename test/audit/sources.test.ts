@@ -356,12 +356,26 @@ describe('auditFiles: what Kustomize builds', () => {
     // WHEN audited
     const result = audit(tree);
 
-    // THEN what it writes is judged (the finalizer, SA010) and its source is not (no SA202 on an empty repository, no
-    // SA007 on a targetRevision the patch adds), and a note says what to give to judge that too
-    expect(keysOf(result.findings).filter((k) => k.includes('console.yaml'))).toEqual([key('SA010', 'layers/infra/argocd/console.yaml', 'console')]);
-    expect(result.notes).toContainEqual('1 file(s) in Kustomize folders hold Applications without the repoURL the API server requires, which a '
-      + 'kustomization\'s patches add: their sources are not judged as written; give the rendering of the Application that deploys the '
-      + 'folder (--rendered <application>=<file>) to audit what they become: layers/infra/argocd/console.yaml');
+    // THEN it is judged as the patches complete it: the finalizer (SA010), and the repository the patch adds, which the
+    // project's empty sourceRepos does not permit (SA202); it is no fragment
+    expect(keysOf(result.findings).filter((k) => k.includes('console.yaml')))
+      .toEqual([key('SA010', 'layers/infra/argocd/console.yaml', 'console'), key('SA202', 'layers/infra/argocd/console.yaml', 'console')]);
+    expect(result.notes.filter((n) => n.includes('without the repoURL'))).toEqual([]);
+    // AND completed by what the audit does not model (a replacement from a ConfigMap), what it writes is judged (the
+    // finalizer, SA010) and its source is not (no SA202 on an empty repository, no SA007 on a targetRevision the
+    // replacement adds), and a note says what to give to judge that too
+    const replaced = audit({
+      ...tree,
+      'layers/infra/kustomization.yaml': stringify({
+        resources: ['argocd/console.yaml', 'project.yaml'],
+        replacements: [{ source: { kind: 'ConfigMap', name: 'repo', fieldPath: 'data.url' }, targets: [{ select: { kind: 'Application' }, fieldPaths: ['spec.source.repoURL'], options: { create: true } }] }],
+      }),
+    });
+    expect(keysOf(replaced.findings).filter((k) => k.includes('console.yaml'))).toEqual([key('SA010', 'layers/infra/argocd/console.yaml', 'console')]);
+    expect(replaced.notes).toContainEqual('1 file(s) in Kustomize folders hold Applications without the repoURL the API server requires, which '
+      + 'their kustomization adds in a way the audit does not build (a replacement, a remote base): their sources are not judged as written; '
+      + 'give the rendering of the Application that deploys the folder (--rendered <application>=<file>) to audit what they become: '
+      + 'layers/infra/argocd/console.yaml');
     // AND one left out of the kustomization's list ("uncomment to enable") is never applied, not even by hand: not audited
     const switchedOff = audit({ ...tree, 'layers/infra/kustomization.yaml': kustomization(['project.yaml']) });
     expect(switchedOff.findings.filter((f) => f.object === 'Application argocd/console')).toEqual([]);

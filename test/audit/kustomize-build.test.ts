@@ -1,0 +1,217 @@
+import { readFileSync } from 'fs';
+import { basename, join, posix } from 'path';
+import { parseAllDocuments } from 'yaml';
+import { writeTree } from './support';
+import { auditFiles } from '../../src/audit/audit';
+import { buildArgoCdObjects, buildFolder, KustomizeBuildInput, parseSelector } from '../../src/audit/kustomize-build';
+import { AuditResult } from '../../src/audit/types';
+import { collectFiles } from '../../src/cli/files';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
+import { isObject, LocatedManifest, Manifest } from '../../src/core/manifest';
+import { parseManifests } from '../../src/core/parse-manifests';
+import { tempDir } from '../support/app';
+
+/**
+ * Each case's expected objects are what `kubectl kustomize` (Kustomize v5.5.0) printed for its folder: the build is
+ * judged against Kustomize itself, not against what this project thinks Kustomize does.
+ */
+const FIXTURES = join(__dirname, '..', 'fixtures', 'kustomize-builds');
+const KUSTOMIZATION = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
+const ARGO_KINDS = ['Application', 'ApplicationSet', 'AppProject'];
+
+/** The build's input for a folder of files, as the audit reads them. */
+function inputOf(root: string): KustomizeBuildInput {
+  const kustomizations = new Map<string, LocatedManifest>();
+  const argoObjects = new Map<string, LocatedManifest[]>();
+  for (const file of collectFiles([root], root, 1048576).files) {
+    for (const o of parseManifests(file.path, file.content).objects) {
+      if (KUSTOMIZATION.includes(basename(file.path))) {
+        kustomizations.set(posix.dirname(file.path), o);
+      } else if (ARGO_KINDS.includes(String(o.manifest.kind))) {
+        argoObjects.set(file.path, [...argoObjects.get(file.path) ?? [], o]);
+      }
+    }
+  }
+  return {
+    kustomizations,
+    argoObjects,
+    sourceFolders: new Set(),
+    fileText: (file) => {
+      try {
+        return readFileSync(join(root, file), 'utf8');
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/** Objects as sorted JSON texts of sorted keys: what two builds are compared by, whatever their order. */
+function canonical(objects: readonly unknown[]): string[] {
+  const sortKeys = (v: unknown): unknown => (Array.isArray(v) ? v.map(sortKeys)
+    : isObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])])) : v);
+  return objects.map((o) => JSON.stringify(sortKeys(o))).sort();
+}
+
+describe('Kustomize builds of Argo CD objects, against kubectl kustomize', () => {
+  const input = inputOf(FIXTURES);
+
+  test.each([
+    ['overlay-json-patches', 'overlay-json-patches'],
+    ['strategic-merge', 'strategic-merge/overlay'],
+    ['nested', 'nested/top'],
+    ['components', 'components/overlay'],
+  ])('%s builds what Kustomize builds', (name, dir) => {
+    const expected = parseAllDocuments(readFileSync(join(FIXTURES, 'expected', `${name}.yaml`), 'utf8')).map((d) => d.toJS());
+    const built = buildFolder(input, dir);
+    expect(built).toHaveProperty('objects');
+    expect(canonical((built as { objects: Manifest[] }).objects)).toEqual(canonical(expected));
+  });
+
+  test.each([
+    ['failures/no-such-object', /patches\[0\]: no object of the build is the Application default\/web the patch names/],
+    ['failures/missing-path', /patches\[0\]: the JSON patch fails on Application argocd\/web/],
+    ['failures/bad-selector', /patches\[0\]: the target's labelSelector "a in b" is no Kubernetes selector/],
+    ['failures/cycle/a', /a cycle/],
+    ['failures/proto', /patches\[0\]: the JSON patch fails/],
+  ])('%s fails, as kubectl kustomize does, and says why', (dir, reason) => {
+    const built = buildFolder(input, dir);
+    expect(built).toHaveProperty('error');
+    expect((built as { error: string }).error).toMatch(reason);
+    expect((built as { error: string }).error).toContain(`${dir.startsWith('failures/cycle') ? 'failures/cycle/' : dir}`);
+  });
+
+  test('a patch of __proto__ pollutes nothing', () => {
+    buildFolder(input, 'failures/proto');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  test('only folders Argo CD builds are built: a base listed by an overlay is not built on its own', () => {
+    const { built } = buildArgoCdObjects(input);
+    const names = [...built.entries()].flatMap(([source, made]) => made.map((m) => `${source.location.file} -> ${String((m.metadata as Manifest).name)}`));
+    // The base's Application is built as the overlay names it, never as the base alone (web, unchanged, is not listed).
+    expect(names).toContain('nested/base/app.yaml -> eu-base-api');
+    expect(names).not.toContain('nested/base/app.yaml -> base-api');
+    // A written object no build changes is not listed.
+    expect([...built.keys()].map((s) => s.location.file)).not.toContain('components/base/kustomization.yaml');
+  });
+});
+
+describe('hostile kustomizations', () => {
+  const app = (name: string) => `apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: ${name}\nspec:\n  project: x\n`;
+  const patchWithName = (name: string) => `resources: [app.yaml]\npatches:\n  - target:\n      kind: Application\n      name: '${name}'\n    patch: |-\n      - op: add\n        path: /spec/project\n        value: y\n`;
+
+  test('a target name that would backtrack for ever is matched in linear time, as Go matches it', () => {
+    const root = tempDir();
+    writeTree(root, { 'k/app.yaml': app(`${'a'.repeat(5000)}b`), 'k/kustomization.yaml': patchWithName('(a+)+') });
+    const built = buildFolder(inputOf(root), 'k');
+    // No match (the name ends in b): the Application is built unchanged.
+    expect(built).toEqual({ objects: [expect.objectContaining({ spec: { project: 'x' } })] });
+  });
+
+  test('a target name that is no regular expression fails the build, as it fails Kustomize\'s', () => {
+    const root = tempDir();
+    writeTree(root, { 'k/app.yaml': app('web'), 'k/kustomization.yaml': patchWithName('(web') });
+    expect(buildFolder(inputOf(root), 'k')).toEqual({ error: 'k/kustomization.yaml: patches[0]: the target\'s name "(web" is no regular expression' });
+  });
+
+  test('a base listed by many overlays builds a bounded number of objects', () => {
+    const root = tempDir();
+    const files: Record<string, string> = { 'base/kustomization.yaml': 'resources: [apps.yaml]\n', 'base/apps.yaml': Array.from({ length: 1000 }, (_, i) => app(`a${i}`)).join('---\n') };
+    for (let i = 0; i < 60; i++) {
+      files[`overlay${i}/kustomization.yaml`] = `resources: [../base]\nnameSuffix: -${i}\n`;
+    }
+    writeTree(root, files);
+    const { built, unbuilt } = buildArgoCdObjects(inputOf(root));
+    // 60,000 objects would be built: the builds past the budget are refused, and say so.
+    expect(unbuilt.length).toBeGreaterThan(0);
+    expect(unbuilt[unbuilt.length - 1]).toMatch(/builds more than 50000 Argo CD objects in all; not modelled/);
+    expect([...built.values()].reduce((n, made) => n + made.length, 0)).toBeLessThanOrEqual(50_000);
+  });
+});
+
+describe('hostile kustomizations, at scale', () => {
+  test('thousands of patches of thousands of objects are refused rather than applied for minutes', () => {
+    const root = tempDir();
+    const app = (name: string) => `apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: ${name}\nspec:\n  project: x\n`;
+    const patch = '  - target: {kind: Application}\n    patch: \'[{"op": "add", "path": "/spec/project", "value": "y"}]\'\n';
+    writeTree(root, {
+      'k/apps.yaml': Array.from({ length: 1000 }, (_, i) => app(`a${i}`)).join('---\n'),
+      'k/kustomization.yaml': `resources: [apps.yaml]\npatches:\n${patch.repeat(300)}`,
+    });
+    const built = buildFolder(inputOf(root), 'k');
+    expect(built).toEqual({ error: expect.stringMatching(/^k\/kustomization.yaml: patches\[\d+\]: more patches of more objects than the audit builds \(200000 a run\); not modelled$/) });
+  });
+});
+
+describe('label selectors', () => {
+  test.each([
+    ['a=b', { a: 'b' }, true],
+    ['a==b', { a: 'c' }, false],
+    ['a!=b', {}, true],
+    ['a', { a: '' }, true],
+    ['!a', { a: 'x' }, false],
+    ['a in (x, y),b notin (z)', { a: 'y' }, true],
+    ['a in (x,y)', {}, false],
+    ['a notin (x)', { a: 'x' }, false],
+    ['', { a: 'x' }, true],
+  ])('%s on %j is %s', (selector, labels, expected) => {
+    expect(parseSelector(selector)!(labels)).toBe(expected);
+  });
+
+  test.each(['a in b', 'a=b=c', '(a)', 'a in (x'])('%s does not parse', (selector) => {
+    expect(parseSelector(selector)).toBeUndefined();
+  });
+});
+
+describe('the audit judges Argo CD objects as Kustomize builds them', () => {
+  const REPO = 'https://git.example.org/platform/config.git';
+
+  function auditTree(files: Record<string, string>): AuditResult {
+    const root = tempDir();
+    writeTree(root, files);
+    const collected = collectFiles([root], root, 1048576);
+    return auditFiles(collected.files, { argoCdVersion: ArgoCdVersion.LATEST, repository: { urls: [REPO], otherFiles: collected.otherFiles } });
+  }
+
+  const overlay = (): Record<string, string> => {
+    const files: Record<string, string> = {};
+    for (const file of ['kustomization.yaml', 'apps/one/kustomization.yaml', 'apps/one/application.yaml', 'apps/two.yaml']) {
+      files[`clusters/prod/${file}`] = readFileSync(join(FIXTURES, 'overlay-json-patches', file), 'utf8');
+    }
+    return files;
+  };
+
+  test('a patch that turns on automated sync brings the findings of automated sync, on the built name, where the object is written', () => {
+    const result = auditTree(overlay());
+    const on = (ruleId: string) => result.findings.filter((f) => f.ruleId === ruleId).map((f) => `${f.object} ${f.location.file}:${f.location.line}`);
+    // The patch writes syncPolicy: the finding is at the nearest field the file writes, spec.
+    expect(on('SA001')).toEqual(['Application argocd/one-prod clusters/prod/apps/one/application.yaml:7']);
+    expect(on('SA006')).toEqual(['Application argocd/one-prod clusters/prod/apps/one/application.yaml:7']);
+    // two names no project in its file; the overlay's patch gives it team-two.
+    expect(result.findings.filter((f) => f.ruleId === 'SA005').map((f) => f.object)).toEqual(['Application argocd/one-prod']);
+  });
+
+  test('an object two overlays build differently under one name is judged once, and the note says so', () => {
+    const files = overlay();
+    files['clusters/staging/kustomization.yaml'] = 'resources:\n  - ../prod/apps/one\nnamespace: argocd\nnameSuffix: -prod\n';
+    const result = auditTree(files);
+    expect(result.findings.filter((f) => f.ruleId === 'SA011')).toEqual([]);
+    expect(result.notes.find((n) => n.includes('built differently by several kustomizations'))).toContain('Application argocd/one-prod (clusters/prod/apps/one/application.yaml)');
+  });
+
+  test('a build Kustomize would refuse leaves the objects as written, and the note says why', () => {
+    const files = overlay();
+    files['clusters/prod/kustomization.yaml'] += '  - target:\n      kind: Application\n    patch: |\n      - op: remove\n        path: /spec/nothing\n';
+    const result = auditTree(files);
+    expect(result.findings.filter((f) => f.ruleId === 'SA001')).toEqual([]);
+    expect(result.notes.find((n) => n.startsWith('Kustomize: clusters/prod/kustomization.yaml: patches[3]'))).toMatch(/judged as written$/);
+  });
+
+  test('an overlay of folders without patches changes nothing and adds no note', () => {
+    const files = { ...overlay(), 'clusters/prod/kustomization.yaml': 'resources:\n  - apps/one\n  - apps/two.yaml\n' };
+    const result = auditTree(files);
+    expect(result.notes.filter((n) => n.includes('Kustomize'))).toEqual([]);
+    expect(result.findings.filter((f) => f.ruleId === 'SA005').map((f) => f.object).sort()).toEqual(['Application one', 'Application two']);
+  });
+});
