@@ -4,6 +4,7 @@ import { NEW_GIT_FILE_GLOBBING, readGitFileGlobbing } from './controller-setting
 import { excludeMatcher } from './exclude';
 import { KustomizeLayout, kustomizeLayout } from './kustomize';
 import { buildArgoCdObjects } from './kustomize-build';
+import { buildPlainFolder, PlainBuildInput } from './kustomize-plain';
 import { AuditedRepository, AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, FolderLink, RenderedManifests, UnreadFile } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { globMatches } from '../core/glob';
@@ -238,8 +239,11 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     notes.push(`${unlistedFragments.size} file(s) in Kustomize folders hold Applications without the repoURL the API server requires that `
       + `no kustomization lists: switched off, never applied, so not audited: ${namesOf([...unlistedFragments])}`);
   }
-  const facts = repositoryFacts([...allPaths, ...options.repository?.otherFiles ?? []], objects, options.repository?.urls ?? [],
-    options.repository?.auditedPaths, options.repository?.folderLinks);
+  const facts: AuditFacts = {
+    ...repositoryFacts([...allPaths, ...options.repository?.otherFiles ?? []], objects, options.repository?.urls ?? [],
+      options.repository?.auditedPaths, options.repository?.folderLinks),
+    kustomizeBuild: plainKustomizeBuilds(objects, all, templateFiles, problems),
+  };
   // Where each kustomization was read from: SA018 resolves the paths it lists against its folder.
   const kustomizationFolders = new Map<Manifest, string>();
   for (const o of objects) {
@@ -468,6 +472,10 @@ function applyKustomizeBuilds(
   const kustomizations = new Map<string, LocatedManifest>();
   const argoObjects = new Map<string, LocatedManifest[]>();
   const sourceFolders = new Set<string>();
+  // Most repositories have no kustomization: then nothing else is looked at.
+  if (![...roles.values()].includes('kustomization')) {
+    return;
+  }
   for (const o of objects) {
     const role = roles.get(o.location.file);
     if (role === 'kustomization') {
@@ -671,6 +679,17 @@ interface AuditFacts extends RepositoryFacts {
   readonly jsonnetFolders: readonly string[];
   /** A path with the folder links on it resolved: where its files are read. */
   readonly resolve: (p: string) => string;
+  /**
+   * What Kustomize builds of a folder whose kustomizations only list files and folders and set a namespace (each
+   * object built, and the written one it is built from), or why this audit leaves the folder to a rendering.
+   */
+  readonly kustomizeBuild: (dir: string) => { readonly objects: readonly BuiltObject[] } | { readonly notPlain: string };
+}
+
+/** An object a Kustomize build makes, and the written object it is made from (the same, when the build changes nothing). */
+interface BuiltObject {
+  readonly built: LocatedManifest;
+  readonly source: LocatedManifest;
 }
 
 /**
@@ -714,7 +733,7 @@ function throughLinks(links: readonly FolderLink[]): (p: string) => string {
 function repositoryFacts(
   paths: readonly string[], objects: readonly LocatedManifest[], urls: readonly string[], audited?: readonly string[],
   links: readonly FolderLink[] = [],
-): AuditFacts {
+): Omit<AuditFacts, 'kustomizeBuild'> {
   const files = new Set(paths);
   const real = throughLinks(links);
   const directories = new Set<string>(['.']);
@@ -761,6 +780,71 @@ function repositoryFacts(
     isAudited: (url) => keys.has(repositoryKey(url)),
     identified: urls.length > 0,
     ...(knowsDirectory ? { knowsDirectory } : {}),
+  };
+}
+
+/**
+ * The plain Kustomize builds of the audited files (kustomize-plain.ts), each worked out once, when an Application's
+ * source first asks. A file that could not be parsed, a Helm chart's template and a file left out are objects the
+ * build cannot know: a folder that lists one is left to a rendering.
+ */
+function plainKustomizeBuilds(
+  objects: readonly LocatedManifest[], audited: readonly AuditFile[], templateFiles: readonly AuditFile[], problems: readonly FileProblem[],
+): AuditFacts['kustomizeBuild'] {
+  let input: PlainBuildInput | undefined;
+  const builds = new Map<string, ReturnType<AuditFacts['kustomizeBuild']>>();
+  return (dir) => {
+    let found = builds.get(dir);
+    if (found === undefined) {
+      // Worked out when a Kustomize source first asks: most repositories have none.
+      input ??= plainBuildInput(objects, audited, templateFiles, problems);
+      const result = buildPlainFolder(input, dir);
+      found = 'notPlain' in result ? result : {
+        objects: result.objects.map(({ source, manifest }) => ({
+          source,
+          // A copy with the namespace the build sets is placed where the object is written.
+          built: manifest === source.manifest ? source
+            : { manifest, location: source.location, ...source.locate ? { locate: (pointer: string) => source.locate!(pointer) } : {} },
+        })),
+      };
+      builds.set(dir, found);
+    }
+    return found;
+  };
+}
+
+function plainBuildInput(
+  objects: readonly LocatedManifest[], audited: readonly AuditFile[], templateFiles: readonly AuditFile[], problems: readonly FileProblem[],
+): PlainBuildInput {
+  const kustomizations = new Map<string, LocatedManifest>();
+  const byFile = new Map<string, LocatedManifest[]>();
+  for (const o of objects) {
+    const file = o.location.file;
+    if (KUSTOMIZATION_FILES.includes(path.posix.basename(file))) {
+      const dir = path.posix.dirname(file);
+      if (!kustomizations.has(dir)) {
+        kustomizations.set(dir, o);
+      }
+      continue;
+    }
+    const inFile = byFile.get(file);
+    if (inFile === undefined) {
+      byFile.set(file, [o]);
+    } else {
+      inFile.push(o);
+    }
+  }
+  const files = new Set(audited.map((f) => f.path));
+  const problemOf = new Map(problems.map((p) => [p.file, p.message]));
+  for (const f of templateFiles) {
+    problemOf.set(f.path, 'a template of a Helm chart');
+  }
+  return {
+    kustomizations,
+    objects: byFile,
+    isFile: (file) => files.has(file),
+    problemOf: (file) => problemOf.get(file),
+    builtElsewhere: isArgoCdObject,
   };
 }
 
@@ -850,6 +934,7 @@ function sourcePaths(app: Manifest, facts: AuditFacts): OwnSources {
   const paths: DirectorySource[] = [];
   const unrendered: string[] = [];
   const dirs: string[] = [];
+  const built: BuiltObject[] = [];
   let complete = true;
   for (const { source } of readSourcesOf(app)) {
     const { repoURL, path: sourcePath } = source;
@@ -880,13 +965,23 @@ function sourcePaths(app: Manifest, facts: AuditFacts): OwnSources {
         paths.push({ path: dir, recurse, ...glob('include'), ...glob('exclude') });
         // Argo CD renders the folder's Jsonnet as well as its YAML: the objects it makes are not read here.
         read = !facts.jsonnetFolders.some((f) => f === dir || (recurse && isUnder(f, dir)));
+      } else if (type === 'Kustomize') {
+        // Options the Application gives Kustomize (images, a name prefix, patches) change the build: left to a rendering.
+        const options = isObject(source.kustomize) ? Object.keys(source.kustomize) : [];
+        const build = options.length > 0 ? { notPlain: `the Application sets kustomize.${options.sort()[0]}` } : facts.kustomizeBuild(dir);
+        if ('objects' in build) {
+          built.push(...build.objects);
+          read = true;
+        } else {
+          unrendered.push(`${dir} as a Kustomize source (${build.notPlain})`);
+        }
       } else {
         unrendered.push(`${dir} as a ${type} source`);
       }
     }
     complete &&= read;
   }
-  return { paths, unrendered, dirs, complete };
+  return { paths, unrendered, dirs, built, complete };
 }
 
 /** A plain folder an Application deploys: with `directory.recurse`, its subfolders too; of its files, those its globs select. */
@@ -910,6 +1005,8 @@ interface OwnSources {
   readonly paths: DirectorySource[];
   readonly unrendered: string[];
   readonly dirs: string[];
+  /** What Kustomize builds of the sources that are plain kustomizations (kustomize-plain.ts). */
+  readonly built: readonly BuiltObject[];
   /** Whether the audit sees all it deploys: each source is a plain folder of the audited files, or a ref source that deploys nothing. */
   readonly complete: boolean;
 }
@@ -1112,15 +1209,23 @@ function groupUnits(
       }
     }
     const own: OwnSources = context.fragments.has(located.manifest)
-      ? { paths: [], unrendered: [], dirs: [], complete: false }
+      ? { paths: [], unrendered: [], dirs: [], built: [], complete: false }
       : sourcePaths(located.manifest, context.facts);
     // A rendering, or a source of this repository that is not a plain folder (a chart, a kustomization), may hold Applications.
     if (rendered !== undefined || own.dirs.length > own.paths.length) {
       mayDeployApps.add(located);
     }
-    const { paths, unrendered } = rendered ? { paths: [], unrendered: [] } : own;
+    const { paths, unrendered, built } = rendered ? { paths: [], unrendered: [], built: [] } : own;
     for (const o of rendered?.objects ?? []) {
       resources.push(o);
+    }
+    // What Kustomize builds of a plain kustomization: deployed as built, and the written objects not judged again as loose.
+    for (const { built: o, source } of built) {
+      if (!inUnit.has(o) && o !== located && source !== located) {
+        inUnit.add(o);
+        resources.push(o);
+      }
+      claimed.add(source);
     }
     if (rendered) {
       // The rendering is what was built from the files under the Application's source paths (a Kustomize overlay's

@@ -1,6 +1,7 @@
 import * as path from 'path';
 import { applyOperation, Operation } from 'fast-json-patch';
 import { RE2JS } from 're2js';
+import { isWithin } from './kustomize-plain';
 import { keysFromPointer } from '../core/json-pointer';
 import { REMOTE } from '../core/kustomization';
 import { describeObject, isObject, listAt, LocatedManifest, Manifest, stringAt } from '../core/manifest';
@@ -168,7 +169,11 @@ function build(input: KustomizeBuildInput, dir: string, stack: readonly string[]
       items.push(...build(input, target, [...stack, dir], budget));
       continue;
     }
-    for (const source of input.argoObjects.get(target) ?? []) {
+    const inFile = input.argoObjects.get(target) ?? [];
+    if (inFile.length > 0 && !isWithin(target, dir)) {
+      throw new BuildError(`${file}: lists ${target}, a file outside its folder, which Kustomize refuses (its load restrictor)`);
+    }
+    for (const source of inFile) {
       if (--budget.left < 0) {
         throw new BuildError(`${file}: builds more than ${MAX_BUILT_OBJECTS} Argo CD objects in all; not modelled`);
       }
@@ -288,6 +293,9 @@ function patchDocuments(input: KustomizeBuildInput, dir: string, entry: unknown,
     text = entry.patch;
   } else if (isObject(entry) && typeof entry.path === 'string') {
     from = path.posix.normalize(path.posix.join(dir, entry.path));
+    if (!isWithin(from, dir)) {
+      throw new BuildError(`${where}: the patch file ${from} is outside the kustomization's folder, which Kustomize refuses (its load restrictor)`);
+    }
     text = input.fileText(from);
     if (text === undefined) {
       throw new BuildError(`${where}: the patch file ${from} is not among the audited files`);

@@ -477,8 +477,8 @@ describe('auditFiles: ApplicationSets Argo CD cannot render, or only in part', (
 
     // THEN both Applications are generated with their patch applied: us's source became a Kustomize source
     expect(result.stats.applicationSets).toEqual({ expanded: 1, literal: 0, generated: 2 });
-    expect(result.notes).toEqual(['ApplicationSet set (apps/set.yaml), 1 of its 2 Applications (us): deploys workloads/web as a Kustomize source, '
-      + 'not rendered here: give what Argo CD renders for it with --rendered <application>=<file> to audit its workloads']);
+    expect(result.notes).toEqual(['ApplicationSet set (apps/set.yaml), 1 of its 2 Applications (us): deploys workloads/web as a Kustomize source '
+      + '(the Application sets kustomize.images), not rendered here: give what Argo CD renders for it with --rendered <application>=<file> to audit its workloads']);
     expect(result.findings.map((f) => f.ruleId)).toEqual([]);
   });
 

@@ -683,7 +683,7 @@ describe('auditFiles: Helm', () => {
 
   test.each([
     ['helm', { valueFiles: ['values-prod.yaml'] }, 'workloads/web as a Helm source'],
-    ['kustomize', { namePrefix: 'prod-' }, 'workloads/web as a Kustomize source'],
+    ['kustomize', { namePrefix: 'prod-' }, 'workloads/web as a Kustomize source (the Application sets kustomize.namePrefix)'],
     ['plugin', { name: 'sops' }, 'workloads/web as a plugin source'],
   ])('an Application whose source has %s options gets a "not rendered" note', (field, options, what) => {
     // GIVEN an Application whose source path is rendered by a tool before it is applied

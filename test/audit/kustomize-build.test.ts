@@ -1,9 +1,10 @@
 import { readFileSync } from 'fs';
 import { basename, join, posix } from 'path';
 import { parseAllDocuments } from 'yaml';
-import { writeTree } from './support';
+import { applicationYaml, writeTree } from './support';
 import { auditFiles } from '../../src/audit/audit';
 import { buildArgoCdObjects, buildFolder, KustomizeBuildInput, parseSelector } from '../../src/audit/kustomize-build';
+import { buildPlainFolder, PlainBuildInput } from '../../src/audit/kustomize-plain';
 import { AuditResult } from '../../src/audit/types';
 import { collectFiles } from '../../src/cli/files';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
@@ -144,6 +145,58 @@ describe('hostile kustomizations, at scale', () => {
   });
 });
 
+describe('plain kustomizations (resources and a namespace), against kubectl kustomize', () => {
+  function plainInputOf(root: string): PlainBuildInput {
+    const kustomizations = new Map<string, LocatedManifest>();
+    const objects = new Map<string, LocatedManifest[]>();
+    const files = new Set<string>();
+    for (const file of collectFiles([root], root, 1048576).files) {
+      files.add(file.path);
+      for (const o of parseManifests(file.path, file.content).objects) {
+        if (KUSTOMIZATION.includes(basename(file.path))) {
+          kustomizations.set(posix.dirname(file.path), o);
+        } else {
+          objects.set(file.path, [...objects.get(file.path) ?? [], o]);
+        }
+      }
+    }
+    return { kustomizations, objects, isFile: (file) => files.has(file), problemOf: () => undefined };
+  }
+  const input = plainInputOf(FIXTURES);
+
+  test('a folder of a base and files, with a namespace, builds what Kustomize builds', () => {
+    // The namespace goes on namespaced objects and custom kinds Kustomize does not know to be cluster-scoped, renames
+    // the Namespace, follows the ServiceAccount of the build and `default` into bindings; empty annotations go.
+    const expected = parseAllDocuments(readFileSync(join(FIXTURES, 'expected', 'plain-app.yaml'), 'utf8')).map((d) => d.toJS());
+    const built = buildPlainFolder(input, 'plain/app');
+    expect(built).toHaveProperty('objects');
+    expect(canonical((built as { objects: { manifest: Manifest }[] }).objects.map((o) => o.manifest))).toEqual(canonical(expected));
+  });
+
+  test('a build leaves the written objects unchanged and keeps each one it does not change', () => {
+    const built = buildPlainFolder(input, 'plain/app') as { objects: { source: LocatedManifest; manifest: Manifest }[] };
+    const job = built.objects.find((o) => o.manifest.kind === 'Job')!;
+    // Already in the namespace: the written object itself.
+    expect(job.manifest).toBe(job.source.manifest);
+    const deployment = built.objects.find((o) => o.manifest.kind === 'Deployment')!;
+    expect(deployment.source.manifest.metadata).toEqual({ name: 'web', annotations: {} });
+  });
+
+  test.each([
+    ['plain/refusals/sets-patches', 'plain/refusals/sets-patches/kustomization.yaml sets patches'],
+    ['plain/refusals/outside', 'plain/refusals/outside/kustomization.yaml lists ../base/deploy.yaml, a file outside its folder, which Kustomize refuses (its load restrictor)'],
+    ['plain/refusals/empty', 'plain/refusals/empty/kustomization.yaml is empty, which Kustomize refuses'],
+    ['plain/refusals/twice', 'it lists Deployment web twice, which Kustomize refuses'],
+  ])('%s is left to a rendering, and says why', (dir, reason) => {
+    expect(buildPlainFolder(input, dir)).toEqual({ notPlain: reason });
+  });
+
+  test('a listed file that could not be read leaves the folder to a rendering', () => {
+    const unreadable = { ...input, problemOf: (file: string) => (file === 'plain/base/deploy.yaml' ? 'a syntax error' : undefined) };
+    expect(buildPlainFolder(unreadable, 'plain/app')).toEqual({ notPlain: 'plain/base/kustomization.yaml lists deploy.yaml, which cannot be read as manifests (a syntax error)' });
+  });
+});
+
 describe('label selectors', () => {
   test.each([
     ['a=b', { a: 'b' }, true],
@@ -206,6 +259,37 @@ describe('the audit judges Argo CD objects as Kustomize builds them', () => {
     const result = auditTree(files);
     expect(result.findings.filter((f) => f.ruleId === 'SA001')).toEqual([]);
     expect(result.notes.find((n) => n.startsWith('Kustomize: clusters/prod/kustomization.yaml: patches[3]'))).toMatch(/judged as written$/);
+  });
+
+  test('an Application whose source is a plain kustomization is judged with what the kustomization builds', () => {
+    // GIVEN an app with ApplyOutOfSyncOnly whose folder is a kustomization listing a base with waves, in a namespace
+    const appRepo = 'https://git.acme.internal/platform/gitops.git';
+    const wave = (name: string, n: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  annotations:\n    argocd.argoproj.io/sync-wave: "${n}"\n`;
+    const files = {
+      'apps/web.yaml': applicationYaml('web', { path: 'deploy/web', syncPolicy: { syncOptions: ['ApplyOutOfSyncOnly=true'] } }),
+      'deploy/web/kustomization.yaml': 'namespace: web\nresources:\n  - ../base\n',
+      'deploy/base/kustomization.yaml': 'resources:\n  - config.yaml\n',
+      'deploy/base/config.yaml': `${wave('first', 0)}---\n${wave('second', 1)}`,
+    };
+    const root = tempDir();
+    writeTree(root, files);
+    const collected = collectFiles([root], root, 1048576);
+    const result = auditFiles(collected.files, {
+      argoCdVersion: ArgoCdVersion.LATEST,
+      repository: { urls: [appRepo], otherFiles: collected.otherFiles },
+    });
+
+    // THEN the rule that needs the Application and its waves together runs, and no note asks for a rendering
+    expect(result.findings.filter((f) => f.ruleId === 'SA105').map((f) => `${f.object} ${f.location.file}`)).toEqual(['Application argocd/web apps/web.yaml']);
+    expect(result.notes.filter((n) => n.includes('Kustomize source'))).toEqual([]);
+
+    // AND a kustomization the audit does not build is named with why, as before
+    writeTree(root, { 'deploy/web/kustomization.yaml': 'namespace: web\nresources:\n  - ../base\nimages:\n  - name: web\n    newTag: 1.2.0\n' });
+    const again = collectFiles([root], root, 1048576);
+    const unbuilt = auditFiles(again.files, { argoCdVersion: ArgoCdVersion.LATEST, repository: { urls: [appRepo], otherFiles: again.otherFiles } });
+    expect(unbuilt.findings.filter((f) => f.ruleId === 'SA105')).toEqual([]);
+    expect(unbuilt.notes).toContainEqual('Application web (apps/web.yaml): deploys deploy/web as a Kustomize source (deploy/web/kustomization.yaml sets images), '
+      + 'not rendered here: give what Argo CD renders for it with --rendered web=<file> to audit its workloads');
   });
 
   test('an overlay of folders without patches changes nothing and adds no note', () => {

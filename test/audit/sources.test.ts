@@ -29,7 +29,8 @@ describe('auditFiles: Kustomize folders and --rendered', () => {
 
     // THEN the patch is not taken for the app's whole Deployment (no SA102 on a partial object), and the note names the app
     expect(keysOf(result.findings).filter((k) => k.includes(' web'))).toEqual([]);
-    expect(result.notes).toEqual(['Application web (apps/web.yaml): deploys workloads/web/overlays/prod as a Kustomize source, not rendered here: '
+    expect(result.notes).toEqual(['Application web (apps/web.yaml): deploys workloads/web/overlays/prod as a Kustomize source '
+      + '(workloads/web/overlays/prod/kustomization.yaml sets patches), not rendered here: '
       + 'give what Argo CD renders for it with --rendered web=<file> to audit its workloads']);
   });
 
@@ -42,8 +43,16 @@ describe('auditFiles: Kustomize folders and --rendered', () => {
       tree[`workloads/web/overlays/prod/${name}`] = 'resources: [../../base]\n';
     }
 
-    // WHEN audited / THEN it is a Kustomize source
-    expect(audit(tree, named).notes).toContainEqual(expect.stringContaining('deploys workloads/web/overlays/prod as a Kustomize source'));
+    // WHEN audited / THEN it is a Kustomize source: one that only lists its base is built (its patch file is no object
+    // of it); one whose kustomization the audit does not read is not, and the note says so
+    const notes = audit(tree, named).notes;
+    if (name === 'Kustomization') {
+      expect(notes).toContainEqual(expect.stringContaining('deploys workloads/web/overlays/prod as a Kustomize source '
+        + '(the kustomization of workloads/web/overlays/prod is not among the audited files)'));
+    } else {
+      expect(notes.filter((n) => n.includes('as a Kustomize source'))).toEqual([]);
+      expect(notes).toContainEqual(expect.stringContaining('not built by Kustomize, so not audited as objects: workloads/web/overlays/prod/replicas.yaml'));
+    }
   });
 
   test('the rendering of the overlay is what the rules see: the replicas the patch adds under the HPA are found (SA101, SA102)', () => {

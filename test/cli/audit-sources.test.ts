@@ -35,7 +35,8 @@ describe('safe-argocd audit --rendered', () => {
 
     // THEN only the rendering shows the problem, located in the rendered file
     expect(without.code).toBe(0);
-    expect(without.report!.notes).toEqual([expect.stringContaining('as a Kustomize source, not rendered here: give what Argo CD renders for it with --rendered web=<file>')]);
+    expect(without.report!.notes).toEqual([expect.stringContaining('as a Kustomize source (workloads/web/overlays/prod/kustomization.yaml sets patches), '
+      + 'not rendered here: give what Argo CD renders for it with --rendered web=<file>')]);
     expect(withBuild.code).toBe(1);
     expect(withBuild.report!.findings.map((f) => [f.ruleId, f.location.file, f.application])).toEqual([['SA102', build, 'web'], ['SA101', build, 'web']]);
   });
