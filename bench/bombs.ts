@@ -13,8 +13,8 @@ import { dirname, join, resolve } from 'path';
 import { ArgoCdVersion } from '../src/core/argocd-version';
 import { auditFiles } from '../src/audit/audit';
 import {
-  durationBomb, excludeBomb, excludeBombPatterns, globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, manyKeysBomb, matrixGitFilesBomb,
-  mergeChildrenBomb, pairingBomb, pemValuesBomb, projectBomb, replaceBomb, rolloutPairingBomb, slashBomb, templatedBomb, trimMarkerBomb,
+  durationBomb, excludeBomb, excludeBombPatterns, globDestinationBomb, globIgnoreBomb, globSourceRepoBomb, hugeListBomb, kustomizeOverlayBomb,
+  kustomizePatchBomb, manyKeysBomb, matrixGitFilesBomb, mergeChildrenBomb, pairingBomb, pemValuesBomb, projectBomb, replaceBomb, rolloutPairingBomb, slashBomb, templatedBomb, trimMarkerBomb,
 } from '../test/support/bombs';
 
 /** What every bomb must be answered within. */
@@ -61,6 +61,8 @@ const BOMBS: Record<string, Bomb> = {
   'appset-replace-x9': { make: () => replaceBomb(9) },
   'appset-matrix-git-200': { make: () => matrixGitFilesBomb(200) },
   'appset-merge-700': { make: () => mergeChildrenBomb(700) },
+  'kustomize-patches-1k-x1k': { make: () => kustomizePatchBomb(1_000, 1_000) },
+  'kustomize-overlays-1k-x100': { make: () => kustomizeOverlayBomb(1_000, 100) },
   // ...the same files audited with the budget raised...
   'pairing-4.9mb-raised': { make: () => pairingBomb(16_000), maxObjectsPerFile: 250_000, reportOnly: RAISED },
   'rollout-pairing-4.8mb-raised': { make: () => rolloutPairingBomb(9_000), maxObjectsPerFile: 250_000, reportOnly: RAISED },

@@ -49,10 +49,10 @@ export interface KustomizeBuild {
 /** Deeper nesting of kustomizations than any repository has: past it, the build is refused (a cycle is found before). */
 const MAX_NESTING = 50;
 /** At most this many objects built in all: a base listed by thousands of overlays does not multiply the audit. */
-const MAX_BUILT_OBJECTS = 50_000;
+const MAX_BUILT_OBJECTS = 5_000;
 
 /** At most this many patches applied to (or tried on) an object, in all: thousands of patches of thousands of objects are refused. */
-const MAX_PATCH_WORK = 200_000;
+const MAX_PATCH_WORK = 50_000;
 
 /** What the builds of one audit may still do. */
 interface Budget {
@@ -388,7 +388,10 @@ function jsonPatch(items: readonly Item[], operations: unknown[], target: Record
     // The item's manifest is the build's own copy: changed in place. The operations are copied for each object, whose
     // values they become part of.
     let document: unknown = item.manifest;
-    for (const operation of structuredClone(operations) as Operation[]) {
+    for (const written of operations as Operation[]) {
+      // A value that is a map or list is copied for each object: it becomes part of it.
+      const operation = isObject(written) && typeof (written as { value?: unknown }).value === 'object'
+        ? { ...written, value: structuredClone((written as { value?: unknown }).value) } as Operation : written;
       try {
         // Validated: an operation on a path that is not there fails, as it fails Kustomize's build; __proto__ is refused.
         document = applyOperation(document, asKustomizeApplies(document, operation), true, true, true).newDocument;

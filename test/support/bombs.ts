@@ -309,3 +309,38 @@ export function mergeChildrenBomb(children = 700): Record<string, string> {
   ];
   return { 'applications/bombs/set.yaml': `${set.join('\n')}\n` };
 }
+
+/**
+ * One kustomization listing `apps` Applications and `patches` JSON patches of all of them (Kustomize's build applies
+ * each patch to each object): `apps` times `patches` patch applications, which the audit's Kustomize build bounds.
+ */
+export function kustomizePatchBomb(apps = 1_000, patches = 1_000): Record<string, string> {
+  const docs: string[] = [];
+  for (let i = 0; i < apps; i++) {
+    docs.push(`{"apiVersion":"argoproj.io/v1alpha1","kind":"Application","metadata":{"name":"a${i}","namespace":"argocd"},"spec":{"project":"p"}}`);
+  }
+  const patch = '  - target: {kind: Application}\n    patch: \'[{"op": "add", "path": "/spec/project", "value": "q"}]\'\n';
+  return {
+    'root/apps.yaml': `${docs.join('\n---\n')}\n`,
+    'root/kustomization.yaml': `resources: [apps.yaml]\npatches:\n${patch.repeat(patches)}`,
+  };
+}
+
+/**
+ * A base of `apps` Applications that `overlays` overlays each list with a name suffix of their own: `apps` times
+ * `overlays` Applications built, which the audit's Kustomize build bounds.
+ */
+export function kustomizeOverlayBomb(apps = 1_000, overlays = 100): Record<string, string> {
+  const docs: string[] = [];
+  for (let i = 0; i < apps; i++) {
+    docs.push(`{"apiVersion":"argoproj.io/v1alpha1","kind":"Application","metadata":{"name":"a${i}","namespace":"argocd"},"spec":{"project":"p"}}`);
+  }
+  const tree: Record<string, string> = {
+    'base/apps.yaml': `${docs.join('\n---\n')}\n`,
+    'base/kustomization.yaml': 'resources: [apps.yaml]\n',
+  };
+  for (let i = 0; i < overlays; i++) {
+    tree[`overlays/o${i}/kustomization.yaml`] = `resources: [../../base]\nnameSuffix: -o${i}\n`;
+  }
+  return tree;
+}
