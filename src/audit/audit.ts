@@ -495,7 +495,7 @@ function applyKustomizeBuilds(
       for (const { source } of readSourcesOf(o.manifest)) {
         const p = stringAt(source, 'path');
         if (p !== undefined) {
-          sourceFolders.add(path.posix.normalize(stripTrailing(p, '/')));
+          sourceFolders.add(repositoryDir(p));
         }
       }
     }
@@ -519,9 +519,7 @@ function applyKustomizeBuilds(
   objects.length = 0;
   for (const o of written) {
     for (const manifest of built.get(o) ?? [o.manifest]) {
-      // Called on the written object: locate is a method of it.
-      objects.push(manifest === o.manifest ? o
-        : { manifest, location: o.location, ...o.locate ? { locate: (pointer: string) => o.locate!(pointer) } : {} });
+      objects.push(manifest === o.manifest ? o : placedAt(o, manifest));
     }
   }
 }
@@ -783,6 +781,12 @@ function repositoryFacts(
   };
 }
 
+/** What a Kustomize build makes of a written object, placed where that object is written (its fields found in its file). */
+function placedAt(written: LocatedManifest, manifest: Manifest): LocatedManifest {
+  // Called on the written object: a parsed object's locate is a method.
+  return { manifest, location: written.location, ...written.locate ? { locate: (pointer: string) => written.locate!(pointer) } : {} };
+}
+
 /**
  * The plain Kustomize builds of the audited files (kustomize-plain.ts), each worked out once, when an Application's
  * source first asks. A file that could not be parsed, a Helm chart's template and a file left out are objects the
@@ -802,9 +806,7 @@ function plainKustomizeBuilds(
       found = 'notPlain' in result ? result : {
         objects: result.objects.map(({ source, manifest }) => ({
           source,
-          // A copy with the namespace the build sets is placed where the object is written.
-          built: manifest === source.manifest ? source
-            : { manifest, location: source.location, ...source.locate ? { locate: (pointer: string) => source.locate!(pointer) } : {} },
+          built: manifest === source.manifest ? source : placedAt(source, manifest),
         })),
       };
       builds.set(dir, found);

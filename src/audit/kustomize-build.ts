@@ -1,10 +1,10 @@
 import * as path from 'path';
 import { applyOperation, Operation } from 'fast-json-patch';
 import { RE2JS } from 're2js';
-import { isWithin } from './kustomize-plain';
 import { keysFromPointer } from '../core/json-pointer';
-import { REMOTE } from '../core/kustomization';
-import { describeObject, isObject, listAt, LocatedManifest, Manifest, stringAt } from '../core/manifest';
+import { groupOf } from '../core/kinds';
+import { isWithin, listedPaths } from '../core/kustomization';
+import { at, describeObject, isObject, listAt, LocatedManifest, Manifest, stringAt } from '../core/manifest';
 import { holdsDirective, mergePatch } from '../core/merge-patch';
 import { compareStrings } from '../core/order';
 import { parseYamlDocuments } from '../core/yaml-text';
@@ -86,8 +86,8 @@ function idOf(manifest: Manifest): ObjectId {
 export function buildArgoCdObjects(input: KustomizeBuildInput): KustomizeBuild {
   const listed = new Set<string>();
   for (const [dir, kustomization] of input.kustomizations) {
-    for (const entry of resourceEntries(kustomization.manifest)) {
-      listed.add(path.posix.normalize(path.posix.join(dir, entry)));
+    for (const listedPath of listedPaths(kustomization.manifest, dir, ['resources', 'bases', 'components'])) {
+      listed.add(listedPath);
     }
   }
   const tops = [...input.kustomizations.keys()].filter((dir) => !listed.has(dir) || input.sourceFolders.has(dir)).sort(compareStrings);
@@ -143,13 +143,6 @@ export function buildFolder(input: KustomizeBuildInput, dir: string): { objects:
   }
 }
 
-/** The entries of a kustomization that are built as objects: files and folders, not remote bases. */
-function resourceEntries(kustomization: Manifest): string[] {
-  return ['resources', 'bases', 'components']
-    .flatMap((field) => listAt(kustomization, field))
-    .filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '' && !REMOTE.test(entry));
-}
-
 /**
  * What the kustomization of `dir` builds: its resources and bases (files, and folders built on their own), then its
  * components, each of which adds its resources to the same list and runs its transformers over all of it, then its
@@ -161,10 +154,7 @@ function build(input: KustomizeBuildInput, dir: string, stack: readonly string[]
     throw new BuildError(`${file}: its resources list ${dir} again (a cycle), which Kustomize refuses`);
   }
   const items: Item[] = inherited;
-  const entries = (name: string) => listAt(kustomization, name)
-    .filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '' && !REMOTE.test(entry))
-    .map((entry) => path.posix.normalize(path.posix.join(dir, entry)));
-  for (const target of [...entries('resources'), ...entries('bases')]) {
+  for (const target of listedPaths(kustomization, dir, ['resources', 'bases'])) {
     if (input.kustomizations.has(target)) {
       items.push(...build(input, target, [...stack, dir], budget));
       continue;
@@ -180,7 +170,7 @@ function build(input: KustomizeBuildInput, dir: string, stack: readonly string[]
       items.push({ source, manifest: structuredClone(source.manifest), ids: [idOf(source.manifest)] });
     }
   }
-  for (const component of entries('components')) {
+  for (const component of listedPaths(kustomization, dir, ['components'])) {
     if (input.kustomizations.has(component)) {
       build(input, component, [...stack, dir], budget, items);
     }
@@ -421,10 +411,6 @@ function asKustomizeApplies(document: unknown, operation: Operation): Operation 
   return isObject(parent) && last !== undefined && !Object.prototype.hasOwnProperty.call(parent, last) ? { op: 'add', path: operation.path, value: operation.value } : operation;
 }
 
-function groupOf(apiVersion: string): string {
-  return apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
-}
-
 /**
  * Whether a patch's target selects the object (types.Selector, resmap Select): each of group, version, kind, name and
  * namespace a regular expression of the whole value, the name and namespace matched against those the object had
@@ -464,16 +450,12 @@ function selects(target: Record<string, unknown>, item: Item, where: string): bo
     if (test === undefined) {
       throw new BuildError(`${where}: the target's ${field} "${selector}" is no Kubernetes selector`);
     }
-    if (!test(at(manifest, map))) {
+    const values = at(manifest, 'metadata', map);
+    if (!test(isObject(values) ? values : {})) {
       return false;
     }
   }
   return true;
-}
-
-function at(manifest: Manifest, field: string): Record<string, unknown> {
-  const metadata = manifest.metadata;
-  return isObject(metadata) && isObject(metadata[field]) ? metadata[field] as Record<string, unknown> : {};
 }
 
 /**

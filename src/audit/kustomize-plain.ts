@@ -1,6 +1,6 @@
 import * as path from 'path';
 import { groupOf, isClusterScoped } from '../core/kinds';
-import { REMOTE } from '../core/kustomization';
+import { isWithin, REMOTE } from '../core/kustomization';
 import { isObject, listAt, LocatedManifest, Manifest, stringAt } from '../core/manifest';
 
 /**
@@ -140,11 +140,6 @@ function build(input: PlainBuildInput, dir: string, stack: readonly string[]): P
     }
     return manifest === o.manifest ? o : { source: o.source, manifest };
   });
-}
-
-/** Whether a file is in a folder or below it, as Kustomize's load restrictor requires of the files a kustomization reads. */
-export function isWithin(file: string, dir: string): boolean {
-  return dir === '.' ? !file.startsWith('../') && file !== '..' : file.startsWith(`${dir}/`);
 }
 
 /** Whether an API group is Kubernetes' own (the core group, `apps`, `*.k8s.io`), whose kinds Kustomize knows. */

@@ -1,3 +1,4 @@
+import * as path from 'path';
 import { isObject, listAt, Manifest } from './manifest';
 
 /** Kustomize fields whose entries are files or folders of objects built as written. */
@@ -37,4 +38,20 @@ export function kustomizationPaths(kustomization: Manifest): KustomizationPath[]
     });
   }
   return found;
+}
+
+/**
+ * The files and folders a kustomization lists under `fields`, resolved against its folder `dir`: remote bases and
+ * entries that are no path left out.
+ */
+export function listedPaths(kustomization: Manifest, dir: string, fields: readonly string[]): string[] {
+  return fields
+    .flatMap((field) => listAt(kustomization, field))
+    .filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '' && !REMOTE.test(entry))
+    .map((entry) => path.posix.normalize(path.posix.join(dir, entry)));
+}
+
+/** Whether a file is in a folder or below it, as Kustomize's load restrictor requires of the files a kustomization reads. */
+export function isWithin(file: string, dir: string): boolean {
+  return dir === '.' ? !file.startsWith('../') && file !== '..' : file.startsWith(`${dir}/`);
 }

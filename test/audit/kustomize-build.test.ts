@@ -20,19 +20,30 @@ const FIXTURES = join(__dirname, '..', 'fixtures', 'kustomize-builds');
 const KUSTOMIZATION = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 const ARGO_KINDS = ['Application', 'ApplicationSet', 'AppProject'];
 
-/** The build's input for a folder of files, as the audit reads them. */
-function inputOf(root: string): KustomizeBuildInput {
+/** A folder of files read as the audit reads them: its kustomizations by folder, the other objects by file, every path. */
+function readTree(root: string): { kustomizations: Map<string, LocatedManifest>; objects: Map<string, LocatedManifest[]>; files: Set<string> } {
   const kustomizations = new Map<string, LocatedManifest>();
-  const argoObjects = new Map<string, LocatedManifest[]>();
+  const objects = new Map<string, LocatedManifest[]>();
+  const files = new Set<string>();
   for (const file of collectFiles([root], root, 1048576).files) {
+    files.add(file.path);
     for (const o of parseManifests(file.path, file.content).objects) {
       if (KUSTOMIZATION.includes(basename(file.path))) {
         kustomizations.set(posix.dirname(file.path), o);
-      } else if (ARGO_KINDS.includes(String(o.manifest.kind))) {
-        argoObjects.set(file.path, [...argoObjects.get(file.path) ?? [], o]);
+      } else {
+        objects.set(file.path, [...objects.get(file.path) ?? [], o]);
       }
     }
   }
+  return { kustomizations, objects, files };
+}
+
+/** The Argo CD object build's input for a folder of files. */
+function inputOf(root: string): KustomizeBuildInput {
+  const { kustomizations, objects } = readTree(root);
+  const argoObjects = new Map([...objects]
+    .map(([file, inFile]) => [file, inFile.filter((o) => ARGO_KINDS.includes(String(o.manifest.kind)))] as const)
+    .filter(([, inFile]) => inFile.length > 0));
   return {
     kustomizations,
     argoObjects,
@@ -147,19 +158,7 @@ describe('hostile kustomizations, at scale', () => {
 
 describe('plain kustomizations (resources and a namespace), against kubectl kustomize', () => {
   function plainInputOf(root: string): PlainBuildInput {
-    const kustomizations = new Map<string, LocatedManifest>();
-    const objects = new Map<string, LocatedManifest[]>();
-    const files = new Set<string>();
-    for (const file of collectFiles([root], root, 1048576).files) {
-      files.add(file.path);
-      for (const o of parseManifests(file.path, file.content).objects) {
-        if (KUSTOMIZATION.includes(basename(file.path))) {
-          kustomizations.set(posix.dirname(file.path), o);
-        } else {
-          objects.set(file.path, [...objects.get(file.path) ?? [], o]);
-        }
-      }
-    }
+    const { kustomizations, objects, files } = readTree(root);
     return { kustomizations, objects, isFile: (file) => files.has(file), problemOf: () => undefined };
   }
   const input = plainInputOf(FIXTURES);
