@@ -37,6 +37,9 @@ interface Automaton {
   readonly shape: 'literal' | 'prefix-star' | 'prefix-all' | 'other';
 }
 
+/** A pattern of characters that stand for themselves, which only the same text matches. */
+const PLAIN = /^[\w.\-/:@]*$/;
+
 const CACHE_LIMIT = 1000;
 const cache = new Map<string, Automaton | null>();
 
@@ -45,6 +48,10 @@ const cache = new Map<string, Automaton | null>();
  * `*` and `?` do not cross (Argo CD passes `/` for project source repositories, none elsewhere).
  */
 export function globMatches(pattern: string, value: string, separators: string = ''): boolean {
+  // Most patterns are plain names (`apps`, `Deployment`): equal or not, without building the cache's key.
+  if (PLAIN.test(pattern)) {
+    return pattern === value;
+  }
   const key = `${separators}\u0000${pattern}`;
   let automaton = cache.get(key);
   if (automaton === undefined) {

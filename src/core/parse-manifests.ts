@@ -44,19 +44,28 @@ export function parseManifests(file: string, content: Uint8Array): ParsedFile {
 }
 
 /**
+ * The lines of the file a field was last located in: the next field asked for is most often in the same file. One
+ * file's only: the lines of every file with a finding, held until the audit ends, would be copied by each garbage
+ * collection meanwhile, which costs more than splitting a file again.
+ */
+let recentLines: { readonly source: FastSource; readonly lines: string[] } | undefined;
+
+/**
  * A file the fast path read, for locating fields in it: js-yaml keeps no positions, so a finding's field is found
  * by scanning the document's lines; what the scan is unsure of, the file is read again for, with positions, once.
- * The lines are split when a field is first asked for: most files get no finding, and holding the lines of every
- * file until the findings are placed costs more in garbage collection than splitting the few that do.
+ * The lines are split when a field is asked for, and kept only while fields of the same file are (see recentLines):
+ * most files get no finding.
  */
 class FastSource {
-  private lines?: string[];
   private reread?: { docs: Document.Parsed[]; lineCounter: LineCounter };
 
   constructor(readonly file: string, private readonly content: Uint8Array) {}
 
   linesOf(): string[] {
-    return (this.lines ??= decodeUtf8(this.content).split('\n'));
+    if (recentLines?.source !== this) {
+      recentLines = { source: this, lines: decodeUtf8(this.content).split('\n') };
+    }
+    return recentLines.lines;
   }
 
   /** The document `i` as the careful reader sees it, if it is the same document the fast path saw (it starts on `line`). */
@@ -275,10 +284,17 @@ function isKubernetesObject(value: unknown): value is Manifest {
 /** The line before which the document whose content starts on line `first` (0-based) ends: the next marker, or the file's end. */
 function endOfDocument(lines: readonly string[], first: number): number {
   let end = first + 1;
-  while (end < lines.length && !DOCUMENT_MARKER.test(lines[end]) && !/^\.\.\.(\s|$)/.test(lines[end])) {
+  // Only a line that starts with `---` or `...` may end it: the others are passed over without a regex.
+  while (end < lines.length && !(isMarkerStart(lines[end]) && (DOCUMENT_MARKER.test(lines[end]) || /^\.\.\.(\s|$)/.test(lines[end])))) {
     end++;
   }
   return end;
+}
+
+/** Whether a line starts with `---` or `...`. */
+function isMarkerStart(line: string): boolean {
+  const c = line.charCodeAt(0);
+  return (c === 45 || c === 46) && line.charCodeAt(1) === c && line.charCodeAt(2) === c;
 }
 
 /** A place in a file's lines, 0-based. */
@@ -354,16 +370,14 @@ function isDashAt(line: string, c: number): boolean {
 /** Not yet worked out, in {@link indentsOf}'s arrays. */
 const UNKNOWN_INDENT = -2;
 
-/** Per file's lines, what {@link contentIndent} found: a file's findings scan the same lines again and again. */
-const knownIndents = new WeakMap<readonly string[], Int32Array>();
+/** What {@link contentIndent} found in the lines last scanned: a file's findings scan the same lines again and again. */
+let recentIndents: { readonly lines: readonly string[]; readonly indents: Int32Array } | undefined;
 
 function indentsOf(lines: readonly string[]): Int32Array {
-  let indents = knownIndents.get(lines);
-  if (indents === undefined) {
-    indents = new Int32Array(lines.length).fill(UNKNOWN_INDENT);
-    knownIndents.set(lines, indents);
+  if (recentIndents?.lines !== lines) {
+    recentIndents = { lines, indents: new Int32Array(lines.length).fill(UNKNOWN_INDENT) };
   }
-  return indents;
+  return recentIndents.indents;
 }
 
 /** The indentation of line `i` when it holds more than blanks and a comment, else -1; worked out once a line. */

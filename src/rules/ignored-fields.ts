@@ -1,4 +1,4 @@
-import { entryMatches, resourceKeyOf } from '../core/ignore-match';
+import { EntryTarget, entryMatches, resourceKeyOf } from '../core/ignore-match';
 import { apiGroupMeant } from '../core/kinds';
 import { at, listAt, Manifest } from '../core/manifest';
 
@@ -22,13 +22,18 @@ export function matchesGroupKind(entry: Manifest, manifest: Manifest): boolean {
  * counts as namespaced, and a name or namespace that is a template's placeholder matches any.
  */
 function matchesDeclaredObject(entry: Manifest, manifest: Manifest, destinationNamespace: string): boolean {
+  const target = targetOf(entry);
+  return target !== undefined && entryMatches(target, resourceKeyOf(manifest, destinationNamespace));
+}
+
+/** What an entry matches objects by, as Argo CD reads it; undefined for an entry without a kind, which matches none. */
+function targetOf(entry: Manifest): EntryTarget | undefined {
   if (typeof entry.kind !== 'string') {
-    return false;
+    return undefined;
   }
   // A name or namespace that is a template's placeholder matches any, as one left out does.
   const exact = (wanted: unknown) => (typeof wanted !== 'string' || wanted.includes('{{') ? '' : wanted);
-  const target = { group: typeof entry.group === 'string' ? entry.group : '', kind: entry.kind, name: exact(entry.name), namespace: exact(entry.namespace) };
-  return entryMatches(target, resourceKeyOf(manifest, destinationNamespace));
+  return { group: typeof entry.group === 'string' ? entry.group : '', kind: entry.kind, name: exact(entry.name), namespace: exact(entry.namespace) };
 }
 
 /** The destination namespace of an Application, which Argo CD gives the namespaced objects that name none. */
@@ -51,7 +56,8 @@ export interface EntryReach {
 /** What an entry of `application` reaches among `resources`, as SA002 and SA003 both judge it. */
 export function reachOf(entry: Manifest, application: Manifest, resources: readonly Manifest[], complete: boolean | undefined): EntryReach {
   const namespace = destinationNamespaceOf(application);
-  const matching = resources.filter((m) => matchesDeclaredObject(entry, m, namespace));
+  const target = targetOf(entry);
+  const matching = target === undefined ? [] : resources.filter((m) => entryMatches(target, resourceKeyOf(m, namespace)));
   const known = complete === true && resources.length > 0;
   return { matching, inert: groupMeant(entry) !== undefined || (known && matching.length === 0) };
 }

@@ -1,19 +1,18 @@
 import { Severity } from './severity';
 import { Rule, Violation } from './types';
-import { describeObject, isObject, listAt, Manifest, sourcesOf, stringAt } from '../core/manifest';
+import { at, describeObject, isObject, listAt, Manifest, sourcesOf, stringAt } from '../core/manifest';
 
 /**
  * Names reserved for documentation and tests (RFC 2606, RFC 6761): no repository or registry is ever served
  * there, so a URL or image naming one is a placeholder nobody replaced.
  */
-const RESERVED_DOMAINS = ['example.com', 'example.net', 'example.org'];
-const RESERVED_TLDS = ['example', 'invalid', 'test'];
+const RESERVED_NAMES = ['example.com', 'example.net', 'example.org', 'example', 'invalid', 'test'];
+const RESERVED_SUFFIXES = RESERVED_NAMES.map((name) => `.${name}`);
 
 /** Whether `host` is, or lies under, a reserved name. */
 export function isReservedHost(host: string): boolean {
   const name = host.toLowerCase().replace(/\.$/, '');
-  return RESERVED_DOMAINS.some((d) => name === d || name.endsWith(`.${d}`))
-    || RESERVED_TLDS.some((tld) => name === tld || name.endsWith(`.${tld}`));
+  return RESERVED_NAMES.includes(name) || RESERVED_SUFFIXES.some((suffix) => name.endsWith(suffix));
 }
 
 /** The host of a repository URL as Argo CD takes them (`https://`, `ssh://`, `oci://`, `git@host:path`). */
@@ -54,15 +53,19 @@ function imageViolations(obj: Manifest): Violation[] {
   if (!path) {
     return [];
   }
+  const podSpec = at(obj, ...path);
+  if (!isObject(podSpec)) {
+    return [];
+  }
   const found: Violation[] = [];
   for (const list of CONTAINER_LISTS) {
-    listAt(obj, ...path, list).forEach((container, i) => {
+    listAt(podSpec, list).forEach((container, i) => {
       const image = isObject(container) ? stringAt(container, 'image') : undefined;
       const host = image === undefined ? undefined : imageHost(image);
       if (host !== undefined && isReservedHost(host)) {
         found.push({
           object: obj,
-          path: `/${[...path, list, String(i), 'image'].join('/')}`,
+          path: `/${path.join('/')}/${list}/${i}/image`,
           message: `${describeObject(obj)} runs image ${image}, whose registry ${host} is a placeholder: no cluster can pull it`,
           value: image,
         });
