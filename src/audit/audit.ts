@@ -153,68 +153,11 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
 
   // Kustomize builds only what its kustomization files list: patches and unlisted files there are not objects Argo CD applies.
   const layout = kustomizeLayout([...all.map((f) => f.path), ...options.repository?.otherFiles ?? []], objects);
-  const unbuilt = new Set<string>();
-  /** Applications a kustomization builds without the repoURL it patches in: judged but for their sources. */
-  const fragments = new Set<Manifest>();
-  const fragmentFiles = new Set<string>();
-  const unlistedFragments = new Set<string>();
-  // Kustomization files are read, not counted as manifests: Argo CD applies what they build, not them.
-  let kustomizations = 0;
-  // A file's role is worked out once for all its objects (a List may hold 150,000).
-  const roles = new Map<string, KustomizeRole>();
-  /** The Argo CD objects' families (argoFamily) that the kustomization of a folder lists there. */
-  const listedFamilies = new Map<string, Set<string>>();
-  for (const o of objects) {
-    let fileRole = roles.get(o.location.file);
-    if (fileRole === undefined) {
-      fileRole = kustomizeRole(layout, o.location.file);
-      roles.set(o.location.file, fileRole);
-    }
-    const family = argoFamily(o.manifest);
-    if (fileRole === 'built' && family !== undefined) {
-      const dir = path.posix.dirname(o.location.file);
-      listedFamilies.set(dir, (listedFamilies.get(dir) ?? new Set()).add(family));
-    }
-  }
-  const byPath = new Map(all.map((f) => [f.path, f]));
-  applyKustomizeBuilds(objects, roles, (file) => textOf(byPath.get(file)), notes);
-  /** Argo CD objects that a kustomization listing their neighbours leaves out: switched off, never applied. */
-  const switchedOff = new Set<string>();
-  const built = objects.filter((o) => {
-    const file = o.location.file;
-    const role = roles.get(file)!;
-    kustomizations += role === 'kustomization' ? 1 : 0;
-    // An Application without the repoURL the API server requires, in or below a Kustomize folder: a fragment that a
-    // kustomization's patches complete. Built (listed), it is judged but for its sources, which only a rendering shows;
-    // listed by none (left out of the list to switch it off), it is never applied, not even by hand.
-    if (isApplication(o.manifest) && role !== 'patch' && !hasRepoUrls(o.manifest) && layout.underKustomization(file)) {
-      if (!layout.isListedResource(file)) {
-        unlistedFragments.add(file);
-        return false;
-      }
-      fragments.add(o.manifest);
-      fragmentFiles.add(file);
-    }
-    // An Application, ApplicationSet or AppProject no kustomization lists is applied by hand: an app-of-apps root
-    // beside the kustomization that installs Argo CD, `kubectl apply -f root.yaml`. It is still audited, unless the
-    // kustomization of its folder lists the folder's other Applications (or AppProjects) and not it: left out of the
-    // list, it is switched off.
-    if (role === 'unbuilt' && !isArgoCdObject(o.manifest)) {
-      unbuilt.add(file);
-      return false;
-    }
-    if (role === 'unbuilt' && listedFamilies.get(path.posix.dirname(file))?.has(argoFamily(o.manifest)!)) {
-      switchedOff.add(file);
-      return false;
-    }
-    return role !== 'patch';
-  });
-  if (built.length < objects.length) {
-    objects.length = 0;
-    for (const o of built) {
-      objects.push(o);
-    }
-  }
+  // Made when a file's text is first asked for (a Kustomize build, a Helm value file SA207 checks): most runs ask for none.
+  let byPath: Map<string, AuditFile> | undefined;
+  const fileOf = (file: string) => (byPath ??= new Map(all.map((f) => [f.path, f]))).get(file);
+  const { unbuilt, fragments, fragmentFiles, unlistedFragments, switchedOff, kustomizations } =
+    kustomizeBuilt(objects, layout, (file) => textOf(fileOf(file)), notes);
   if (unbuilt.size > 0) {
     notes.push(`${unbuilt.size} file(s) in Kustomize folders that no kustomization lists as a resource are not built by Kustomize, `
       + `so not audited as objects: ${namesOf([...unbuilt])}`);
@@ -257,7 +200,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     // Read again when a rule asks (a Helm value file SA207 checks): few files are.
     fileText: (file) => {
       if (!texts.has(file)) {
-        texts.set(file, textOf(byPath.get(file)));
+        texts.set(file, textOf(fileOf(file)));
       }
       return texts.get(file);
     },
@@ -373,6 +316,92 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     ...(undeployed.length > 0 ? { undeployedFolders: undeployed } : {}),
     ...argoCdObjectsIn(templateFiles),
   };
+}
+
+/** What {@link kustomizeBuilt} leaves out of the objects, and why. */
+interface KustomizeFiltered {
+  /** Files in Kustomize folders that no kustomization lists as a resource. */
+  readonly unbuilt: Set<string>;
+  /** Applications a kustomization builds without the repoURL it patches in: judged but for their sources. */
+  readonly fragments: Set<Manifest>;
+  readonly fragmentFiles: Set<string>;
+  readonly unlistedFragments: Set<string>;
+  /** Argo CD objects that a kustomization listing their neighbours leaves out: switched off, never applied. */
+  readonly switchedOff: Set<string>;
+  /** Kustomization files are read, not counted as manifests: Argo CD applies what they build, not them. */
+  readonly kustomizations: number;
+}
+
+/**
+ * Replaces `objects` by what Argo CD applies of them where kustomizations are: what Kustomize builds of the Argo CD
+ * objects, without patches, generator inputs and the files no kustomization lists.
+ */
+function kustomizeBuilt(
+  objects: LocatedManifest[], layout: KustomizeLayout, fileText: (file: string) => string | undefined, notes: string[],
+): KustomizeFiltered {
+  const unbuilt = new Set<string>();
+  const fragments = new Set<Manifest>();
+  const fragmentFiles = new Set<string>();
+  const unlistedFragments = new Set<string>();
+  const switchedOff = new Set<string>();
+  let kustomizations = 0;
+  // Most repositories hold no kustomization: then every object is built as written, and no file's role needs working out.
+  if (!layout.any) {
+    return { unbuilt, fragments, fragmentFiles, unlistedFragments, switchedOff, kustomizations };
+  }
+  // A file's role is worked out once for all its objects (a List may hold 150,000).
+  const roles = new Map<string, KustomizeRole>();
+  /** The Argo CD objects' families (argoFamily) that the kustomization of a folder lists there. */
+  const listedFamilies = new Map<string, Set<string>>();
+  for (const o of objects) {
+    let fileRole = roles.get(o.location.file);
+    if (fileRole === undefined) {
+      fileRole = kustomizeRole(layout, o.location.file);
+      roles.set(o.location.file, fileRole);
+    }
+    const family = argoFamily(o.manifest);
+    if (fileRole === 'built' && family !== undefined) {
+      const dir = path.posix.dirname(o.location.file);
+      listedFamilies.set(dir, (listedFamilies.get(dir) ?? new Set()).add(family));
+    }
+  }
+  applyKustomizeBuilds(objects, roles, fileText, notes);
+  const built = objects.filter((o) => {
+    const file = o.location.file;
+    const role = roles.get(file)!;
+    kustomizations += role === 'kustomization' ? 1 : 0;
+    // An Application without the repoURL the API server requires, in or below a Kustomize folder: a fragment that a
+    // kustomization's patches complete. Built (listed), it is judged but for its sources, which only a rendering shows;
+    // listed by none (left out of the list to switch it off), it is never applied, not even by hand.
+    if (isApplication(o.manifest) && role !== 'patch' && !hasRepoUrls(o.manifest) && layout.underKustomization(file)) {
+      if (!layout.isListedResource(file)) {
+        unlistedFragments.add(file);
+        return false;
+      }
+      fragments.add(o.manifest);
+      fragmentFiles.add(file);
+    }
+    // An Application, ApplicationSet or AppProject no kustomization lists is applied by hand: an app-of-apps root
+    // beside the kustomization that installs Argo CD, `kubectl apply -f root.yaml`. It is still audited, unless the
+    // kustomization of its folder lists the folder's other Applications (or AppProjects) and not it: left out of the
+    // list, it is switched off.
+    if (role === 'unbuilt' && !isArgoCdObject(o.manifest)) {
+      unbuilt.add(file);
+      return false;
+    }
+    if (role === 'unbuilt' && listedFamilies.get(path.posix.dirname(file))?.has(argoFamily(o.manifest)!)) {
+      switchedOff.add(file);
+      return false;
+    }
+    return role !== 'patch';
+  });
+  if (built.length < objects.length) {
+    objects.length = 0;
+    for (const o of built) {
+      objects.push(o);
+    }
+  }
+  return { unbuilt, fragments, fragmentFiles, unlistedFragments, switchedOff, kustomizations };
 }
 
 /** An Argo CD object's apiVersion and kind, as a chart template writes them (values around them may be templated). */

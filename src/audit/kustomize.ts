@@ -10,6 +10,8 @@ import { KUSTOMIZATION_FILES } from '../core/source-paths';
  * other file there is never deployed by that folder.
  */
 export interface KustomizeLayout {
+  /** Whether any folder holds a kustomization file. */
+  readonly any: boolean;
   /** Whether the folder holds a kustomization file. */
   readonly isKustomizeDir: (dir: string) => boolean;
   /** Whether Kustomize builds the objects of a file as they are written (listed as a resource by a kustomization). */
@@ -55,12 +57,14 @@ export function kustomizeLayout(paths: readonly string[], objects: readonly Loca
   const listed = new Set<string>();
   const patches = new Set<string>();
   for (const name of paths) {
-    if (KUSTOMIZATION_FILES.includes(path.posix.basename(name))) {
+    // The name after the last `/`, as path.posix.basename gives it for these paths, without its checks: every file is asked.
+    if (KUSTOMIZATION_FILES.includes(name.slice(name.lastIndexOf('/') + 1))) {
       kustomizeDirs.add(path.posix.dirname(name));
     }
   }
   const inputs = new Set<string>();
-  for (const { manifest: kustomization, location } of objects) {
+  // Without a kustomization file, no object is one.
+  for (const { manifest: kustomization, location } of kustomizeDirs.size > 0 ? objects : []) {
     if (!KUSTOMIZATION_FILES.includes(path.posix.basename(location.file))) {
       continue;
     }
@@ -73,6 +77,7 @@ export function kustomizeLayout(paths: readonly string[], objects: readonly Loca
     }
   }
   return {
+    any: kustomizeDirs.size > 0,
     isKustomizeDir: (dir) => kustomizeDirs.has(dir),
     isListedResource: (file) => listed.has(file),
     isPatch: (file) => patches.has(file),

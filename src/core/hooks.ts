@@ -56,6 +56,24 @@ export function readHook(annotations: Readonly<Record<string, unknown>> | undefi
   if (annotations === undefined || (annotations[HOOK_ANNOTATION] === undefined && annotations[HELM_HOOK_ANNOTATION] === undefined)) {
     return NO_HOOK;
   }
+  // Several rules ask about the same hook: it is read once for each release that reads it.
+  let byRelease = readings.get(annotations);
+  if (byRelease === undefined) {
+    byRelease = new Map();
+    readings.set(annotations, byRelease);
+  }
+  let reading = byRelease.get(release);
+  if (reading === undefined) {
+    reading = readAnnotations(annotations, release);
+    byRelease.set(release, reading);
+  }
+  return reading;
+}
+
+/** What {@link readHook} found, per annotations object (manifests are data: never changed once read) and release. */
+const readings = new WeakMap<object, Map<Release, HookReading>>();
+
+function readAnnotations(annotations: Readonly<Record<string, unknown>>, release: Release): HookReading {
   const strings = Object.values(annotations).every((v) => typeof v === 'string')
     ? annotations as Readonly<Record<string, string>>
     : {};
@@ -74,9 +92,10 @@ export function readHook(annotations: Readonly<Record<string, unknown>> | undefi
     .filter(([type, helmType]) => (lists ? argo.includes(type) || helm.includes(helmType) : argoValue === type || helmValue === helmType))
     .map(([type]) => type);
   const engineHook = argoValue !== undefined ? !skipped : helmValue !== undefined && helmValue !== 'crd-install';
-  return {
+  // Frozen: one reading is handed to every caller.
+  return Object.freeze({
     hook: engineHook || deleteTypes.length > 0,
     skipped,
-    types: [...engineTypes.filter((t) => t !== 'Skip'), ...deleteTypes],
-  };
+    types: Object.freeze([...engineTypes.filter((t) => t !== 'Skip'), ...deleteTypes]),
+  });
 }

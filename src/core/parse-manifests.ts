@@ -436,29 +436,11 @@ function blockStep(lines: readonly string[], node: ScanNode, token: string): Ste
   if (isSequence && wanted < 0) {
     return 'absent';
   }
-  /** The entries, one by one: a mapping's are its keys; a sequence at the same indentation under a key belongs to that key. */
-  let next = node.li;
   const indents = indentsOf(lines);
-  const nextEntry = (): number => {
-    for (let j = next + 1; j < node.end; j++) {
-      const indent = contentIndent(lines, indents, j);
-      if (indent === -1) {
-        continue;
-      }
-      if (indent < c) {
-        break;
-      }
-      if (indent === c && isDashAt(lines[j], c) === isSequence) {
-        return j;
-      }
-    }
-    return -1;
-  };
-  for (let k = 0, li = node.li; li !== -1; k++, li = nextEntry()) {
-    next = li;
+  for (let k = 0, li = node.li; li !== -1; k++, li = entryAfter(lines, indents, li, node.end, c, isSequence)) {
     if (isSequence) {
       if (k === wanted) {
-        const itemEnd = nextEntry();
+        const itemEnd = entryAfter(lines, indents, li, node.end, c, isSequence);
         const child = blockValue(lines, li, c + 1, itemEnd === -1 ? node.end : itemEnd, false);
         return child === 'unsure' ? 'unsure' : child ? { at: { li: child.li, col: child.col }, child } : 'absent';
       }
@@ -468,7 +450,7 @@ function blockStep(lines: readonly string[], node: ScanNode, token: string): Ste
     // The common case without a regex: a plain key that is the token, then `:`.
     const plainEnd = plainKeyEnd(line, c, token);
     if (plainEnd !== undefined) {
-      const entryEnd = nextEntry();
+      const entryEnd = entryAfter(lines, indents, li, node.end, c, isSequence);
       const child = blockValue(lines, li, plainEnd, entryEnd === -1 ? node.end : entryEnd, true);
       return child === 'unsure' ? 'unsure' : { at: { li, col: c }, child };
     }
@@ -482,12 +464,32 @@ function blockStep(lines: readonly string[], node: ScanNode, token: string): Ste
       return 'unsure';
     }
     if (key === token) {
-      const entryEnd = nextEntry();
+      const entryEnd = entryAfter(lines, indents, li, node.end, c, isSequence);
       const child = blockValue(lines, li, c + m[0].length, entryEnd === -1 ? node.end : entryEnd, true);
       return child === 'unsure' ? 'unsure' : { at: { li, col: c }, child };
     }
   }
   return 'absent';
+}
+
+/**
+ * The line of the entry after the one on line `after` of a block mapping or sequence at column `c`, before line `end`;
+ * -1 when there is none. A mapping's entries are its keys; a sequence at the same indentation under a key belongs to that key.
+ */
+function entryAfter(lines: readonly string[], indents: Int32Array, after: number, end: number, c: number, isSequence: boolean): number {
+  for (let j = after + 1; j < end; j++) {
+    const indent = contentIndent(lines, indents, j);
+    if (indent === -1) {
+      continue;
+    }
+    if (indent < c) {
+      break;
+    }
+    if (indent === c && isDashAt(lines[j], c) === isSequence) {
+      return j;
+    }
+  }
+  return -1;
 }
 
 /**
