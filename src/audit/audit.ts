@@ -5,15 +5,15 @@ import { excludeMatcher } from './exclude';
 import { KustomizeLayout, kustomizeLayout } from './kustomize';
 import { buildArgoCdObjects } from './kustomize-build';
 import { buildPlainFolder, PlainBuildInput } from './kustomize-plain';
-import { AuditedRepository, AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, FolderLink, RenderedManifests, UnreadFile } from './types';
+import { isWaiting, mayWait, objectsOf, readContent, readObjects, textOf, UnitEntry, unexpected, WaitingFile, WaitingFiles } from './read-objects';
+import { AuditedRepository, AuditFile, AuditFinding, AuditResult, ConfigSuppression, FileProblem, FolderLink, RenderedManifests } from './types';
 import { ArgoCdVersion } from '../core/argocd-version';
 import { globMatches } from '../core/glob';
 import { at, describeObject, isApplication, isApplicationSet, isAppProject, isObject, listAt, LocatedManifest, Manifest, readSourcesOf, SourceLocation, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
-import { parseManifests } from '../core/parse-manifests';
 import { scopedProjectOf } from '../core/project-policy';
 import { isRepoUrlPlaceholder, isUnfilledPath, KUSTOMIZATION_FILES, repositoryDir, repositoryKey, sourcePathRefusal } from '../core/source-paths';
-import { stripTrailing } from '../core/text';
+import { detached, stripTrailing } from '../core/text';
 import { runRules, runRulesAcross } from '../rules/engine';
 import { ALL_RULES } from '../rules/registry';
 import { Severity } from '../rules/severity';
@@ -73,7 +73,8 @@ export function atLeast(severity: Severity, threshold: Severity): boolean {
 interface AuditUnit {
   readonly application?: LocatedManifest;
   readonly applicationName?: string;
-  readonly resources: LocatedManifest[];
+  /** What it deploys: objects, and files whose objects are made when the unit is audited (see WaitingFile). */
+  readonly resources: UnitEntry[];
   /** The ApplicationSet this unit's Application is generated from (or is the literal template of). */
   readonly set?: SetOrigin;
   /**
@@ -137,22 +138,60 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     }
   }
   const budget = options.maxObjectsPerFile ?? MAX_OBJECTS_PER_FILE;
+  /** What each file read holds, in the order the files came: its objects, or the file while its parsing waits. */
+  const slots: (readonly LocatedManifest[] | WaitingFile)[] = [];
   for (const file of all) {
     fileCount++;
     if (chartRoots.size > 0 && isInChart(file.path, chartRoots)) {
       templateFiles.push(file);
       continue;
     }
-    const read = readObjects(file, budget, problems);
-    skippedDocuments += read.skipped;
-    // One by one: spreading a 175,000-item List into push() overflows the stack.
-    for (const o of read.objects) {
-      objects.push(o);
+    const content = readContent(file, problems);
+    if (content === undefined) {
+      continue;
     }
+    // A kustomization is read before any pairing, whatever it holds.
+    if (!isKustomization(file.path) && mayWait(content)) {
+      slots.push({ location: { file: file.path, line: 1, column: 1 }, order: slots.length, content, uses: 0, parsed: false });
+      continue;
+    }
+    const read = objectsOf(file.path, content, budget, problems);
+    skippedDocuments += read.skipped;
+    slots.push(keptList(read.objects));
   }
+  const filled = () => {
+    objects.length = 0;
+    for (const slot of slots) {
+      // One by one: spreading a 175,000-item List into push() overflows the stack.
+      for (const o of isWaiting(slot) ? [] : slot) {
+        objects.push(o);
+      }
+    }
+  };
+  filled();
 
   // Kustomize builds only what its kustomization files list: patches and unlisted files there are not objects Argo CD applies.
   const layout = kustomizeLayout([...all.map((f) => f.path), ...options.repository?.otherFiles ?? []], objects);
+  // What Kustomize builds, a patch and a generator's input are read before any pairing too: the files there wait no longer.
+  if (layout.any) {
+    let read = false;
+    slots.forEach((slot, i) => {
+      const file = isWaiting(slot) ? slot.location.file : undefined;
+      if (file !== undefined && (layout.underKustomization(file) || layout.isPatch(file) || layout.isGeneratorInput(file))) {
+        const objectsRead = objectsOf(file, (slot as WaitingFile).content!, budget, problems);
+        skippedDocuments += objectsRead.skipped;
+        slots[i] = keptList(objectsRead.objects);
+        read = true;
+      }
+    });
+    if (read) {
+      filled();
+    }
+  }
+  // Where each file read at once came, for placing the waiting files among their objects: made when first asked for.
+  let orders: Map<string, number> | undefined;
+  const orderOf = (file: string) => (orders ??= fileOrders(slots)).get(file) ?? -1;
+  const waiting = new WaitingFiles(slots.filter(isWaiting), orderOf, budget, problems);
   // Made when a file's text is first asked for (a Kustomize build, a Helm value file SA207 checks): most runs ask for none.
   let byPath: Map<string, AuditFile> | undefined;
   const fileOf = (file: string) => (byPath ??= new Map(all.map((f) => [f.path, f]))).get(file);
@@ -211,13 +250,29 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   const sets = { expanded: 0, literal: 0, generated: 0 };
   const maxApplications = Math.min(MAX_GENERATED_APPLICATIONS, budget);
   const undeployed: string[] = [];
-  const units = groupUnits(objects, notes, problems, templateFiles, { repository, facts, rendered, maxApplications, sets, fragments, undeployed });
+  const context = { repository, facts, rendered, maxApplications, sets, fragments, undeployed };
+  const units = groupUnits(objects, waiting, notes, problems, templateFiles, context);
+  // A waiting file's objects are kept while a unit that deploys it is still to be audited.
+  for (const unit of units) {
+    for (const r of unit.resources) {
+      if (isWaiting(r)) {
+        r.uses++;
+      }
+    }
+  }
   const rules = rulesFor(options);
   const findings: PlacedFinding[] = [];
   const onTemplates = new Map<string, { placed: PlacedFinding; set: SetOrigin; generated: Map<number, string>; unsuppressed: Map<number, string> }>();
   for (const unit of units) {
-    const manifests: Manifest[] = [];
+    // The objects of the files that waited are made now, and are gone once the unit is audited.
+    const own: LocatedManifest[] = [];
     for (const r of unit.resources) {
+      for (const o of isWaiting(r) ? waiting.objectsFor(r) : [r]) {
+        own.push(o);
+      }
+    }
+    const manifests: Manifest[] = [];
+    for (const r of own) {
       manifests.push(r.manifest);
     }
     let raw: ReturnType<typeof runRules>;
@@ -241,7 +296,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       continue;
     }
     // Built only for a unit with findings: most have none.
-    const located = raw.length === 0 ? new Map<Manifest, LocatedManifest>() : locatedIn(unit);
+    const located = raw.length === 0 ? new Map<Manifest, LocatedManifest>() : locatedIn(own, unit.application);
     for (const f of raw) {
       // An Application an app-of-apps root deploys is judged in its own unit: found again in the root's, it is not reported twice.
       if (!located.has(f.object) || (f.object !== unit.application?.manifest && isApplication(f.object))) {
@@ -293,6 +348,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   }
 
   findings.push(...acrossApplications(objects, rules, options.suppressions ?? []));
+  waiting.settle();
 
   const reported = onePerField(findings)
     .filter((f) => !options.minSeverity || atLeast(f.severity, options.minSeverity))
@@ -306,9 +362,9 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
     staleBaselineEntries: 0,
     stats: {
       files: fileCount + (options.rendered?.length ?? 0),
-      manifests: objects.length - kustomizations + [...rendered.values()].reduce((n, r) => n + r.objects.length, 0),
+      manifests: objects.length + waiting.manifests - kustomizations + [...rendered.values()].reduce((n, r) => n + r.objects.length, 0),
       applications: units.filter((u) => u.application).length,
-      skippedDocuments,
+      skippedDocuments: skippedDocuments + waiting.skipped,
       skippedTemplates: templateFiles.length,
       excludedFiles,
       ...(sets.expanded + sets.literal > 0 ? { applicationSets: { ...sets } } : {}),
@@ -477,6 +533,45 @@ function hasRepoUrls(application: Manifest): boolean {
   return sources.length > 0 && sources.every(({ source }) => typeof source.repoURL === 'string' && source.repoURL.trim() !== '');
 }
 
+/**
+ * A list of objects kept to the end of the audit, made here rather than by the parser: V8, seeing the lists the parser
+ * returns outlive its collections, would make them in its old generation at once (allocation-site pretenuring), also
+ * for the files parsed for one unit only, whose objects those lists would then keep alive through every young
+ * collection until a full one.
+ */
+function keptList(objects: readonly LocatedManifest[]): LocatedManifest[] {
+  return objects.slice();
+}
+
+/** The place among the files read of each file read at once, by path. */
+function fileOrders(slots: readonly (readonly LocatedManifest[] | WaitingFile)[]): Map<string, number> {
+  const orders = new Map<string, number>();
+  slots.forEach((slot, i) => {
+    if (!isWaiting(slot) && slot.length > 0) {
+      orders.set(slot[0].location.file, i);
+    }
+  });
+  return orders;
+}
+
+/** Whether a file is a kustomization (kustomization.yaml, kustomization.yml or Kustomization). */
+function isKustomization(file: string): boolean {
+  return KUSTOMIZATION_FILES.includes(path.posix.basename(file));
+}
+
+/** `fn` with its answers kept per argument: for a pure function asked the same few values many times. */
+function remembered(fn: (value: string) => string): (value: string) => string {
+  const answers = new Map<string, string>();
+  return (value) => {
+    let answer = answers.get(value);
+    if (answer === undefined) {
+      answer = fn(value);
+      answers.set(value, answer);
+    }
+    return answer;
+  };
+}
+
 /** Argo CD's own objects, which are applied to bootstrap it as often as they are built. */
 function isArgoCdObject(manifest: Manifest): boolean {
   return argoFamily(manifest) !== undefined;
@@ -571,48 +666,6 @@ function kustomizeRole(layout: KustomizeLayout, file: string): KustomizeRole {
   return !layout.isKustomizeDir(path.posix.dirname(file)) || layout.isListedResource(file) ? 'built' : 'unbuilt';
 }
 
-/** The Kubernetes objects of one file, or nothing with a problem saying why it could not be read. */
-function readObjects(file: AuditFile, budget: number, problems: FileProblem[]): { objects: readonly LocatedManifest[]; skipped: number } {
-  const none = { objects: [], skipped: 0 };
-  let content: Uint8Array;
-  try {
-    content = file.content;
-  } catch (e) {
-    problems.push({ file: file.path, message: e instanceof UnreadFile ? e.message : `cannot be read: ${String((e as Error).message).split('\n')[0]}` });
-    return none;
-  }
-  let parsed: ReturnType<typeof parseManifests>;
-  try {
-    parsed = parseManifests(file.path, content);
-  } catch (e) {
-    problems.push({ file: file.path, message: unexpected(e, 'reading it') });
-    return none;
-  }
-  if (parsed.problem) {
-    problems.push({ file: file.path, message: parsed.problem });
-    return none;
-  }
-  if (parsed.objects.length > budget) {
-    problems.push({
-      file: file.path,
-      message: `holds ${parsed.objects.length} Kubernetes objects, over the audit's budget of ${budget} a file; skipped: split it into smaller files, or raise the budget (--max-objects-per-file)`,
-    });
-    return none;
-  }
-  return parsed;
-}
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/** A file's text, or undefined when there is no such file or it cannot be read as UTF-8. */
-function textOf(file: AuditFile | undefined): string | undefined {
-  try {
-    return file === undefined ? undefined : UTF8.decode(file.content);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Rendered manifests by the Application they were given for (`name` or `namespace/name`). */
 interface RenderedInput {
   readonly files: readonly string[];
@@ -643,13 +696,13 @@ function renderedByApplication(given: readonly RenderedManifests[], budget: numb
 }
 
 /** A unit's own objects (its Application and resources, not its context) by manifest. */
-function locatedIn(unit: AuditUnit): Map<Manifest, LocatedManifest> {
+function locatedIn(resources: readonly LocatedManifest[], application: LocatedManifest | undefined): Map<Manifest, LocatedManifest> {
   const located = new Map<Manifest, LocatedManifest>();
-  for (const r of unit.resources) {
+  for (const r of resources) {
     located.set(r.manifest, r);
   }
-  if (unit.application) {
-    located.set(unit.application.manifest, unit.application);
+  if (application) {
+    located.set(application.manifest, application);
   }
   return located;
 }
@@ -776,18 +829,23 @@ function repositoryFacts(
       directories.add(dir);
     }
   }
-  const keys = new Set(urls.map(repositoryKey));
+  // An Application's repoURL is most often the one of the others: each is normalized once.
+  const keyOf = remembered(repositoryKey);
+  const keys = new Set(urls.map(keyOf));
   if (keys.size === 0) {
     for (const { manifest } of objects) {
       const set = isApplicationSet(manifest);
       const app = isApplication(manifest) ? manifest : set ? at(manifest, 'spec', 'template') : undefined;
+      if (app === undefined) {
+        continue;
+      }
       for (const source of [at(app, 'spec', 'source'), ...listAt(app, 'spec', 'sources')].filter(isObject)) {
         const { repoURL, path: p } = source;
         // A template's path left to its generator (a git generator's folder, say) is taken to be here; a placeholder
         // repoURL (`cnoe://web`, `${{ values.repoUrl }}`) names no repository yet.
         if (typeof repoURL === 'string' && typeof p === 'string' && !isRepoUrlPlaceholder(repoURL)
           && ((set && p.includes('{{')) || (sourcePathRefusal(p) === undefined && directories.has(real(repositoryDir(p)))))) {
-          keys.add(repositoryKey(repoURL));
+          keys.add(keyOf(repoURL));
         }
       }
     }
@@ -804,7 +862,7 @@ function repositoryFacts(
     resolve: real,
     hasDirectory: (dir) => directories.has(real(dir)),
     hasFile: (file) => files.has(real(file)),
-    isAudited: (url) => keys.has(repositoryKey(url)),
+    isAudited: (url) => keys.has(keyOf(url)),
     identified: urls.length > 0,
     ...(knowsDirectory ? { knowsDirectory } : {}),
   };
@@ -923,13 +981,6 @@ function gitFileGlobbing(options: AuditOptions, objects: readonly LocatedManifes
 }
 
 /** A clear problem for an unexpected error: what was being done, what happened, what to do. */
-function unexpected(e: unknown, doing: string): string {
-  const message = String((e as Error)?.message ?? e).split('\n')[0];
-  if ((e as Error)?.name === 'RangeError' && /call stack/i.test(message)) {
-    return `could not be audited: ${doing} exhausted the stack (${message}); the file is too large or too deeply nested, split it into smaller files`;
-  }
-  return `could not be audited: ${doing} failed (${message}); this is a defect of safe-argocd, please report it with the file`;
-}
 
 /** The files of a chart's own folder that Helm reads: its metadata, dependencies, values and their schema. */
 const CHART_OWN_FILE = /^(Chart\.(ya?ml|lock)|requirements\.(ya?ml|lock)|values[^/]*\.(ya?ml|json)|values\.schema\.json)$/;
@@ -1073,6 +1124,9 @@ interface NamedApplication {
 function renderedFor(
   name: string, namespace: string, written: boolean, rendered: Map<string, RenderedInput>, byName: Map<string, NamedApplication[]>,
 ): RenderedInput | undefined {
+  if (rendered.size === 0) {
+    return undefined;
+  }
   const candidates = byName.get(name) ?? [];
   const writtenCount = candidates.filter((c) => c.written).length;
   const byBareName = writtenCount === 1 ? written : writtenCount === 0 && candidates.length === 1;
@@ -1084,8 +1138,8 @@ function renderedFor(
 }
 
 /** The objects of the files in the folder `p` and below it, folder by folder (pushed one by one: a folder may hold 150,000). */
-function objectsUnder(byDir: ReadonlyMap<string, readonly LocatedManifest[]>, p: string): LocatedManifest[] {
-  const found: LocatedManifest[] = [];
+function objectsUnder(byDir: ReadonlyMap<string, readonly UnitEntry[]>, p: string): UnitEntry[] {
+  const found: UnitEntry[] = [];
   for (const [dir, list] of byDir) {
     if (isUnder(dir, p)) {
       for (const m of list) {
@@ -1115,7 +1169,7 @@ interface SetContext {
 }
 
 function groupUnits(
-  objects: LocatedManifest[], notes: string[], problems: FileProblem[], templateFiles: AuditFile[], context: SetContext,
+  objects: LocatedManifest[], waiting: WaitingFiles, notes: string[], problems: FileProblem[], templateFiles: AuditFile[], context: SetContext,
 ): AuditUnit[] {
   const applications: { located: LocatedManifest; name: string; namespace: string; set?: SetOrigin }[] = [];
   const byName = new Map<string, NamedApplication[]>();
@@ -1184,10 +1238,10 @@ function groupUnits(
   }
 
   // Resources by directory, for pairing with source paths.
-  const byDir = new Map<string, LocatedManifest[]>();
+  const byDir = new Map<string, UnitEntry[]>();
   let lastFile: string | undefined;
-  let inDir: LocatedManifest[] = [];
-  for (const o of others) {
+  let inDir: UnitEntry[] = [];
+  for (const o of waiting.inWalkOrder(others)) {
     // The objects of a file come one after another: its folder is looked up once.
     if (o.location.file !== lastFile) {
       lastFile = o.location.file;
@@ -1207,7 +1261,7 @@ function groupUnits(
       scopedSecrets.set(project, secrets);
     }
   }
-  const claimed = new Set<LocatedManifest>();
+  const claimed = new Set<UnitEntry>();
   const units: AuditUnit[] = [];
   // The Applications of one ApplicationSet share their template: one note for all of them that it holds for.
   const setNotes = new Map<string, { set: SetOrigin; file: string; tail: string; names: string[] }>();
@@ -1224,8 +1278,8 @@ function groupUnits(
   const renderingsRead = new Set<RenderedInput>();
   const mayDeployApps = new Set<LocatedManifest>();
   for (const { located, name, namespace, set } of applications) {
-    const resources: LocatedManifest[] = [];
-    const inUnit = new Set<LocatedManifest>();
+    const resources: UnitEntry[] = [];
+    const inUnit = new Set<UnitEntry>();
     const rendered = renderedFor(stringAt(located.manifest, 'metadata', 'name') ?? '', namespace, set === undefined, context.rendered, byName);
     if (rendered && !renderingsRead.has(rendered)) {
       renderingsRead.add(rendered);
@@ -1322,7 +1376,7 @@ function groupUnits(
   // Manifests no Application deploys are still checked for the workload rules, directory by directory.
   for (const [, list] of [...byDir.entries()].sort(([a], [b]) => compareStrings(a, b))) {
     // An Application no root deploys is judged in its own unit, not again as a loose manifest.
-    const loose = list.filter((o) => !claimed.has(o) && !isApplication(o.manifest));
+    const loose = list.filter((o) => !claimed.has(o) && (isWaiting(o) || !isApplication(o.manifest)));
     if (loose.length > 0) {
       units.push({ resources: loose });
     }
@@ -1339,11 +1393,11 @@ function groupUnits(
 function undeployedFolders(
   units: readonly AuditUnit[],
   objects: readonly LocatedManifest[],
-  claimed: ReadonlySet<LocatedManifest>,
+  claimed: ReadonlySet<UnitEntry>,
   mayDeployApps: ReadonlySet<LocatedManifest>,
 ): string[] {
   const roots = units.filter((u) => u.application !== undefined && u.set === undefined
-    && u.resources.some((r) => isApplication(r.manifest) || isApplicationSet(r.manifest))).map((u) => u.application!);
+    && u.resources.some((r) => !isWaiting(r) && (isApplication(r.manifest) || isApplicationSet(r.manifest)))).map((u) => u.application!);
   if (roots.length === 0) {
     return [];
   }
@@ -1425,10 +1479,11 @@ function toAuditFinding(f: Finding, object: LocatedManifest, application: string
     ruleId: f.rule.id,
     ruleName: f.rule.name,
     severity: f.rule.severity,
-    message: f.message,
+    // Detached from the file's text, which the finding outlives: most files' objects are gone once their unit is audited.
+    message: detached(f.message),
     fix: f.rule.fix,
     pointer: f.path,
-    object: describeObject(f.object),
+    object: detached(describeObject(f.object)),
     location,
   };
   if (application !== undefined) {

@@ -24,9 +24,18 @@ const CLUSTER_SCOPED = new Set([
   'argoproj.io/ClusterWorkflowTemplate',
 ]);
 
+/** The groups of each cluster-scoped kind above, by kind: asked for every object, without building a key for each. */
+const CLUSTER_SCOPED_GROUPS = new Map<string, string[]>();
+for (const key of CLUSTER_SCOPED) {
+  const slash = key.lastIndexOf('/');
+  const groups = CLUSTER_SCOPED_GROUPS.get(key.slice(slash + 1)) ?? [];
+  groups.push(key.slice(0, slash));
+  CLUSTER_SCOPED_GROUPS.set(key.slice(slash + 1), groups);
+}
+
 /** Whether a kind is known to be cluster-scoped. Unknown kinds count as namespaced. */
 export function isClusterScoped(group: string, kind: string): boolean {
-  return CLUSTER_SCOPED.has(`${group}/${kind}`);
+  return CLUSTER_SCOPED_GROUPS.get(kind)?.includes(group) ?? false;
 }
 
 /** The API group of an apiVersion: `apps/v1` is `apps`, `v1` is the core group, `''`. */

@@ -41,3 +41,13 @@ function editDistance(a: string, b: string): number {
   }
   return previous[b.length];
 }
+
+/**
+ * The same text, held on its own. A JavaScript engine may keep a substring as a view of the string it was cut from, and
+ * a string built from parts as those parts: a finding's message that quotes a value read from a file would otherwise keep
+ * the whole file's text alive, as long as the finding.
+ */
+export function detached(text: string): string {
+  // Joining makes one string; cutting the joined one copies it whole, and keeps nothing of the parts.
+  return ` ${text}`.slice(1);
+}
