@@ -370,14 +370,26 @@ function isDashAt(line: string, c: number): boolean {
 /** Not yet worked out, in {@link indentsOf}'s arrays. */
 const UNKNOWN_INDENT = -2;
 
-/** What {@link contentIndent} found in the lines last scanned: a file's findings scan the same lines again and again. */
-let recentIndents: { readonly lines: readonly string[]; readonly indents: Int32Array } | undefined;
+/**
+ * What {@link contentIndent} found in the lines last scanned (a file's findings scan the same lines again and again),
+ * in one array used for every file of up to {@link REUSED_INDENTS} lines rather than one made for each.
+ */
+let indentsFor: readonly string[] | undefined;
+let currentIndents = new Int32Array(0);
+let reusedIndents = new Int32Array(256);
+const REUSED_INDENTS = 65536;
 
 function indentsOf(lines: readonly string[]): Int32Array {
-  if (recentIndents?.lines !== lines) {
-    recentIndents = { lines, indents: new Int32Array(lines.length).fill(UNKNOWN_INDENT) };
+  if (indentsFor !== lines) {
+    // A longer file than the array holds gets a larger one, which is kept for the next files unless it is very long.
+    const array = lines.length <= reusedIndents.length ? reusedIndents : new Int32Array(Math.max(lines.length, 2 * reusedIndents.length));
+    if (array.length <= REUSED_INDENTS) {
+      reusedIndents = array;
+    }
+    currentIndents = array.fill(UNKNOWN_INDENT, 0, lines.length);
+    indentsFor = lines;
   }
-  return recentIndents.indents;
+  return currentIndents;
 }
 
 /** The indentation of line `i` when it holds more than blanks and a comment, else -1; worked out once a line. */
