@@ -12,7 +12,7 @@ import { globMatches } from '../core/glob';
 import { at, describeObject, isApplication, isApplicationSet, isAppProject, isObject, listAt, LocatedManifest, Manifest, readSourcesOf, SourceLocation, stringAt } from '../core/manifest';
 import { compareStrings } from '../core/order';
 import { scopedProjectOf } from '../core/project-policy';
-import { isRepoUrlPlaceholder, isUnfilledPath, KUSTOMIZATION_FILES, repositoryDir, repositoryKey, sourcePathRefusal } from '../core/source-paths';
+import { isKustomizationFile, isRepoUrlPlaceholder, isUnfilledPath, KUSTOMIZATION_FILES, repositoryDir, repositoryKey, sourcePathRefusal } from '../core/source-paths';
 import { detached, stripTrailing } from '../core/text';
 import { runRules, runRulesAcross } from '../rules/engine';
 import { ALL_RULES } from '../rules/registry';
@@ -151,7 +151,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
       continue;
     }
     // A kustomization is read before any pairing, whatever it holds.
-    if (!isKustomization(file.path) && mayWait(content)) {
+    if (!isKustomizationFile(file.path) && mayWait(content)) {
       slots.push({ location: { file: file.path, line: 1, column: 1 }, order: slots.length, content, uses: 0, parsed: false });
       continue;
     }
@@ -174,11 +174,11 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   const layout = kustomizeLayout([...all.map((f) => f.path), ...options.repository?.otherFiles ?? []], objects);
   // What Kustomize builds, a patch and a generator's input are read before any pairing too: the files there wait no longer.
   if (layout.any) {
+    const readNow = (file: string) => layout.underKustomization(file) || layout.isPatch(file) || layout.isGeneratorInput(file);
     let read = false;
     slots.forEach((slot, i) => {
-      const file = isWaiting(slot) ? slot.location.file : undefined;
-      if (file !== undefined && (layout.underKustomization(file) || layout.isPatch(file) || layout.isGeneratorInput(file))) {
-        const objectsRead = objectsOf(file, (slot as WaitingFile).content!, budget, problems);
+      if (isWaiting(slot) && readNow(slot.location.file)) {
+        const objectsRead = objectsOf(slot.location.file, slot.content!, budget, problems);
         skippedDocuments += objectsRead.skipped;
         slots[i] = keptList(objectsRead.objects);
         read = true;
@@ -229,7 +229,7 @@ export function auditFiles(files: Iterable<AuditFile>, options: AuditOptions): A
   // Where each kustomization was read from: SA018 resolves the paths it lists against its folder.
   const kustomizationFolders = new Map<Manifest, string>();
   for (const o of objects) {
-    if (KUSTOMIZATION_FILES.includes(path.posix.basename(o.location.file))) {
+    if (isKustomizationFile(o.location.file)) {
       kustomizationFolders.set(o.manifest, path.posix.dirname(o.location.file));
     }
   }
@@ -554,11 +554,6 @@ function fileOrders(slots: readonly (readonly LocatedManifest[] | WaitingFile)[]
   return orders;
 }
 
-/** Whether a file is a kustomization (kustomization.yaml, kustomization.yml or Kustomization). */
-function isKustomization(file: string): boolean {
-  return KUSTOMIZATION_FILES.includes(path.posix.basename(file));
-}
-
 /** `fn` with its answers kept per argument: for a pure function asked the same few values many times. */
 function remembered(fn: (value: string) => string): (value: string) => string {
   const answers = new Map<string, string>();
@@ -660,7 +655,7 @@ function kustomizeRole(layout: KustomizeLayout, file: string): KustomizeRole {
     return 'patch';
   }
   // A kustomization is no object Argo CD applies, but its secretGenerator puts values in Git (SA203).
-  if (KUSTOMIZATION_FILES.includes(path.posix.basename(file))) {
+  if (isKustomizationFile(file)) {
     return 'kustomization';
   }
   return !layout.isKustomizeDir(path.posix.dirname(file)) || layout.isListedResource(file) ? 'built' : 'unbuilt';
@@ -909,7 +904,7 @@ function plainBuildInput(
   const byFile = new Map<string, LocatedManifest[]>();
   for (const o of objects) {
     const file = o.location.file;
-    if (KUSTOMIZATION_FILES.includes(path.posix.basename(file))) {
+    if (isKustomizationFile(file)) {
       const dir = path.posix.dirname(file);
       if (!kustomizations.has(dir)) {
         kustomizations.set(dir, o);
@@ -979,8 +974,6 @@ function gitFileGlobbing(options: AuditOptions, objects: readonly LocatedManifes
   }
   return setting.enabled;
 }
-
-/** A clear problem for an unexpected error: what was being done, what happened, what to do. */
 
 /** The files of a chart's own folder that Helm reads: its metadata, dependencies, values and their schema. */
 const CHART_OWN_FILE = /^(Chart\.(ya?ml|lock)|requirements\.(ya?ml|lock)|values[^/]*\.(ya?ml|json)|values\.schema\.json)$/;

@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { kustomizationPaths } from '../core/kustomization';
 import { isObject, listAt, LocatedManifest, Manifest } from '../core/manifest';
-import { KUSTOMIZATION_FILES } from '../core/source-paths';
+import { isKustomizationFile } from '../core/source-paths';
 
 /**
  * What the kustomization files of a repository say of its other files, as far as they can be told without running
@@ -57,15 +57,14 @@ export function kustomizeLayout(paths: readonly string[], objects: readonly Loca
   const listed = new Set<string>();
   const patches = new Set<string>();
   for (const name of paths) {
-    // The name after the last `/`, as path.posix.basename gives it for these paths, without its checks: every file is asked.
-    if (KUSTOMIZATION_FILES.includes(name.slice(name.lastIndexOf('/') + 1))) {
+    if (isKustomizationFile(name)) {
       kustomizeDirs.add(path.posix.dirname(name));
     }
   }
   const inputs = new Set<string>();
   // Without a kustomization file, no object is one.
   for (const { manifest: kustomization, location } of kustomizeDirs.size > 0 ? objects : []) {
-    if (!KUSTOMIZATION_FILES.includes(path.posix.basename(location.file))) {
+    if (!isKustomizationFile(location.file)) {
       continue;
     }
     const dir = path.posix.dirname(location.file);

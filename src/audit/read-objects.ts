@@ -1,5 +1,6 @@
 import { AuditFile, FileProblem, UnreadFile } from './types';
 import { LocatedManifest, SourceLocation } from '../core/manifest';
+import { decodeUtf8 } from '../core/manifest-values';
 import { parseManifests } from '../core/parse-manifests';
 
 /** The objects a file holds, and how many of its documents were not Kubernetes objects. */
@@ -49,12 +50,10 @@ export function readObjects(file: AuditFile, budget: number, problems: FileProbl
   return content === undefined ? NONE : objectsOf(file.path, content, budget, problems);
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
 /** A file's text, or undefined when there is no such file or it cannot be read as UTF-8. */
 export function textOf(file: AuditFile | undefined): string | undefined {
   try {
-    return file === undefined ? undefined : UTF8.decode(file.content);
+    return file === undefined ? undefined : decodeUtf8(file.content);
   } catch {
     return undefined;
   }

@@ -1,9 +1,8 @@
-import * as path from 'path';
 import { Alias, Document, isAlias, isMap, isScalar, isSeq, LineCounter, Node, parseAllDocuments } from 'yaml';
 import { keysFromPointer } from './json-pointer';
 import { isObject, LocatedManifest, Manifest, SourceLocation } from './manifest';
 import { decodeUtf8, DOCUMENT_MARKER, firstLine, readManifestValues, templateProblem } from './manifest-values';
-import { KUSTOMIZATION_FILES } from './source-paths';
+import { isKustomizationFile } from './source-paths';
 import { parseYamlDocuments } from './yaml-text';
 
 /** Aliases expanded per document; billion-laughs input exceeds this at once. */
@@ -265,7 +264,7 @@ function collect(value: unknown, location: SourceLocation, objects: LocatedManif
     }
   } else if (isKubernetesObject(value)) {
     objects.push(place(value, location, undefined));
-  } else if (isObject(value) && KUSTOMIZATION_FILES.includes(path.posix.basename(location.file))) {
+  } else if (isObject(value) && isKustomizationFile(location.file)) {
     // A kustomization file may leave out its apiVersion and kind; it is still one, and SA203 reads its secretGenerator.
     objects.push(place({ apiVersion: KUSTOMIZE_API_VERSION, kind: 'Kustomization', ...value }, location, undefined));
   } else {

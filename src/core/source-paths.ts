@@ -65,6 +65,11 @@ export function sourcePathRefusal(sourcePath: string): string | undefined {
 /** The names by which Argo CD's repo server takes a folder for a Kustomize source (kustomize.IsKustomization). */
 export const KUSTOMIZATION_FILES: readonly string[] = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
+/** Whether a file (a `/`-separated path) is a kustomization by its name. Asked of every file: no path parsing. */
+export function isKustomizationFile(file: string): boolean {
+  return KUSTOMIZATION_FILES.includes(file.slice(file.lastIndexOf('/') + 1));
+}
+
 /**
  * Whether a source path is left to be filled in: a template action (`{{ }}`, an ApplicationSet's), or a placeholder
  * such as `<CLUSTER_NAME>` that a template repository's install step replaces.

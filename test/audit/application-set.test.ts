@@ -1,17 +1,8 @@
 import { stringify } from 'yaml';
-import { configMapYaml, key, keysOf } from './support';
-import { auditFiles, AuditOptions } from '../../src/audit/audit';
-import { AuditFile, AuditResult } from '../../src/audit/types';
-import { ArgoCdVersion } from '../../src/core/argocd-version';
+import { auditInMemory as audit, configMapYaml, key, keysOf } from './support';
 import { matrixGitFilesBomb, mergeChildrenBomb, replaceBomb, templatedBomb, trimMarkerBomb } from '../support/bombs';
 
-const OPTIONS: AuditOptions = { argoCdVersion: ArgoCdVersion.LATEST };
 const REPO = 'https://git.acme.internal/platform/gitops.git';
-
-function audit(files: Record<string, string>, options: Partial<AuditOptions> = {}): AuditResult {
-  const list: AuditFile[] = Object.entries(files).map(([path, text]) => ({ path, content: Buffer.from(text, 'utf8') }));
-  return auditFiles(list, { ...OPTIONS, ...options });
-}
 
 /** A template every rule accepts, with `spec` merged over it. */
 function template(spec: Record<string, unknown> = {}, name = '{{name}}'): Record<string, unknown> {

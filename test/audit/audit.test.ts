@@ -1,5 +1,5 @@
 import { parse, stringify } from 'yaml';
-import { applicationYaml, configMapYaml, deploymentYaml, hpaYaml, key, keysOf } from './support';
+import { applicationYaml, auditInMemory as audit, configMapYaml, deploymentYaml, hpaYaml, key, keysOf } from './support';
 import { auditFiles, AuditOptions } from '../../src/audit/audit';
 import { AuditFile, AuditResult } from '../../src/audit/types';
 import { ArgoCdVersion } from '../../src/core/argocd-version';
@@ -8,11 +8,6 @@ import { ALL_RULES } from '../../src/rules/registry';
 import { Severity } from '../../src/rules/severity';
 
 const OPTIONS: AuditOptions = { argoCdVersion: ArgoCdVersion.LATEST };
-
-function audit(files: Record<string, string>, options: Partial<AuditOptions> = {}): AuditResult {
-  const list: AuditFile[] = Object.entries(files).map(([path, text]) => ({ path, content: Buffer.from(text, 'utf8') }));
-  return auditFiles(list, { ...OPTIONS, ...options });
-}
 
 function jobYaml(name: string, namespace: string, annotations: Record<string, string>, extraSpec: Record<string, unknown> = {}): string {
   return stringify({

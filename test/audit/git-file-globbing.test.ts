@@ -1,19 +1,11 @@
 import { stringify } from 'yaml';
-import { auditJson, writeTree } from './support';
-import { auditFiles, AuditOptions } from '../../src/audit/audit';
+import { auditInMemory as audit, auditJson, writeTree } from './support';
 import { readGitFileGlobbing } from '../../src/audit/controller-settings';
-import { AuditFile, AuditResult } from '../../src/audit/types';
-import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { LocatedManifest, Manifest } from '../../src/core/manifest';
 import { tempDir } from '../support/app';
 
 const REPO = 'https://git.acme.internal/platform/gitops.git';
 const KEY = 'applicationsetcontroller.enable.new.git.file.globbing';
-
-function audit(files: Record<string, string>, options: Partial<AuditOptions> = {}): AuditResult {
-  const list: AuditFile[] = Object.entries(files).map(([path, text]) => ({ path, content: Buffer.from(text, 'utf8') }));
-  return auditFiles(list, { argoCdVersion: ArgoCdVersion.LATEST, ...options });
-}
 
 /** An ApplicationSet with a git files generator over `apps/*\/config.json`, one Application per file. */
 const SET = stringify({

@@ -1,17 +1,8 @@
 import { stringify } from 'yaml';
-import { applicationYaml, configMapYaml, deploymentYaml, hpaYaml, key, keysOf } from './support';
-import { auditFiles, AuditOptions } from '../../src/audit/audit';
+import { applicationYaml, auditInMemory as audit, configMapYaml, deploymentYaml, hpaYaml, key, keysOf } from './support';
 import { mayWait, WaitingFile, WaitingFiles } from '../../src/audit/read-objects';
 import { AuditFile, AuditResult, FileProblem } from '../../src/audit/types';
-import { ArgoCdVersion } from '../../src/core/argocd-version';
 import * as parseModule from '../../src/core/parse-manifests';
-
-const OPTIONS: AuditOptions = { argoCdVersion: ArgoCdVersion.LATEST };
-
-function audit(files: Record<string, string>, options: Partial<AuditOptions> = {}): AuditResult {
-  const list: AuditFile[] = Object.entries(files).map(([path, text]) => ({ path, content: Buffer.from(text, 'utf8') }));
-  return auditFiles(list, { ...OPTIONS, ...options });
-}
 
 function waitingFile(file: string, text: string, order: number): WaitingFile {
   return { location: { file, line: 1, column: 1 }, order, content: Buffer.from(text, 'utf8'), uses: 0, parsed: false };

@@ -1,8 +1,17 @@
 import { mkdirSync, writeFileSync } from 'fs';
 import { dirname, join } from 'path';
 import { stringify } from 'yaml';
+import { auditFiles, AuditOptions } from '../../src/audit/audit';
+import { AuditFile, AuditResult } from '../../src/audit/types';
+import { ArgoCdVersion } from '../../src/core/argocd-version';
 import { runCli as runInProcess } from '../cli/support';
 import { tempDir } from '../support/app';
+
+/** Audits files given as path to text, for the newest Argo CD release unless `options` say otherwise. */
+export function auditInMemory(files: Record<string, string>, options: Partial<AuditOptions> = {}): AuditResult {
+  const list: AuditFile[] = Object.entries(files).map(([path, text]) => ({ path, content: Buffer.from(text, 'utf8') }));
+  return auditFiles(list, { argoCdVersion: ArgoCdVersion.LATEST, ...options });
+}
 
 /** The GitOps repository in which every known failure mode appears once. */
 export const FAILURE_MODES = join(__dirname, '..', 'fixtures', 'failure-modes');
