@@ -1460,7 +1460,8 @@ function toAuditFinding(f: Finding, object: LocatedManifest, application: string
   if (f.suppressedBecause !== undefined) {
     suppression = { reason: f.suppressedBecause, source: 'annotation' };
   } else {
-    const match = config.find((s) => s.ruleId === f.rule.id
+    // Most runs have no suppressions in their configuration: then no test is made for each finding.
+    const match = config.length > 0 && config.find((s) => s.ruleId === f.rule.id
       && (s.paths.length === 0 || s.paths.some((p) => location.file === p || location.file.startsWith(`${stripTrailing(p, '/')}/`)))
       && (s.applications.length === 0 || (application !== undefined && s.applications.includes(application))));
     if (match) {

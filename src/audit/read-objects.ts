@@ -101,11 +101,12 @@ export function isWaiting(entry: object): entry is WaitingFile {
  * ApplicationSet controller's settings. A backslash may escape a letter of any of them. A file with none of them holds
  * only objects that a unit deploys.
  */
-const GROUPED_WORDS = ['Application', 'AppProject', 'Secret', 'argocd-cmd-params-cm', '\\'];
+const GROUPED_WORDS: readonly Buffer[] = ['Application', 'AppProject', 'Secret', 'argocd-cmd-params-cm', '\\'].map((w) => Buffer.from(w));
 
 /** Whether a file's parsing may wait for the unit that deploys it (see {@link WaitingFile}). */
 export function mayWait(content: Uint8Array): boolean {
   const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+  // The words as bytes, made once: a word given as a string is encoded again at every search.
   return !GROUPED_WORDS.some((word) => bytes.includes(word));
 }
 

@@ -77,16 +77,7 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
       problems.push({ file: shown, message: tooLarge(stat.size, maxBytes, false) });
       return;
     }
-    files.push({
-      path: shown,
-      get content() {
-        try {
-          return readRegularFile(bytes(real), maxBytes);
-        } catch (e) {
-          throw e instanceof OverLimit ? new UnreadFile(tooLarge(e.size, maxBytes, e.grew)) : e;
-        }
-      },
-    });
+    files.push(new FileOnDisk(shown, real, maxBytes));
   };
 
   const addOther = (real: string, full: string, name: string, stat?: fs.Stats) => {
@@ -110,8 +101,10 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
       return;
     }
     entries.sort((a, b) => compareStrings(a.shown, b.shown) || compareStrings(a.name, b.name));
+    // The folder is a real path, resolved and normalized, and a name holds no separator: joining is adding.
+    const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
     for (const { name, dirent: entry } of entries) {
-      const full = path.join(dir, name);
+      const full = prefix + name;
       if (entry.isDirectory()) {
         if (!SKIPPED_DIRS.has(name) && !LEFTOVER_NAME.test(name)) {
           walk(full);
@@ -157,6 +150,31 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
 }
 
 /**
+ * A file the walk found, whose bytes are read each time the audit asks for them. One class for all: an object and a
+ * getter made for each of a repository's thousands of files cost the garbage collector more.
+ */
+class FileOnDisk implements AuditFile {
+  /** The file as the audit names it. */
+  readonly path: string;
+
+  /**
+   * @param shown the file as the audit names it
+   * @param real its real path, latin1-held
+   */
+  constructor(shown: string, private readonly real: string, private readonly maxBytes: number) {
+    this.path = shown;
+  }
+
+  get content(): Uint8Array {
+    try {
+      return readRegularFile(bytes(this.real), this.maxBytes);
+    } catch (e) {
+      throw e instanceof OverLimit ? new UnreadFile(tooLarge(e.size, this.maxBytes, e.grew)) : e;
+    }
+  }
+}
+
+/**
  * The entries of a folder, each named by the latin1 string of its bytes and shown as text. Names are listed as text
  * first, which costs no buffer a name; a folder with a name that is not ASCII is listed again by bytes, so that a
  * name that is not valid UTF-8 keeps its bytes.
@@ -199,7 +217,10 @@ function displayPath(p: string, realRoot: string): string {
   const underRoot = realRoot.endsWith(path.sep) ? realRoot : realRoot + path.sep;
   // Most paths lie under the root: their relative path is the rest of the string.
   const rel = p.startsWith(underRoot) ? p.slice(underRoot.length) : path.relative(realRoot, p);
-  return shownName(rel.startsWith('..') || path.isAbsolute(rel) ? p : rel || '.').split(path.sep).join('/');
+  // Outside the root is `..` and what starts with `../`, not a name that starts with two dots (`..data`).
+  const outside = rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
+  const shown = shownName(outside ? p : rel || '.');
+  return path.sep === '/' ? shown : shown.split(path.sep).join('/');
 }
 
 function raw(p: string): string {

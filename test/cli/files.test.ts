@@ -52,4 +52,21 @@ describe('collectFiles: the names it gives', () => {
     expect(files.map((f) => Buffer.from(f.content).toString('utf8'))).toEqual(['a: 1\n', 'b: 1\n', 'c: 1\n', '{}\n']);
     expect(otherFiles).toEqual(['apps/notes.txt']);
   });
+
+  test('a folder whose name starts with two dots lies inside the root: named relative to it, as any other folder', () => {
+    // GIVEN a folder named `..data` (what Kubernetes projects ConfigMap volumes into) beside an ordinary one
+    const root = tempDir();
+    mkdirSync(join(root, '..data'));
+    mkdirSync(join(root, 'apps'));
+    writeFileSync(join(root, '..data', 'app.yaml'), 'a: 1\n');
+    writeFileSync(join(root, 'apps', 'b.yaml'), 'b: 1\n');
+
+    // WHEN collected
+    const { files, problems } = collectFiles([root], root, 1048576);
+
+    // THEN both are named from the root, not the first by its absolute path as if it lay outside
+    expect(problems).toEqual([]);
+    expect(files.map((f) => f.path)).toEqual(['..data/app.yaml', 'apps/b.yaml']);
+    expect(files.map((f) => Buffer.from(f.content).toString('utf8'))).toEqual(['a: 1\n', 'b: 1\n']);
+  });
 });

@@ -213,12 +213,43 @@ describe('a cdk8s app with the tarball installed', () => {
     expect(r.stdout).not.toContain('not audited');
   }, MINUTES);
 
-  test('the bin is one file: it loads none of the package\'s other modules', () => {
-    // Start-up reads one file instead of one per module; only jq-wasm is looked up outside it.
+  test('the bin is one file of ASCII: it loads none of the package\'s other modules', () => {
+    // Start-up reads one file instead of one per module; only jq-wasm and re2js are looked up outside it.
     const text = readFileSync(join(consumer, 'node_modules', PKG.name, 'lib', 'cli', 'bin.js'), 'utf8');
     expect(text.match(/require\(["'][^"']+["']\)/g)?.filter((r) => /["']\.{1,2}\//.test(r)) ?? []).toEqual([]);
     expect(text).toContain('require.resolve("jq-wasm")');
+    // One character outside ASCII would have Node decode, and V8 hold, the whole file at two bytes a character.
+    expect(text.match(/[^\x00-\x7f]/g) ?? []).toEqual([]);
   });
+
+  test('the installed bin builds a kustomization whose patch targets Applications by a regular expression', async () => {
+    // GIVEN a Kustomize folder whose patch turns on auto-sync, without self-heal, for the Applications named `web.*`
+    const tree = join(consumer, 'kustomized');
+    mkdirSync(tree, { recursive: true });
+    const app = (name: string) => [
+      'apiVersion: argoproj.io/v1alpha1', 'kind: Application', `metadata: { name: ${name}, namespace: argocd }`,
+      'spec:', '  project: payments', '  source: { repoURL: https://git.acme.internal/platform/charts.git, targetRevision: 1.4.2, path: web }',
+      '  destination: { server: https://kubernetes.default.svc, namespace: web }', '',
+    ].join('\n');
+    writeFileSync(join(tree, 'web.yaml'), app('web-eu'));
+    writeFileSync(join(tree, 'api.yaml'), app('api-eu'));
+    writeFileSync(join(tree, 'kustomization.yaml'), [
+      'resources: [web.yaml, api.yaml]', 'patches:', '  - target: { kind: Application, name: "web.*" }', '    patch: |-',
+      '      - op: add', '        path: /spec/syncPolicy', '        value: { automated: { prune: true } }', '',
+    ].join('\n'));
+    const args = ['audit', tree, '--repo-root', consumer, '--repo-url', 'https://git.acme.internal/platform/gitops.git', '--format', 'json'];
+
+    // WHEN the installed bin, whose regular expressions are re2js's from the package's own dependencies, and the sources audit it
+    const installed = run('npx', ['--no', '--', 'safe-argocd', ...args], consumer, consumerEnv());
+    const sources = await runCli(args);
+
+    // THEN both report the same, byte for byte: auto-sync without self-heal on web-eu, which the patch matched, not on api-eu
+    expect(installed.stderr).toBe('');
+    expect(installed.status).toBe(sources.code);
+    expect(installed.stdout).toBe(sources.stdout);
+    const halfEnforced = JSON.parse(installed.stdout).findings.filter((f: { ruleId: string }) => f.ruleId === 'SA001');
+    expect(halfEnforced.map((f: { application: string }) => f.application)).toEqual(['web-eu']);
+  }, MINUTES);
 
   test('the installed bin reports on an unsafe tree exactly what the sources do', async () => {
     // GIVEN a tree with findings: an Application without an ignore rule for a Deployment its HPA scales, which declares replicas
