@@ -1,5 +1,6 @@
 import * as jsyaml from 'js-yaml';
-import type { SourceLocation } from './manifest';
+import type { Manifest, SourceLocation } from './manifest';
+import { isKustomizationFile } from './source-paths';
 
 /**
  * The first half of reading a manifest file, which needs no more than js-yaml: whether the file can be read at all,
@@ -95,7 +96,9 @@ function readFast(file: string, text: string): { documents: ValuesDocument[] } |
     }
     return syntaxError(e);
   }
-  if (anchored) {
+  // An anchor in a file that holds no Kubernetes object (a CI pipeline, a values file): every document is skipped
+  // whatever its aliases expand to, so the careful path, which would place and expand them, has nothing to do.
+  if (anchored && (isKustomizationFile(file) || values.some((value) => isKubernetesObject(value) || isList(value)))) {
     return undefined;
   }
   const { starts, lineCount } = documentStarts(text);
@@ -121,6 +124,12 @@ function readFast(file: string, text: string): { documents: ValuesDocument[] } |
     documents.push({ value, start, itemStarts });
   }
   return { documents };
+}
+
+/** Whether a value is a Kubernetes object: a mapping with a string `apiVersion` and `kind`. */
+export function isKubernetesObject(value: unknown): value is Manifest {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    && typeof (value as Manifest).apiVersion === 'string' && typeof (value as Manifest).kind === 'string';
 }
 
 /** Whether a document is a `List` of items (`kind: List`, `items: [...]`). */
@@ -183,7 +192,9 @@ export const DOCUMENT_MARKER = /^---(?=\s|$)/;
  * YAML 1.2's core schema, as Kubernetes and Argo CD read manifests (an unquoted `2024-05-01` stays a
  * string), plus `<<` merge keys.
  */
-const FAST_SCHEMA = jsyaml.CORE_SCHEMA.extend([(jsyaml as unknown as { types: { merge: jsyaml.Type } }).types.merge]);
+// Implicit, as a `<<` key is resolved without a tag: given as a list, js-yaml takes it as an explicit type, which only a
+// `!!merge` tag selects, and keeps `<<` as an ordinary key.
+const FAST_SCHEMA = jsyaml.CORE_SCHEMA.extend({ implicit: [(jsyaml as unknown as { types: { merge: jsyaml.Type } }).types.merge] });
 
 /**
  * js-yaml's errors that every YAML parser agrees on, at the place they are: a key with no colon, a missing comma, a

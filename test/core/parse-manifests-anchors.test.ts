@@ -29,4 +29,28 @@ describe('parseManifests: stars and ampersands that are no anchors', () => {
     expect(parsed.objects).toHaveLength(1);
     expect((parsed.objects[0].manifest.spec as { copy: unknown }).copy).toEqual({ a: 1 });
   });
+
+  test('anchors in a file that holds no Kubernetes object need no careful reading: its documents are skipped, counted', () => {
+    // GIVEN a CI pipeline that shares its settings by anchors, used more than the careful path's 1,000 aliases a document
+    const jobs = Array.from({ length: 1200 }, (_, i) => `job-${i}:\n  <<: *defaults\n  script: [make test-${i}]\n`).join('');
+    const pipeline = `.defaults: &defaults\n  image: node:20\n  tags: [linux]\n${jobs}`;
+    // WHEN it is parsed
+    const parsed = parseManifests('.gitlab-ci.yml', Buffer.from(pipeline));
+    // THEN js-yaml's reading is enough: no careful parse, no problem, the one document skipped
+    expect(careful).not.toHaveBeenCalled();
+    expect(parsed).toEqual({ objects: [], skipped: 1 });
+  });
+
+  test('anchors in a file whose aliases make a Kubernetes object still take the careful path', () => {
+    // GIVEN the apiVersion and kind of a ConfigMap, and the same for a kustomization without them, brought in by a merge key
+    const merged = 'x-base: &base {apiVersion: v1, kind: ConfigMap}\n<<: *base\nmetadata: {name: settings}\n';
+    const kustomization = 'common: &c [a.yaml]\nresources: *c\n';
+    // WHEN they are parsed
+    const parsed = parseManifests('merged.yaml', Buffer.from(merged));
+    const built = parseManifests('kustomization.yaml', Buffer.from(kustomization));
+    // THEN both took the careful path, which placed the object and the kustomization
+    expect(careful).toHaveBeenCalledTimes(2);
+    expect(parsed.objects.map((o) => [o.manifest.kind, (o.manifest.metadata as { name: string }).name, o.location.line])).toEqual([['ConfigMap', 'settings', 1]]);
+    expect(built.objects.map((o) => o.manifest.resources)).toEqual([['a.yaml']]);
+  });
 });

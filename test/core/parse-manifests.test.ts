@@ -151,6 +151,29 @@ describe('parseManifests', () => {
     expect((deployment.manifest.spec as { selector: unknown }).selector).toEqual({ matchLabels: { app: 'web', tier: 'front' } });
   });
 
+  test('expands a << merge key written with its mapping in place, without an anchor, as go-yaml does', () => {
+    // GIVEN objects whose apiVersion and kind, and whose replicas, come from << keys that name no alias
+    const text = [
+      '<<: {apiVersion: v1, kind: ConfigMap}',
+      'metadata: {name: settings}',
+      '---',
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata: {name: web}',
+      'spec:',
+      '  <<: {replicas: 3}',
+      '  paused: false',
+    ].join('\n');
+
+    // WHEN it is parsed
+    const { objects, skipped } = parse(text);
+
+    // THEN both are objects, merged: the ConfigMap is no skipped document, and the Deployment declares 3 replicas
+    expect(skipped).toBe(0);
+    expect(objects.map((o) => [o.manifest.kind, o.location.line])).toEqual([['ConfigMap', 1], ['Deployment', 4]]);
+    expect(objects[1].manifest.spec).toEqual({ replicas: 3, paused: false });
+  });
+
   test('reads JSON files, locating the object at its opening brace', () => {
     // GIVEN a JSON manifest after a blank line, indented
     const text = '\n  {\n    "apiVersion": "v1",\n    "kind": "ConfigMap",\n    "metadata": {"name": "settings"}\n  }\n';
