@@ -1,5 +1,5 @@
 import * as jsyaml from 'js-yaml';
-import type { Manifest, SourceLocation } from './manifest';
+import { isKubernetesObject, isObject, SourceLocation } from './manifest';
 import { isKustomizationFile } from './source-paths';
 
 /**
@@ -126,16 +126,9 @@ function readFast(file: string, text: string): { documents: ValuesDocument[] } |
   return { documents };
 }
 
-/** Whether a value is a Kubernetes object: a mapping with a string `apiVersion` and `kind`. */
-export function isKubernetesObject(value: unknown): value is Manifest {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    && typeof (value as Manifest).apiVersion === 'string' && typeof (value as Manifest).kind === 'string';
-}
-
 /** Whether a document is a `List` of items (`kind: List`, `items: [...]`). */
 function isList(value: unknown): value is { items: unknown[] } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    && (value as { kind?: unknown }).kind === 'List' && Array.isArray((value as { items?: unknown }).items);
+  return isObject(value) && value.kind === 'List' && Array.isArray(value.items);
 }
 
 /** The item starts of a document that is no List: one array for all of them. */

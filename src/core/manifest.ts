@@ -60,6 +60,11 @@ export function isObject(value: unknown): value is Manifest {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Whether a value is a Kubernetes object: a plain object with a string `apiVersion` and `kind`. */
+export function isKubernetesObject(value: unknown): value is Manifest {
+  return isObject(value) && typeof value.apiVersion === 'string' && typeof value.kind === 'string';
+}
+
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 
 /** The value at a key path, or undefined when any step is missing or not an object; only own keys (input is data). */

@@ -1,7 +1,7 @@
 import { Alias, Document, isAlias, isMap, isScalar, isSeq, LineCounter, Node, parseAllDocuments } from 'yaml';
 import { keysFromPointer } from './json-pointer';
-import { isObject, LocatedManifest, Manifest, SourceLocation } from './manifest';
-import { decodeUtf8, DOCUMENT_MARKER, firstLine, isKubernetesObject, readManifestValues, templateProblem } from './manifest-values';
+import { isKubernetesObject, isObject, LocatedManifest, Manifest, SourceLocation } from './manifest';
+import { decodeUtf8, DOCUMENT_MARKER, firstLine, readManifestValues, templateProblem } from './manifest-values';
 import { isKustomizationFile } from './source-paths';
 import { parseYamlDocuments } from './yaml-text';
 
@@ -275,7 +275,6 @@ function collect(value: unknown, location: SourceLocation, objects: LocatedManif
 
 /** What Kustomize takes a kustomization file without apiVersion and kind to be. */
 const KUSTOMIZE_API_VERSION = 'kustomize.config.k8s.io/v1beta1';
-
 
 /** The line before which the document whose content starts on line `first` (0-based) ends: the next marker, or the file's end. */
 function endOfDocument(lines: readonly string[], first: number): number {
