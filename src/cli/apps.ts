@@ -1,4 +1,4 @@
-import { execFileSync } from 'child_process';
+import type * as ChildProcess from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { compareStrings } from '../core/order';
@@ -74,6 +74,9 @@ export function gitRemoteUrl(root: string): string | undefined {
     return read.url;
   }
   try {
+    // Loaded only when git must answer: child_process brings Node's streams and sockets with it, a few ms of every start.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { execFileSync } = require('child_process') as typeof ChildProcess;
     const url = execFileSync('git', ['config', '--get', 'remote.origin.url'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim();
     return url.length > 0 ? url : undefined;
   } catch {

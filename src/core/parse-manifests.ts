@@ -444,6 +444,7 @@ function blockStep(lines: readonly string[], node: ScanNode, token: string): Ste
     return 'absent';
   }
   const indents = indentsOf(lines);
+  const plain = isPlainToken(token);
   for (let k = 0, li = node.li; li !== -1; k++, li = entryAfter(lines, indents, li, node.end, c, isSequence)) {
     if (isSequence) {
       if (k === wanted) {
@@ -454,8 +455,13 @@ function blockStep(lines: readonly string[], node: ScanNode, token: string): Ste
       continue;
     }
     const line = lines[li];
+    // Another field's key, told without a regex: a plain key (it starts with a letter, a digit or `_`, so it is neither
+    // quoted nor tagged) is its text as written, which does not start with the token.
+    if (plain && isWordCode(line.charCodeAt(c)) && !line.startsWith(token, c)) {
+      continue;
+    }
     // The common case without a regex: a plain key that is the token, then `:`.
-    const plainEnd = plainKeyEnd(line, c, token);
+    const plainEnd = plain ? plainKeyEnd(line, c, token) : undefined;
     if (plainEnd !== undefined) {
       const entryEnd = entryAfter(lines, indents, li, node.end, c, isSequence);
       const child = blockValue(lines, li, plainEnd, entryEnd === -1 ? node.end : entryEnd, true);
@@ -501,10 +507,11 @@ function entryAfter(lines: readonly string[], indents: Int32Array, after: number
 
 /**
  * Where the value starts when `line` holds, from column `c`, the plain key `token` (blanks, `:`, then a blank or
- * the end); undefined otherwise, and for a token a plain key could not spell, which the regex reads instead.
+ * the end); undefined otherwise. Asked only for a token a plain key could spell ({@link isPlainToken}): the others the
+ * regex reads.
  */
 function plainKeyEnd(line: string, c: number, token: string): number | undefined {
-  if (token === '' || !line.startsWith(token, c) || /^[\s#'"{[\]}&*!|>%@`?,-]|[#:]|\s$/.test(token)) {
+  if (!line.startsWith(token, c)) {
     return undefined;
   }
   let i = c + token.length;
@@ -515,6 +522,16 @@ function plainKeyEnd(line: string, c: number, token: string): number | undefined
     return undefined;
   }
   return i + 1;
+}
+
+/** Whether a plain key could spell `token` as it is: not empty, no indicator first, no `#` or `:`, no blank at the end. */
+function isPlainToken(token: string): boolean {
+  return token !== '' && !/^[\s#'"{[\]}&*!|>%@`?,-]|[#:]|\s$/.test(token);
+}
+
+/** Whether a character code is a letter or digit of ASCII, or `_`. */
+function isWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95;
 }
 
 function unescapeDouble(raw: string): string | undefined {

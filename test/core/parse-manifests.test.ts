@@ -513,6 +513,8 @@ describe('parseManifests: the fast and the careful path agree', () => {
       + '- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: b}\n'],
     ['a List whose items start on the line after their dash', 'apiVersion: v1\nkind: List\nitems:\n  -\n    apiVersion: v1\n    kind: ConfigMap\n    metadata: {name: a}\n'],
     ['a List of flow items', 'apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: ConfigMap, metadata: {name: a}},\n  {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}]\n'],
+    ['keys that start with another key, quoted keys and a tagged key', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  nameSuffix: x\n  "name2": y\n'
+      + '  name: a\n  namespace : b\n  \'labels\': {app: a}\ndata:\n  data_: "1"\n  "da\\x74a": "2"\n  !!str key: "3"\n  _key: "4"\n  9key: "5"\n  key2: "6"\n'],
   ])('for %s', (_name, text) => {
     // GIVEN a file, and the same file with an anchored empty document appended
     // WHEN both are parsed
