@@ -455,11 +455,6 @@ function blockStep(lines: readonly string[], node: ScanNode, token: string): Ste
       continue;
     }
     const line = lines[li];
-    // Another field's key, told without a regex: a plain key (it starts with a letter, a digit or `_`, so it is neither
-    // quoted nor tagged) is its text as written, which does not start with the token.
-    if (plain && isWordCode(line.charCodeAt(c)) && !line.startsWith(token, c)) {
-      continue;
-    }
     // The common case without a regex: a plain key that is the token, then `:`.
     const plainEnd = plain ? plainKeyEnd(line, c, token) : undefined;
     if (plainEnd !== undefined) {
@@ -527,11 +522,6 @@ function plainKeyEnd(line: string, c: number, token: string): number | undefined
 /** Whether a plain key could spell `token` as it is: not empty, no indicator first, no `#` or `:`, no blank at the end. */
 function isPlainToken(token: string): boolean {
   return token !== '' && !/^[\s#'"{[\]}&*!|>%@`?,-]|[#:]|\s$/.test(token);
-}
-
-/** Whether a character code is a letter or digit of ASCII, or `_`. */
-function isWordCode(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95;
 }
 
 function unescapeDouble(raw: string): string | undefined {
