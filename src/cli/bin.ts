@@ -12,3 +12,7 @@ main(args, nodeIo()).then((code) => {
   process.stderr.write(unexpectedError(undefined, e, hasDebugFlag(args) || debugFor(process.env)));
   process.exitCode = EXIT_USAGE;
 });
+// When nothing is left to do, every write to stdout and stderr included (a pipe read slowly keeps the loop busy until it
+// has taken the last byte), the process exits at once with the code set above, instead of first freeing a heap of tens
+// of MB page by page, which an audit of a large repository spent about 10 ms on.
+process.once('beforeExit', () => process.exit());

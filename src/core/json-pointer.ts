@@ -18,6 +18,10 @@ export function pointerProblem(pointer: string): string | undefined {
 
 /** Escapes one key for use in a pointer: `~` becomes `~0`, `/` becomes `~1`. */
 export function escapeToken(key: string): string {
+  // Nearly every key has neither character: it is its own token, without two regular expressions tried on it.
+  if (!key.includes('~') && !key.includes('/')) {
+    return key;
+  }
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 

@@ -145,6 +145,11 @@ export function hasTemplateExpressions(text: string): boolean {
   }
   let blockIndent = -1;
   for (const line of text.split('\n')) {
+    // Outside a block scalar, a line with no `{{`, no comment and no block indicator at its end can neither hold an
+    // action nor open a block scalar: most lines of a file are passed over without a regular expression.
+    if (blockIndent < 0 && !line.includes('{{') && !line.includes('#') && !mayOpenBlock(line)) {
+      continue;
+    }
     const indent = line.length - line.trimStart().length;
     const trimmed = line.trim();
     if (blockIndent >= 0) {
@@ -167,6 +172,13 @@ export function hasTemplateExpressions(text: string): boolean {
     }
   }
   return false;
+}
+
+/** Whether the last character of a line before trailing white space is one a block scalar's header may end with (`|`, `>`, `+`, `-`, a digit). */
+function mayOpenBlock(line: string): boolean {
+  const trimmed = line.trimEnd();
+  const c = trimmed.charCodeAt(trimmed.length - 1);
+  return c === 124 || c === 62 || c === 43 || c === 45 || (c >= 48 && c <= 57);
 }
 
 /** A line that is a FreeMarker directive or comment (`<#if ...>`, `</#list>`, `<#-- ... -->`), which YAML cannot read there. */

@@ -362,6 +362,10 @@ describe('hasTemplateExpressions', () => {
     ['an action in a block scalar', 'data:\n  alert.tmpl: |\n    {{ define "x" }}\n    {{ end }}\nkind: ConfigMap\n'],
     ['an action in a comment', '# {{ .Values.x }}\napiVersion: v1\n'],
     ['an action in a trailing comment', 'apiVersion: v1 # {{ .Values.x }}\n'],
+    ['an action in a block scalar whose header has a comment', 'data:\n  alert.tmpl: | # a template\n    {{ define "x" }}\n'],
+    ['an action in a block scalar whose header has trailing white space', 'data:\n  alert.tmpl: |- \t\r\n    {{ define "x" }}\n'],
+    ['an action in a folded block scalar with an indentation indicator', 'data:\n  alert.tmpl: >2\n    {{ define "x" }}\n'],
+    ['an action in a block scalar that is a list item', 'args:\n  - |+\n    {{ define "x" }}\n'],
   ])('is false for %s', (_name, text) => {
     // GIVEN YAML in which {{ }} is ordinary string content
     // WHEN it is checked

@@ -278,6 +278,32 @@ describe('a cdk8s app with the tarball installed', () => {
     expect(JSON.parse(installed.stdout).findings.map((f: { ruleId: string }) => f.ruleId).sort()).toEqual(['SA005', 'SA006', 'SA101', 'SA102']);
   }, MINUTES);
 
+  test('the installed bin writes a report of megabytes to a pipe read late, whole, before it exits', () => {
+    // GIVEN 1,500 Applications with findings: a JSON report of several MB, many times what a pipe holds
+    const tree = join(consumer, 'many');
+    mkdirSync(tree, { recursive: true });
+    for (let i = 0; i < 1500; i++) {
+      writeFileSync(join(tree, `app-${i}.yaml`), [
+        'apiVersion: argoproj.io/v1alpha1', 'kind: Application', `metadata: { name: app-${i}, namespace: argocd }`,
+        'spec:', '  project: default', '  source: { repoURL: https://git.acme.internal/platform/gitops.git, targetRevision: main, path: many }',
+        '  destination: { server: https://kubernetes.default.svc, namespace: web }', '',
+      ].join('\n'));
+    }
+    const out = join(work, 'many.json');
+
+    // WHEN its output goes into a pipe whose reader starts only after a second, when the bin has long finished its work
+    const r = run('bash', ['-c', '"$0" audit many --repo-root . --repo-url https://git.acme.internal/platform/gitops.git --format json '
+      + '| { sleep 1; cat > "$1"; }; echo "${PIPESTATUS[0]}"', join(consumer, 'node_modules', '.bin', 'safe-argocd'), out], consumer, consumerEnv());
+
+    // THEN it exits 1 (findings) only after the reader took the whole report, which parses and names every Application
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('1\n');
+    const report = readFileSync(out, 'utf8');
+    expect(report.length).toBeGreaterThan(1_000_000);
+    const apps = new Set(JSON.parse(report).findings.map((f: { application: string }) => f.application));
+    expect(apps.size).toBe(1500);
+  }, MINUTES);
+
   test('safe-argocd simulate runs a jqPathExpression with the installed jq', () => {
     // GIVEN an Application whose ignore rule is a jq expression, and a live Deployment scaled by an autoscaler
     const dir = join(consumer, 'simulate');
