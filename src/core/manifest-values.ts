@@ -167,14 +167,21 @@ export function hasTemplateExpressions(text: string): boolean {
       return true;
     }
     // A block scalar (`key: |`, `- >-`) holds text on the more indented lines that follow.
-    if (/(^|[:\-]\s*)[|>][+-]?\d*\s*$/.test(unquoted.trimEnd())) {
+    if (BLOCK_HEADER.test(unquoted.trimEnd())) {
       blockIndent = indent;
     }
   }
   return false;
 }
 
-/** Whether the last character of a line before trailing white space is one a block scalar's header may end with (`|`, `>`, `+`, `-`, a digit). */
+/** The end of a line that opens a block scalar (`key: |`, `- >-`, `key: |2+`). */
+const BLOCK_HEADER = /(^|[:\-]\s*)[|>][+-]?\d*\s*$/;
+
+/**
+ * Whether a line may end as {@link BLOCK_HEADER} does: its last character before trailing white space is `|`, `>`, `+`,
+ * `-` or a digit. Replacing quoted strings never makes a line end in one of those (a comment removed may, which is why a
+ * line with `#` is never passed over), so a line without `#` for which this is false opens no block scalar.
+ */
 function mayOpenBlock(line: string): boolean {
   const trimmed = line.trimEnd();
   const c = trimmed.charCodeAt(trimmed.length - 1);
