@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First, before the rest is loaded: the heap of this process is sized for an audit (see young-generation.ts).
+import './young-generation';
 import { EXIT_USAGE, hasDebugFlag, main } from './main';
 import { unexpectedError } from './messages';
 import { debugFor, nodeIo, watchOutput } from './node-io';
