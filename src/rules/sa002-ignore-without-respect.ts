@@ -32,16 +32,15 @@ export const ignoreWithoutRespect: Rule = {
     + 'an object that exists, so a change Git makes to such a field no longer lands there: ignore only fields that Git leaves '
     + 'to another controller (an HPA\'s replicas), and narrow an entry that also covers fields Git declares.',
   check({ application, resources, complete }) {
-    if (!application) {
+    // With the option set, or no entry, there is nothing to judge, and the entries are not matched against the resources.
+    if (!application || syncOptionsOf(application).includes('RespectIgnoreDifferences=true')
+      || listAt(application, 'spec', 'ignoreDifferences').length === 0) {
       return [];
     }
     // Only when the audit found them all can an entry of a kind none of them has be known to match nothing in Git.
     const entries = listAt(application, 'spec', 'ignoreDifferences')
       .filter((e) => !isObject(e) || mayCoverGitFields(e, reachOf(e, application, resources, complete)));
     if (entries.length === 0) {
-      return [];
-    }
-    if (syncOptionsOf(application).includes('RespectIgnoreDifferences=true')) {
       return [];
     }
     // A sync policy that is a template's placeholder as a whole (`{{ }}`) is where the option would be, and is not judged.

@@ -206,6 +206,10 @@ export const jobInSyncWave: Rule = {
     + 'bounded with activeDeadlineSeconds) and remove its sync-wave; MigrationHook renders exactly that. For checks after '
     + 'the deploy (smoke tests, gates), make it a PostSync hook.',
   check({ resources }) {
+    // Most units hold no Job or Pod that the Sync phase applies in a declared wave: then no other object is read.
+    if (!resources.some((obj) => isJobOrPod(obj) && waveOf(obj) !== undefined && isApplied(obj))) {
+      return [];
+    }
     const applied = resources.filter(isApplied);
     // Each object's annotation read once, for the count below and for the Jobs among them.
     const declared = applied.map(waveOf);

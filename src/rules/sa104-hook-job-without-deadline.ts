@@ -17,8 +17,12 @@ export const hookJobWithoutDeadline: Rule = {
   check({ resources, argoCdVersion }) {
     const found: Violation[] = [];
     for (const obj of resources) {
+      // The kind first: the hook annotations of objects that are neither a Job nor a Pod are not read.
+      if (!isJobOrPod(obj)) {
+        continue;
+      }
       const types = hookTypesOf(obj, argoCdVersion);
-      if (!isJobOrPod(obj) || types.length === 0) {
+      if (types.length === 0) {
         continue;
       }
       const deadline = at(obj, 'spec', 'activeDeadlineSeconds');
