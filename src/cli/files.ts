@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { overLimit, OverLimit, readRegularFile } from './read-file';
+import { overLimit, OverLimit, readListedFile } from './read-file';
 import { AuditFile, FileProblem, FolderLink, UnreadFile } from '../audit/types';
 import { compareStrings } from '../core/order';
 import { LEFTOVER_NAME } from '../private/atomic-write';
@@ -34,7 +34,8 @@ export function findRepoRoot(start: string): string {
  * Walks the given files and folders: YAML and JSON files, `.git` and `node_modules` skipped, and the folders a
  * synth leaves beside its outdir while it writes or after it died (`<outdir>.safe-argocd-*`), symbolic links
  * followed only when they stay inside the given paths (a loop or a link out of the tree is reported and
- * skipped), files over `maxBytes` and anything but regular files (a FIFO, a device) reported without being read.
+ * skipped), files over `maxBytes` and anything but regular files (a FIFO, a device) reported, read no further than
+ * their first 64 KiB.
  * Paths are relative to `root`, with `/`; a name that is not valid UTF-8 is shown with its bytes escaped (`\xff`)
  * and read by its bytes.
  */
@@ -62,7 +63,8 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
 
   /**
    * A file to audit. `stat`, when it was taken, decides now whether it can be read; a file the listing gave as
-   * regular is checked when it is read, on the open descriptor, with one system call fewer a file.
+   * regular is taken at its word and read as such, its type and size asked only when it fills the first read
+   * (see readListedFile).
    */
   const addFile = (real: string, shown: string, stat?: fs.Stats) => {
     if (seenFiles.has(real)) {
@@ -150,7 +152,7 @@ export function collectFiles(paths: readonly string[], root: string, maxBytes: n
 }
 
 /**
- * A file the walk found, whose bytes are read each time the audit asks for them. One class for all: an object and a
+ * A regular file the walk found, whose bytes are read each time the audit asks for them. One class for all: an object and a
  * getter made for each of a repository's thousands of files cost the garbage collector more.
  */
 class FileOnDisk implements AuditFile {
@@ -167,7 +169,7 @@ class FileOnDisk implements AuditFile {
 
   get content(): Uint8Array {
     try {
-      return readRegularFile(bytes(this.real), this.maxBytes);
+      return readListedFile(bytes(this.real), this.maxBytes);
     } catch (e) {
       throw e instanceof OverLimit ? new UnreadFile(tooLarge(e.size, this.maxBytes, e.grew)) : e;
     }
@@ -190,7 +192,7 @@ function listFolder(dir: string | Buffer): { name: string; shown: string; dirent
 
 /** What a file over the size limit is reported as. */
 function tooLarge(size: number, maxBytes: number, grew: boolean): string {
-  return `${overLimit(size, maxBytes)}${grew ? ' (it grew while it was read)' : ''}; skipped without reading (raise --max-file-size if it really is one manifest file)`;
+  return `${overLimit(size, maxBytes)}${grew ? ' (it grew while it was read)' : ''}; skipped (raise --max-file-size if it really is one manifest file)`;
 }
 
 /** A path given as text, as the latin1 string of its UTF-8 bytes. */

@@ -37,7 +37,7 @@ options:
   --rendered <app>=<file>  what Argo CD renders for an Application (kustomize build, helm template, argocd app
                          manifests; - for standard input), audited instead of its source path (repeatable)
   --config <file>        project-wide settings (default: .safe-argocd.yaml at the repository root)
-  --max-file-size <MB>   larger files are reported and skipped without being read (default 5)
+  --max-file-size <MB>   larger files are reported and skipped, read no further than 64 KiB (default 5)
   --max-objects-per-file <n>  a file of more Kubernetes objects is reported and skipped (default 5000; the largest
                          of 12,000 files in 37 public GitOps repositories holds 38)
   --exclude <glob>       leave out files and folders, unread (repeatable), e.g. 'dashboards/**' or '**/*.json'

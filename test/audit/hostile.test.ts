@@ -118,7 +118,7 @@ describe('safe-argocd audit of hostile input', () => {
     expectSurvived(run, report, c.problems);
   });
 
-  test('fails when a file is 100 MB: skipped by size without being read, quickly', async () => {
+  test('fails when a file is 100 MB: skipped by size, read no further than its first 64 KiB, quickly', async () => {
     // GIVEN a sparse 100 MB file next to the good repository (all NUL bytes: if it were read, it would be called binary)
     const root = tempDir();
     writeGoodRepo(root);
@@ -142,14 +142,15 @@ describe('safe-argocd audit of hostile input', () => {
           && reads.mock.invocationCallOrder[j] > from && reads.mock.invocationCallOrder[j] < to ? [reads.mock.results[j].value as number] : []);
       });
       expect(bytesRead(join('apps', 'half.yaml')).length).toBeGreaterThan(0);
-      expect(bytesRead('huge.yaml')).toEqual([]);
+      // One read of the first 64 KiB, which a file of that size fills; then its size is asked, and nothing more read.
+      expect(bytesRead('huge.yaml')).toEqual([65536]);
     } finally {
       opens.mockRestore();
       reads.mockRestore();
     }
 
-    // THEN the size is the reason, not a byte of the file was read, and the rest was audited
-    expectSurvived(result.run, result.report, [['workloads/half/huge.yaml', /^is 100\.0 MB, over the 5 MB limit; skipped without reading/]]);
+    // THEN the size is the reason, no more than its first 64 KiB was read, and the rest was audited
+    expectSurvived(result.run, result.report, [['workloads/half/huge.yaml', /^is 100\.0 MB, over the 5 MB limit; skipped/]]);
     expect(result.run.millis).toBeLessThan(5_000);
   });
 

@@ -167,12 +167,12 @@ describe('--max-file-size', () => {
     writeFileSync(join(dir, 'five.yaml'), Buffer.alloc(5 * 1048576 + 1, 0x20));
     const run = await runCli(['audit', dir, '--repo-root', dir, '--format', 'json', '--max-file-size', '0.00005']);
     expect(JSON.parse(run.stdout).problems).toEqual([
-      { file: 'five.yaml', message: 'is 5.0 MB, over the 52 bytes limit; skipped without reading (raise --max-file-size if it really is one manifest file)' },
-      { file: 'small.yaml', message: `is ${CONFIG_MAP.length} bytes, over the 52 bytes limit; skipped without reading (raise --max-file-size if it really is one manifest file)` },
+      { file: 'five.yaml', message: 'is 5.0 MB, over the 52 bytes limit; skipped (raise --max-file-size if it really is one manifest file)' },
+      { file: 'small.yaml', message: `is ${CONFIG_MAP.length} bytes, over the 52 bytes limit; skipped (raise --max-file-size if it really is one manifest file)` },
     ]);
     const atFive = await runCli(['audit', dir, '--repo-root', dir, '--format', 'json', '--max-file-size', '5']);
     expect(JSON.parse(atFive.stdout).problems).toEqual([
-      { file: 'five.yaml', message: 'is 5242881 bytes, over the limit of 5242880 bytes; skipped without reading (raise --max-file-size if it really is one manifest file)' },
+      { file: 'five.yaml', message: 'is 5242881 bytes, over the limit of 5242880 bytes; skipped (raise --max-file-size if it really is one manifest file)' },
     ]);
     const half = await runCli(['audit', dir, '--repo-root', dir, '--format', 'json', '--max-file-size', '0.5']);
     expect(JSON.parse(half.stdout).problems[0].message).toMatch(/^is 5\.0 MB, over the 512\.0 kB limit/);
