@@ -29,6 +29,10 @@ export const destinationNotAllowed: Rule = {
     + 'outside Git.',
   fix: 'Add the destination or repository to the AppProject, or point the Application at an allowed one.',
   check({ application, resources, context }) {
+    // Most units name a project the repository does not hold: then nothing is gathered.
+    if (!(application !== undefined && isAppProject(application)) && !resources.some(isAppProject) && !context?.some(isAppProject)) {
+      return [];
+    }
     const projects = new Map<string, Manifest>();
     // The project the Application names may be among what it deploys (an app-of-apps root) or written elsewhere.
     for (const p of [...objectsWhere(application, resources, isAppProject), ...(context ?? []).filter(isAppProject)]) {

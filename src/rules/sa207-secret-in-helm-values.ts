@@ -93,6 +93,10 @@ function commonPrefix(paths: readonly string[][]): string[] {
  */
 function inValueFiles(application: Manifest, repository: RepositoryFacts): Violation[] {
   const sources = readSourcesOf(application);
+  // Most Applications name no value file: then no ref is gathered.
+  if (!sources.some(({ source }) => listAt(source, 'helm', 'valueFiles').length > 0)) {
+    return [];
+  }
   const ofRepository = (source: Manifest) => {
     const url = stringAt(source, 'repoURL');
     return url !== undefined && repository.isAudited(url);
