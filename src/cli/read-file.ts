@@ -11,14 +11,7 @@ export function readRegularFile(file: PathLike, maxBytes: number): Buffer {
   // eslint-disable-next-line no-bitwise
   const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) {
-      throw new Error(`is not a regular file (it is ${kindOf(stat)}); not read`);
-    }
-    if (stat.size > maxBytes) {
-      throw new OverLimit(stat.size, maxBytes, false);
-    }
-    return readRest(fd, stat.size, maxBytes, [], 0);
+    return readRest(fd, regularSize(fd, maxBytes, 0), maxBytes, [], 0);
   } finally {
     closeSync(fd);
   }
@@ -42,21 +35,31 @@ export function readListedFile(file: PathLike, maxBytes: number): Buffer {
   try {
     const limit = Math.floor(maxBytes) + 1;
     const n = readSync(fd, FIRST_READ, 0, Math.min(FIRST_READ.length, limit), null);
+    // Copied out: the next file is read into the same bytes.
+    const first = Buffer.from(FIRST_READ.subarray(0, n));
     if (n < FIRST_READ.length && n < limit) {
-      // Copied out: the next file is read into the same bytes.
-      return Buffer.from(FIRST_READ.subarray(0, n));
+      return first;
     }
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) {
-      throw new Error(`is not a regular file (it is ${kindOf(stat)}); not read`);
-    }
-    if (stat.size > maxBytes || n > maxBytes) {
-      throw new OverLimit(Math.max(stat.size, n), maxBytes, stat.size <= maxBytes);
-    }
-    return readRest(fd, stat.size, maxBytes, [Buffer.from(FIRST_READ.subarray(0, n))], n);
+    return readRest(fd, regularSize(fd, maxBytes, n), maxBytes, [first], n);
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The size of the file open at `fd`, of which `read` bytes were read already; throws when it is not a regular file
+ * ("is not a regular file ...") or when it, or what was read of it, is over `maxBytes` (grown while read when only what
+ * was read is).
+ */
+function regularSize(fd: number, maxBytes: number, read: number): number {
+  const stat = fstatSync(fd);
+  if (!stat.isFile()) {
+    throw new Error(`is not a regular file (it is ${kindOf(stat)}); not read`);
+  }
+  if (stat.size > maxBytes || read > maxBytes) {
+    throw new OverLimit(Math.max(stat.size, read), maxBytes, stat.size <= maxBytes);
+  }
+  return stat.size;
 }
 
 /**

@@ -171,9 +171,6 @@ export function waveOf(obj: Manifest): { wave: string; annotation: string } | un
 /** Whether the object is a batch/v1 Job or a core Pod. */
 export function isJobOrPod(obj: Manifest): boolean {
   // The kind first: most objects are neither, and their API group is not worked out.
-  if (obj.kind !== 'Job' && obj.kind !== 'Pod') {
-    return false;
-  }
-  const group = groupOf(stringAt(obj, 'apiVersion') ?? '');
-  return (obj.kind === 'Job' && group === 'batch') || (obj.kind === 'Pod' && group === '');
+  const group = obj.kind === 'Job' ? 'batch' : obj.kind === 'Pod' ? '' : undefined;
+  return group !== undefined && groupOf(stringAt(obj, 'apiVersion') ?? '') === group;
 }
